@@ -1,0 +1,47 @@
+"""The Agent protocol every baseline follows.
+
+An agent is a plain policy: give it the observation dict that a PettingZoo Gomoku env
+hands the agent to move, get back a legal action. That one method lets the same object
+play in a PettingZoo loop, serve as the opponent inside the Gymnasium env, and sit in the
+arena.
+
+>>> import gomoku_env
+>>> from agents import RandomAgent
+>>> env = gomoku_env.env(board_size=9)
+>>> env.reset(seed=0)
+>>> agent = RandomAgent(seed=0)
+>>> observation, *_ = env.last()
+>>> env.step(agent.act(observation))
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A Gomoku policy.
+
+    ``reset`` starts a new game (and reseeds the agent when a seed is given); ``act``
+    returns a legal action for the position in the observation, which always belongs to
+    the agent to move (its ``action_mask`` has at least one 1).
+    """
+
+    def reset(self, seed: int | None = None) -> None:
+        """Forget the previous game; reseed when ``seed`` is given."""
+        ...
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        """A legal action for the position in this PettingZoo observation."""
+        ...
+
+
+def legal_actions(observation: dict[str, np.ndarray]) -> np.ndarray:
+    """The legal actions in an observation; a clear error when there is none."""
+    actions = np.flatnonzero(observation["action_mask"])
+    if actions.size == 0:
+        raise ValueError("the observation has no legal action: is this agent to move?")
+    return actions

@@ -1,0 +1,304 @@
+# noqa: D212, D415
+"""
+# Gomoku
+
+| Import             | `from gomoku_env import env`                  |
+|--------------------|-----------------------------------------------|
+| Registered id      | `gomoku_env/gomoku-v0` (PettingZoo registry)   |
+| Actions            | Discrete                                      |
+| Parallel API       | No                                            |
+| Manual Control     | No                                            |
+| Agents             | `agents= ['black_0', 'white_0']`              |
+| Agents             | 2                                             |
+| Action Shape       | (board_size * board_size,)                    |
+| Action Values      | Discrete(board_size * board_size)             |
+| Observation Shape  | (board_size, board_size, 4)                   |
+| Observation Values | [0, 1]                                        |
+
+Gomoku (five in a row) on a square board of any size from 5 to 25. Two players take
+turns placing stones; black moves first. The first player to make an unbroken line of
+`win_length` stones horizontally, vertically or diagonally wins; the rule decides whether
+a longer line also wins.
+
+### Observation Space
+
+A dict: `observation` holds int8 planes of shape (board_size, board_size, 4), channels
+last, from the point of view of the observing agent, and `action_mask` an int8 vector of
+length board_size * board_size with 1 for legal moves. The mask is all zeros for the agent
+that is not to move and once the game is over.
+
+| Channel | Meaning                                                        |
+|---------|----------------------------------------------------------------|
+| 0       | the observer's stones                                          |
+| 1       | the opponent's stones                                          |
+| 2       | the last move (one cell set; all zero before the first move)   |
+| 3       | the observer's colour: all ones for black_0, all zeros for white_0 |
+
+Row 0 of the planes is the top row of the board (row `board_size` in notation), column 0
+the left column (column `a`).
+
+### Action Space
+
+Action `row * board_size + col` places a stone on that cell; `gomoku_env.notation`
+converts to and from standard notation ("h8" is the centre of 15×15).
+
+### Rewards
+
+| Winning | Losing | Draw (board full) | Illegal move                  |
+|---------|--------|-------------------|-------------------------------|
+| +1      | -1     | 0                 | -1 for the offender, 0 other  |
+
+An illegal move (occupied or off the board) ends the game. When it ends, every agent's
+`info` has `reason` ("five", "board_full" or "illegal_move"), `winner` (an agent name or
+None) and `winning_line` (the actions of the winning line, empty if none).
+
+### Arguments
+
+``` python
+gomoku_env.env(board_size=15, win_length=5, rule="freestyle", opening=None,
+               random_opening=0, render_mode=None)
+```
+
+`board_size`: side of the board, 5 to 25.
+
+`win_length`: stones in a row that win, 3 to board_size.
+
+`rule`: "freestyle" (win_length or more wins) or "standard" (exactly win_length wins).
+
+`opening`: moves played before the first step, as a list of actions or a notation string
+such as "h8 i9 h9". `reset(options={"opening": ...})` replaces it for one episode.
+
+`random_opening`: number of extra stones placed at random near the centre after
+`opening`, drawn from the generator seeded by `reset(seed=...)`, for varied evaluation
+positions.
+
+`render_mode`: None or "ansi" (a text board with coordinates and the last move marked).
+
+The full position is available to search agents as `env.unwrapped.board`, a
+`gomoku_env.Board` with the moves played so far.
+
+### Version History
+
+* v0: Initial version (gomoku_env 0.1.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from gomoku_env.ansi import render_text
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
+from gomoku_env.errors import IllegalMoveError
+from gomoku_env.kernels import BLACK, EMPTY, WHITE
+from gomoku_env.notation import action_to_notation, parse_moves
+from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+
+AGENTS = ("black_0", "white_0")
+OPENING_RADIUS = 2
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """A Gomoku AEC env in PettingZoo's standard wrappers (see the module docstring)."""
+    environment = raw_env(**kwargs)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+def parse_opening(opening: str | list[int] | tuple[int, ...] | None, config: GameConfig) -> list[int]:
+    """Validate an opening (notation string or actions) and return it as actions.
+
+    Raises:
+        ValueError: a point is malformed, off the board or occupied, or the opening
+            already decides the game.
+    """
+    if opening is None:
+        return []
+    if isinstance(opening, str):
+        actions = parse_moves(opening, config.board_size)
+    else:
+        actions = [int(action) for action in opening]
+    board = Board(config)
+    for index, action in enumerate(actions):
+        try:
+            board.play(action)
+        except IllegalMoveError as error:
+            raise ValueError(f"bad opening move {index + 1} ({action}): {error}") from None
+    if board.is_over:
+        raise ValueError(f"opening {opening!r} already decides the game")
+    return actions
+
+
+def _centre_area(size: int) -> np.ndarray:
+    """Actions within OPENING_RADIUS of the centre (in both row and column)."""
+    centre = size // 2
+    span = np.arange(max(0, centre - OPENING_RADIUS), min(size, centre + OPENING_RADIUS + 1))
+    return (span[:, None] * size + span[None, :]).ravel()
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Gomoku as a PettingZoo AEC env; see the module docstring for spaces and rewards."""
+
+    metadata = {
+        "render_modes": ["ansi"],
+        "name": "gomoku_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        board_size: int = 15,
+        win_length: int = 5,
+        rule: str = "freestyle",
+        opening: str | list[int] | None = None,
+        random_opening: int = 0,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.config = GameConfig(board_size, win_length, rule)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; expected None or one of "
+                f"{self.metadata['render_modes']}"
+            )
+        if isinstance(random_opening, bool) or not isinstance(random_opening, int) or random_opening < 0:
+            raise ValueError(f"random_opening must be an int >= 0, got {random_opening!r}")
+        if random_opening > (2 * OPENING_RADIUS + 1) ** 2 // 2:
+            raise ValueError(f"random_opening {random_opening} is too many stones for the centre area")
+        self.render_mode = render_mode
+        self.opening = parse_opening(opening, self.config)
+        self.random_opening = random_opening
+        self.possible_agents = list(AGENTS)
+        cells = self.config.cells
+        size = self.config.board_size
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1, (size, size, PLANE_COUNT), dtype=np.int8),
+                "action_mask": spaces.Box(0, 1, (cells,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {agent: observation_space for agent in AGENTS}
+        self.action_spaces = {agent: spaces.Discrete(cells) for agent in AGENTS}
+        self._opening_area = _centre_area(size)
+        self._np_random, _ = seeding.np_random(None)
+        self._reset_state(self.opening)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        color = BLACK if agent == AGENTS[0] else WHITE
+        if agent == self.agent_selection and not self.terminations[agent]:
+            mask = self.board.legal_mask()
+        else:
+            mask = np.zeros(self.config.cells, dtype=np.int8)
+        return {"observation": self._planes.view(color), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        opening = self.opening
+        if options and options.get("opening") is not None:
+            opening = parse_opening(options["opening"], self.config)
+        self._reset_state(opening)
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0
+        try:
+            self._play(action)
+        except IllegalMoveError as error:
+            self._finish(winner=None, reason="illegal_move", offender=agent, detail=str(error))
+        else:
+            board = self.board
+            if board.winner != EMPTY:
+                self._finish(winner=agent, reason="five")
+            elif board.is_full:
+                self._finish(winner=None, reason="board_full")
+            else:
+                self.agent_selection = AGENTS[len(board.moves) % 2]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        return render_text(self.board)
+
+    def close(self) -> None:
+        """Nothing to release for text rendering."""
+
+    def _play(self, action: int) -> None:
+        previous_move = self.board.last_move
+        color = self.board.to_move
+        self.board.play(action)
+        self._planes.place(int(action), color, previous_move)
+
+    def _reset_state(self, opening: list[int]) -> None:
+        while True:
+            self.board = Board(self.config)
+            self._planes = ObservationPlanes(self.config.board_size)
+            for action in opening:
+                self._play(action)
+            self._play_random_opening()
+            if not self.board.is_over:
+                break
+        self.agents = self.possible_agents[:]
+        self.agent_selection = AGENTS[len(self.board.moves) % 2]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+
+    def _play_random_opening(self) -> None:
+        if self.random_opening == 0:
+            return
+        for _ in range(self.random_opening):
+            free = self._opening_area[self.board.cells[self._opening_area] == EMPTY]
+            self._play(int(self._np_random.choice(free)))
+            if self.board.is_over:
+                return
+
+    def _finish(
+        self, winner: str | None, reason: str, offender: str | None = None, detail: str = ""
+    ) -> None:
+        board = self.board
+        for agent in self.agents:
+            if offender is not None:
+                self.rewards[agent] = -1 if agent == offender else 0
+            elif winner is None:
+                self.rewards[agent] = 0
+            else:
+                self.rewards[agent] = 1 if agent == winner else -1
+        line = board.winning_line()
+        info: dict[str, Any] = {
+            "reason": reason,
+            "winner": winner,
+            "winning_line": line,
+            "winning_line_notation": tuple(action_to_notation(a, board.size) for a in line),
+            "moves": len(board.moves),
+        }
+        if offender is not None:
+            info["illegal_move"] = detail
+        self.infos = {agent: dict(info) for agent in self.agents}
+        self.terminations = dict.fromkeys(self.agents, True)

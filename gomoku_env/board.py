@@ -1,0 +1,203 @@
+"""The rules core: a Gomoku position that can play, undo and judge moves.
+
+:class:`Board` is the single source of truth for a game. The PettingZoo env, the gym env,
+the renderers and the search agents all read it; only the compiled kernels in
+:mod:`gomoku_env.kernels` touch the cells in hot paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from gomoku_env import kernels
+from gomoku_env.config import GameConfig
+from gomoku_env.errors import IllegalMoveError
+from gomoku_env.symmetry import transform_action
+from gomoku_env.kernels import BLACK, EMPTY, WHITE
+
+COLOR_NAMES = {BLACK: "black", WHITE: "white"}
+
+
+class Board:
+    """A position: stones on the board, the moves that led there, and the result.
+
+    Args:
+        config: the game's size, win length and rule (defaults to 15×15 freestyle five).
+
+    >>> board = Board(GameConfig(board_size=9))
+    >>> board.play(40)
+    >>> board.to_move == WHITE, board.moves
+    (True, [40])
+    >>> board.undo()
+    40
+    """
+
+    def __init__(self, config: GameConfig | None = None) -> None:
+        self.config = config if config is not None else GameConfig()
+        self.size = self.config.board_size
+        self._rule_code = self.config.rule.code
+        self.cells = np.zeros(self.config.cells, dtype=np.int8)
+        self._empty = np.ones(self.config.cells, dtype=np.int8)
+        self.moves: list[int] = []
+        self.winner = EMPTY
+
+    @classmethod
+    def from_moves(cls, moves: Iterable[int], config: GameConfig | None = None) -> Board:
+        """The position reached by playing ``moves`` (actions) from the empty board."""
+        board = cls(config)
+        for action in moves:
+            board.play(int(action))
+        return board
+
+    @classmethod
+    def with_stones(cls, moves: list[int], config: GameConfig | None = None) -> Board:
+        """A board holding ``moves`` (black first, alternating) without judging each one.
+
+        For positions whose move order is unknown, such as those rebuilt from planes:
+        the caller promises that the position is not a finished game.
+        """
+        board = cls(config)
+        board.cells[moves[0::2]] = BLACK
+        board.cells[moves[1::2]] = WHITE
+        board._empty[moves] = 0
+        board.moves = list(moves)
+        return board
+
+    @property
+    def to_move(self) -> int:
+        """Colour of the side to move: BLACK on even move counts, WHITE on odd."""
+        return BLACK if len(self.moves) % 2 == 0 else WHITE
+
+    @property
+    def last_move(self) -> int | None:
+        """The most recent action, or None on an empty board."""
+        return self.moves[-1] if self.moves else None
+
+    @property
+    def is_full(self) -> bool:
+        """True when no empty point is left."""
+        return len(self.moves) == self.config.cells
+
+    @property
+    def is_draw(self) -> bool:
+        """True when the board filled up with nobody winning."""
+        return self.winner == EMPTY and self.is_full
+
+    @property
+    def is_over(self) -> bool:
+        """True once somebody has won or the board is full."""
+        return self.winner != EMPTY or self.is_full
+
+    @property
+    def grid(self) -> np.ndarray:
+        """The cells as a (size, size) view: row 0 is the top row (row 'size' in notation)."""
+        return self.cells.reshape(self.size, self.size)
+
+    def legal_mask(self) -> np.ndarray:
+        """An int8 mask over actions: 1 where the side to move may play (all 0 once over)."""
+        if self.is_over:
+            return np.zeros(self.config.cells, dtype=np.int8)
+        return self._empty.copy()
+
+    def legal_actions(self) -> np.ndarray:
+        """The legal actions, in increasing order."""
+        return np.flatnonzero(self.legal_mask())
+
+    def is_legal(self, action: int) -> bool:
+        """Whether the side to move may play ``action`` now."""
+        return (
+            not self.is_over
+            and 0 <= action < self.config.cells
+            and self.cells[action] == EMPTY
+        )
+
+    def check_move(self, action: int) -> None:
+        """Raise :class:`IllegalMoveError` naming the reason if ``action`` is not legal."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"action must be an int, got {action!r}")
+        if not 0 <= action < self.config.cells:
+            raise IllegalMoveError(
+                f"action {action} is off the {self.size}x{self.size} board "
+                f"(valid actions are 0..{self.config.cells - 1})"
+            )
+        if self.is_over:
+            raise IllegalMoveError(f"action {action}: the game is already over")
+        if self.cells[action] != EMPTY:
+            raise IllegalMoveError(
+                f"action {action} is occupied by {COLOR_NAMES[int(self.cells[action])]}"
+            )
+
+    def play(self, action: int) -> None:
+        """Place the side to move's stone on ``action`` and update the result.
+
+        Raises:
+            IllegalMoveError: the action is off the board, occupied, or the game is over;
+                the board is left unchanged.
+            TypeError: the action is not an integer.
+        """
+        self.check_move(action)
+        action = int(action)
+        color = self.to_move
+        won = kernels.place_and_judge(
+            self.cells, self.size, self.config.win_length, self._rule_code, action, color
+        )
+        self._empty[action] = 0
+        self.moves.append(action)
+        if won:
+            self.winner = color
+
+    def undo(self) -> int:
+        """Take back the last move and return it; the position is exactly as before it."""
+        if not self.moves:
+            raise IllegalMoveError("cannot undo: no moves have been played")
+        action = self.moves.pop()
+        self.cells[action] = EMPTY
+        self._empty[action] = 1
+        self.winner = EMPTY
+        return action
+
+    def winning_line(self) -> tuple[int, ...]:
+        """The cells of the winning line (empty when nobody has won)."""
+        if self.winner == EMPTY:
+            return ()
+        action = self.moves[-1]
+        direction = kernels.winning_direction(
+            self.cells, self.size, self.config.win_length, self._rule_code, action
+        )
+        return tuple(int(cell) for cell in kernels.line_cells(self.cells, self.size, action, direction))
+
+    def copy(self) -> Board:
+        """An independent copy of this position and its history."""
+        clone = Board.__new__(Board)
+        clone.config = self.config
+        clone.size = self.size
+        clone._rule_code = self._rule_code
+        clone.cells = self.cells.copy()
+        clone._empty = self._empty.copy()
+        clone.moves = list(self.moves)
+        clone.winner = self.winner
+        return clone
+
+    def transformed(self, symmetry: int) -> Board:
+        """The same game with every move mapped by one of the 8 board symmetries."""
+        moves = [transform_action(action, self.size, symmetry) for action in self.moves]
+        return Board.from_moves(moves, self.config)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (
+            self.config == other.config
+            and self.moves == other.moves
+            and self.winner == other.winner
+            and np.array_equal(self.cells, other.cells)
+        )
+
+    def __repr__(self) -> str:
+        config = self.config
+        return (
+            f"Board(size={config.board_size}, win_length={config.win_length}, "
+            f"rule={config.rule.value!r}, moves={self.moves})"
+        )

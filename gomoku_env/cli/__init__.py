@@ -1,0 +1,1 @@
+"""The ``gomoku`` command. Each subcommand lives in its own module of this package."""

@@ -1,0 +1,82 @@
+"""Game configuration: board size, win length and rule, validated once.
+
+The configuration is a frozen dataclass so that a board, an env and an agent can share
+one instance without any of them changing the game under the others' feet.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+MIN_BOARD_SIZE = 5
+MAX_BOARD_SIZE = 25
+MIN_WIN_LENGTH = 3
+
+
+class Rule(str, enum.Enum):
+    """How a line of stones wins.
+
+    FREESTYLE: a line of ``win_length`` or more wins.
+    STANDARD: exactly ``win_length`` wins; a longer line (an overline) does not.
+    """
+
+    FREESTYLE = "freestyle"
+    STANDARD = "standard"
+
+    @property
+    def code(self) -> int:
+        """The small integer the compiled kernels use for this rule."""
+        return _RULE_CODES[self]
+
+    @classmethod
+    def parse(cls, value: Rule | str) -> Rule:
+        """The rule named by ``value``; a clear error lists the accepted names."""
+        if isinstance(value, Rule):
+            return value
+        try:
+            return cls(str(value).lower())
+        except ValueError:
+            accepted = ", ".join(repr(rule.value) for rule in cls)
+            raise ValueError(f"unknown rule {value!r}; expected one of {accepted}") from None
+
+
+_RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1}
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """The parameters that define a game of Gomoku.
+
+    Attributes:
+        board_size: side of the square board, from 5 to 25.
+        win_length: stones in a row needed to win, from 3 to ``board_size``.
+        rule: a :class:`Rule` or its name.
+    """
+
+    board_size: int = 15
+    win_length: int = 5
+    rule: Rule = Rule.FREESTYLE
+
+    def __post_init__(self) -> None:
+        size, length = self.board_size, self.win_length
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise TypeError(f"board_size must be an int, got {size!r}")
+        if isinstance(length, bool) or not isinstance(length, int):
+            raise TypeError(f"win_length must be an int, got {length!r}")
+        if not MIN_BOARD_SIZE <= size <= MAX_BOARD_SIZE:
+            raise ValueError(
+                f"board_size must be between {MIN_BOARD_SIZE} and {MAX_BOARD_SIZE}, "
+                f"got {size}"
+            )
+        if not MIN_WIN_LENGTH <= length <= size:
+            raise ValueError(
+                f"win_length must be between {MIN_WIN_LENGTH} and board_size ({size}), "
+                f"got {length}"
+            )
+        object.__setattr__(self, "rule", Rule.parse(self.rule))
+
+    @property
+    def cells(self) -> int:
+        """Number of points on the board (and of actions)."""
+        return self.board_size * self.board_size

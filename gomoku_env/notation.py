@@ -1,0 +1,57 @@
+"""Standard Gomoku notation: columns a, b, c… from the left, rows 1, 2, 3… from the bottom.
+
+Action indices count from the top-left corner (index = row * size + col, row 0 at the
+top), as the observation planes are laid out; notation counts rows from the bottom, as
+players write them. On 15×15 the centre is action 112 = "h8".
+"""
+
+from __future__ import annotations
+
+import re
+
+from gomoku_env.config import MAX_BOARD_SIZE
+from gomoku_env.errors import NotationError
+
+COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"[:MAX_BOARD_SIZE]
+_POINT = re.compile(r"([a-z])(\d{1,2})")
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def action_to_notation(action: int, board_size: int) -> str:
+    """The notation of ``action`` on a ``board_size`` board, e.g. 112 -> "h8" on 15×15."""
+    if not 0 <= action < board_size * board_size:
+        raise NotationError(f"action {action} is off the {board_size}x{board_size} board")
+    row, col = divmod(int(action), board_size)
+    return f"{COLUMN_LETTERS[col]}{board_size - row}"
+
+
+def notation_to_action(text: str, board_size: int) -> int:
+    """The action for a point such as "h8" (case-insensitive); a clear error otherwise."""
+    match = _POINT.fullmatch(text.strip().lower())
+    if match is None:
+        raise NotationError(
+            f"{text!r} is not a point: expected a column letter and a row number, like 'h8'"
+        )
+    col = COLUMN_LETTERS.index(match.group(1))
+    row_number = int(match.group(2))
+    if col >= board_size or not 1 <= row_number <= board_size:
+        last = COLUMN_LETTERS[board_size - 1]
+        raise NotationError(
+            f"{text!r} is off the {board_size}x{board_size} board "
+            f"(columns a-{last}, rows 1-{board_size})"
+        )
+    return (board_size - row_number) * board_size + col
+
+
+def parse_moves(text: str, board_size: int) -> list[int]:
+    """Actions for a move list such as "h8 i9 h9" (spaces, commas or semicolons between)."""
+    return [
+        notation_to_action(token, board_size)
+        for token in _SEPARATORS.split(text.strip())
+        if token
+    ]
+
+
+def format_moves(actions: list[int], board_size: int) -> str:
+    """The move list of ``actions`` in notation, separated by spaces."""
+    return " ".join(action_to_notation(action, board_size) for action in actions)
