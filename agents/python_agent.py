@@ -86,7 +86,8 @@ def _accepted_keywords(function: Any) -> set[str] | None:
     return {
         p.name
         for p in parameters
-        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        if p.kind
+        in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     }
 
 

@@ -1,4 +1,4 @@
-"""Agent specs: one text syntax for naming an agent everywhere (CLI, arena, gym opponent).
+"""Agent specs: one text syntax to name an agent everywhere (CLI, arena, gym opponent).
 
 A spec is ``NAME[:TARGET][:OPTIONS]``:
 
@@ -67,9 +67,13 @@ def register_agent(name: str, factory: AgentFactory, usage: str = "") -> None:
         usage: the spec syntax shown in error messages, e.g. ``"mcts:simulations=N"``.
     """
     if not isinstance(name, str) or not name or ":" in name or name != name.strip():
-        raise ValueError(f"an agent name must be a non-empty word without ':', got {name!r}")
+        raise ValueError(
+            f"an agent name must be a non-empty word without ':', got {name!r}"
+        )
     if not callable(factory):
-        raise TypeError(f"the factory for agent {name!r} must be callable, got {factory!r}")
+        raise TypeError(
+            f"the factory for agent {name!r} must be callable, got {factory!r}"
+        )
     _REGISTRY[name] = _Registration(factory, usage or name)
 
 
@@ -120,7 +124,9 @@ def parse_spec(spec: str) -> AgentSpec:
         target, option_text = option_text, ""
     elif colon and option_text and "=" not in option_text:
         target, option_text = rest, ""
-    return AgentSpec(name.strip(), target.strip() or None, _parse_options(option_text, spec))
+    return AgentSpec(
+        name.strip(), target.strip() or None, _parse_options(option_text, spec)
+    )
 
 
 def _unknown_agent_error(name: str, spec: str) -> ValueError:
@@ -146,7 +152,9 @@ def make_agent(
     if parsed.target is not None:
         keywords["target"] = parsed.target
     try:
-        agent = registration.factory(config=config or GameConfig(), seed=seed, **keywords)
+        agent = registration.factory(
+            config=config or GameConfig(), seed=seed, **keywords
+        )
     except TypeError as error:
         raise ValueError(
             f"bad target or options in agent spec {spec!r} ({error}); "

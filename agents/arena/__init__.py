@@ -2,8 +2,8 @@
 
 >>> from gomoku_env import GameConfig
 >>> from agents.arena import Arena
->>> match = Arena(GameConfig(board_size=7), openings="none").match("random", "random", 2)
->>> match.summary().games
+>>> arena = Arena(GameConfig(board_size=7), openings="none")
+>>> arena.match("random", "random", games=2).summary().games
 2
 """
 

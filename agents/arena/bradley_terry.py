@@ -8,7 +8,8 @@ Each player ``i`` has a rating ``r_i`` in Elo points. In Davidson's model a game
 * in a win for ``j`` with probability ``π_j / Z``,
 
 with ``π_i = 10^(r_i / 400)`` and ``Z`` the sum of the three. So among decisive games
-``i`` beats ``j`` with the logistic Elo probability ``1 / (1 + 10^((r_j - r_i) / 400))``,
+``i`` beats ``j`` with the logistic Elo probability
+``1 / (1 + 10^((r_j - r_i) / 400))``,
 and ``ν`` (fit from the data, 0 when nobody drew) sets how often games are drawn.
 
 The ratings maximise the likelihood, with one player held at 0 (the anchor). Like
@@ -78,7 +79,7 @@ def _check_connected(pairs: _Pairs, names: Sequence[str]) -> None:
     reached, frontier = {0}, [0]
     while frontier:
         player = frontier.pop()
-        for a, b in zip(pairs.first, pairs.second):
+        for a, b in zip(pairs.first, pairs.second, strict=True):
             for here, there in ((a, b), (b, a)):
                 if here == player and there not in reached:
                     reached.add(int(there))
@@ -147,7 +148,12 @@ def _newton(
             if trial_value >= value - 1e-12 or scale < 1e-6:
                 break
             scale /= 2
-        params, value, gradient, hessian = trial, trial_value, trial_gradient, trial_hessian
+        params, value, gradient, hessian = (
+            trial,
+            trial_value,
+            trial_gradient,
+            trial_hessian,
+        )
         if np.max(np.abs(scale * step)) < _TOLERANCE:
             break
     log_draw = float(params[-1]) if fit_draws else None
@@ -190,12 +196,16 @@ def fit_ratings(
     anchor_index = names.index(anchor)
     fit_draws = bool(np.sum(pairs.draws) > 0)
     strengths, log_draw, hessian = _newton(pairs, len(names), anchor_index, fit_draws)
-    variances = np.insert(np.diag(np.linalg.inv(-hessian))[: len(names) - 1], anchor_index, 0)
+    variances = np.insert(
+        np.diag(np.linalg.inv(-hessian))[: len(names) - 1], anchor_index, 0
+    )
     margin = z_value(confidence) * ELO_PER_NATURAL_UNIT
     return Ratings(
         tuple(names),
         anchor,
-        tuple(float(s) * ELO_PER_NATURAL_UNIT for s in strengths - strengths[anchor_index]),
+        tuple(
+            float(s) * ELO_PER_NATURAL_UNIT for s in strengths - strengths[anchor_index]
+        ),
         tuple(float(margin * math.sqrt(max(v, 0.0))) for v in variances),
         0.0 if log_draw is None else math.exp(log_draw),
         confidence,

@@ -1,4 +1,4 @@
-"""One arena game between two agents through the PettingZoo env, with forfeits and clocks.
+"""One arena game between two agents through the PettingZoo env, with forfeits, clocks.
 
 An agent forfeits (loses, and the game is marked so) when its ``act`` raises
 (``"crash"``), returns an action that is not legal in the observation
@@ -26,7 +26,7 @@ COLORS = ("black", "white")
 FORFEIT_REASONS = ("crash", "illegal_move", "timeout")
 
 
-class MoveTimeout(Exception):
+class MoveTimeoutError(Exception):
     """Raised inside an agent's move when the per-move alarm fires."""
 
 
@@ -36,7 +36,7 @@ class GameOutcome:
 
     Attributes:
         winner: ``"black"``, ``"white"`` or None for a draw.
-        reason: ``"five"``, ``"board_full"`` or a forfeit reason (:data:`FORFEIT_REASONS`).
+        reason: ``"five"``, ``"board_full"`` or one of :data:`FORFEIT_REASONS`.
         forfeit: the colour that forfeited, or None.
         detail: what went wrong in a forfeit (the exception, the bad action, the time).
         moves: every action of the game, the opening included.
@@ -65,7 +65,7 @@ def _move_alarm(limit: float | None) -> Iterator[None]:
         return
 
     def _raise_timeout(signum: int, frame: object) -> None:
-        raise MoveTimeout
+        raise MoveTimeoutError
 
     previous = signal.signal(signal.SIGALRM, _raise_timeout)
     signal.setitimer(signal.ITIMER_REAL, limit)
@@ -92,10 +92,15 @@ def _timed_move(
     try:
         with _move_alarm(limit):
             action = agent.act(observation)
-    except MoveTimeout:
+    except MoveTimeoutError:
         return None, time.perf_counter() - start, "timeout", f"no move within {limit} s"
     except Exception as error:
-        return None, time.perf_counter() - start, "crash", f"{type(error).__name__}: {error}"
+        return (
+            None,
+            time.perf_counter() - start,
+            "crash",
+            f"{type(error).__name__}: {error}",
+        )
     seconds = time.perf_counter() - start
     if limit is not None and seconds > limit:
         return None, seconds, "timeout", f"move took {seconds:.3f} s (limit {limit} s)"
@@ -115,7 +120,9 @@ def forfeit_outcome(
 ) -> GameOutcome:
     """The outcome of a game that the player of colour index ``side`` forfeited."""
     if reason not in FORFEIT_REASONS:
-        raise ValueError(f"unknown forfeit reason {reason!r}; expected {FORFEIT_REASONS}")
+        raise ValueError(
+            f"unknown forfeit reason {reason!r}; expected {FORFEIT_REASONS}"
+        )
     return GameOutcome(
         COLORS[1 - side], reason, COLORS[side], detail, moves, seconds, move_counts
     )
@@ -158,4 +165,6 @@ def play_game(
         return forfeit_outcome(*forfeit, moves, tuple(seconds), tuple(counts))
     winner = info["winner"]
     color = None if winner is None else winner.split("_")[0]
-    return GameOutcome(color, info["reason"], None, "", moves, tuple(seconds), tuple(counts))
+    return GameOutcome(
+        color, info["reason"], None, "", moves, tuple(seconds), tuple(counts)
+    )

@@ -80,7 +80,9 @@ def round_robin_tasks(
 ) -> list[GameTask]:
     """Tasks for every pair of players, numbered one after another."""
     tasks: list[GameTask] = []
-    for (name_a, spec_a), (name_b, spec_b) in itertools.combinations(zip(names, specs), 2):
+    for (name_a, spec_a), (name_b, spec_b) in itertools.combinations(
+        zip(names, specs, strict=True), 2
+    ):
         tasks += pair_tasks(
             len(tasks),
             ((name_a, spec_a), (name_b, spec_b)),
@@ -108,18 +110,25 @@ def run_ladder(
     """
     if len(specs) < 2:
         raise ValueError(f"a ladder needs at least two agents, got {list(specs)}")
-    if isinstance(games_per_pair, bool) or not isinstance(games_per_pair, int) or games_per_pair < 1:
+    if (
+        isinstance(games_per_pair, bool)
+        or not isinstance(games_per_pair, int)
+        or games_per_pair < 1
+    ):
         raise ValueError(f"games_per_pair must be an int >= 1, got {games_per_pair!r}")
     names = player_names(specs)
     if anchor not in names:
         raise ValueError(f"anchor {anchor!r} is not one of the agents {names}")
     arena.check_specs(specs)
-    results = arena.play(round_robin_tasks(arena, names, specs, games_per_pair), on_result)
+    results = arena.play(
+        round_robin_tasks(arena, names, specs, games_per_pair), on_result
+    )
     wins, draws = pair_counts(results, names)
     config = arena.config
     description = (
         f"{config.board_size}x{config.board_size} {config.rule.value}, "
-        f"win length {config.win_length}, {games_per_pair} games per pair, seed {arena.seed}"
+        f"win length {config.win_length}, {games_per_pair} games per pair, "
+        f"seed {arena.seed}"
     )
     return Ladder(
         tuple(names),

@@ -1,4 +1,4 @@
-"""The ladder written out: a Markdown table with a crosstable, a CSV file and a PNG plot.
+"""The ladder written out: Markdown tables, a CSV file and a PNG plot.
 
 The plot needs matplotlib (the ``plot`` extra: ``pip install 'gomoku_env[plot]'``);
 the Markdown and CSV files need nothing beyond the standard library.
@@ -82,13 +82,14 @@ def _crosstable(ladder: Ladder) -> list[str]:
 
 
 def ladder_markdown(ladder: Ladder) -> str:
-    """The ladder as Markdown: ratings table, then a crosstable of points per pairing."""
+    """The ladder as Markdown: the ratings, then a crosstable of points per pairing."""
     percent = round(100 * ladder.ratings.confidence)
     lines = [
         f"Ladder: {ladder.description}; ratings in Elo with {percent}% intervals, "
         f"`{ladder.ratings.anchor}` = 0.",
         "",
-        f"| rank | agent | rating | {percent}% interval | games | W/D/L | score | ms/move |",
+        f"| rank | agent | rating | {percent}% interval | games | W/D/L | score "
+        "| ms/move |",
         "|---:|---|---:|---|---:|---|---:|---:|",
     ]
     for row in ladder_rows(ladder):
@@ -139,7 +140,10 @@ def write_ladder(ladder: Ladder, prefix: str | Path, plot: bool = True) -> list[
     prefix = Path(prefix)
     prefix.parent.mkdir(parents=True, exist_ok=True)
     written = []
-    for suffix, text in ((".md", ladder_markdown(ladder)), (".csv", ladder_csv(ladder))):
+    for suffix, text in (
+        (".md", ladder_markdown(ladder)),
+        (".csv", ladder_csv(ladder)),
+    ):
         path = prefix.with_name(prefix.name + suffix)
         write_text_atomically(path, text)
         written.append(path)

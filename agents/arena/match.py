@@ -141,7 +141,9 @@ class Arena:
     ) -> None:
         _check_positive("jobs", jobs)
         if move_time_limit is not None and not move_time_limit > 0:
-            raise ValueError(f"move_time_limit must be > 0 seconds, got {move_time_limit!r}")
+            raise ValueError(
+                f"move_time_limit must be > 0 seconds, got {move_time_limit!r}"
+            )
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed must be an int >= 0, got {seed!r}")
         self.config = config or GameConfig()
@@ -176,13 +178,19 @@ class Arena:
         sprt: SPRT | None = None,
         on_result: ResultCallback | None = None,
     ) -> MatchResult:
-        """Play up to ``games`` games of ``a`` against ``b`` (stopping early on SPRT)."""
+        """Play up to ``games`` games of ``a`` against ``b``; an SPRT may stop early."""
         _check_positive("games", games)
         self.check_specs((a, b))
         names = tuple(player_names((a, b)))
         players = ((names[0], a), (names[1], b))
         tasks = pair_tasks(
-            0, players, games, self.openings, self.config, self.seed, self.move_time_limit
+            0,
+            players,
+            games,
+            self.openings,
+            self.config,
+            self.seed,
+            self.move_time_limit,
         )
         stop = None if sprt is None else _SPRTStop(sprt, names[0])
         results = self.play(tasks, on_result, stop)

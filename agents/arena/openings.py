@@ -87,7 +87,9 @@ def read_openings(path: str | Path, config: GameConfig) -> list[Opening]:
         try:
             openings.append(() if line == "-" else tuple(parse_opening(line, config)))
         except ValueError as error:
-            raise ValueError(f"{path}:{number}: bad opening {line!r}: {error}") from None
+            raise ValueError(
+                f"{path}:{number}: bad opening {line!r}: {error}"
+            ) from None
     if not openings:
         raise ValueError(f"opening file {str(path)!r} holds no opening")
     return openings

@@ -66,9 +66,7 @@ def read_record(path: str | Path) -> tuple[dict[str, str], str]:
     """The tags and the move text of a record file."""
     text = Path(path).read_text()
     header, _, moves = text.partition("\n\n")
-    tags = {
-        key: re.sub(r"\\(.)", r"\1", value) for key, value in _TAG.findall(header)
-    }
+    tags = {key: re.sub(r"\\(.)", r"\1", value) for key, value in _TAG.findall(header)}
     if "Result" not in tags:
         raise ValueError(f"{str(path)!r} is not a game record: no Result tag")
     return tags, moves.strip()

@@ -69,7 +69,9 @@ def thinking_time(results: Sequence[GameResult], name: str) -> ThinkingTime:
     return ThinkingTime(seconds, moves)
 
 
-def forfeits(results: Sequence[GameResult], name: str | None = None) -> list[GameResult]:
+def forfeits(
+    results: Sequence[GameResult], name: str | None = None
+) -> list[GameResult]:
     """The games forfeited (by ``name`` when given), in game order."""
     return [
         result

@@ -2,10 +2,10 @@
 
 A :class:`GameTask` says everything one game needs: the two agent specs, the opening,
 the seeds and the rules. Each worker process builds an agent once per (player, spec)
-and calls ``reset(seed)`` before every game, so a game's result depends only on its task,
-never on which process played it or what it played before: the same seed gives the same
-results with any number of jobs (for agents that honour ``reset(seed)`` and do not
-think against the clock).
+and calls ``reset(seed)`` before every game, so a game's result depends only on its
+task, never on which process played it or what it played before: the same seed gives
+the same results with any number of jobs (for agents that honour ``reset(seed)`` and
+do not think against the clock).
 
 Workers start with the ``spawn`` method, which is safe with torch and numba threads and
 the same on every platform; agents must therefore come from specs (registered agents
@@ -60,7 +60,11 @@ class GameResult:
 
     def player(self, color: str | None) -> str | None:
         """The player who had ``color`` (None for None)."""
-        return None if color is None else (self.black if color == COLORS[0] else self.white)
+        return (
+            None
+            if color is None
+            else (self.black if color == COLORS[0] else self.white)
+        )
 
     @property
     def winner(self) -> str | None:
@@ -81,7 +85,7 @@ class GameResult:
 
 
 def game_seeds(seed: int, index: int) -> tuple[int, int]:
-    """The (black, white) agent seeds of game ``index`` in a run seeded with ``seed``."""
+    """The (black, white) agent seeds of game ``index`` in a run seeded ``seed``."""
     state = np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(2)
     return int(state[0]), int(state[1])
 
@@ -96,13 +100,17 @@ def _agent(name: str, spec: str, config: GameConfig) -> Agent:
     return _AGENT_CACHE[key]
 
 
-def _reset_all(agents: Sequence[Agent], seeds: Sequence[int], opening: Opening) -> GameOutcome | None:
+def _reset_all(
+    agents: Sequence[Agent], seeds: Sequence[int], opening: Opening
+) -> GameOutcome | None:
     """Reset both agents; a forfeit outcome for the first one whose reset crashes."""
-    for side, (agent, seed) in enumerate(zip(agents, seeds)):
+    for side, (agent, seed) in enumerate(zip(agents, seeds, strict=True)):
         try:
             agent.reset(seed=seed)
         except Exception as error:
-            return forfeit_outcome(side, "crash", f"reset: {type(error).__name__}: {error}", opening)
+            return forfeit_outcome(
+                side, "crash", f"reset: {type(error).__name__}: {error}", opening
+            )
     return None
 
 

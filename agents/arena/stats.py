@@ -43,7 +43,7 @@ def score_from_elo(elo: float) -> float:
 
 
 def score_moments(wins: float, draws: float, losses: float) -> tuple[float, float]:
-    """Mean and variance of one game's score in a sample with these (weighted) counts."""
+    """Mean and variance of one game's score in a sample with these counts."""
     games = wins + draws + losses
     if games <= 0:
         raise ValueError(f"no games in the counts {(wins, draws, losses)}")
@@ -107,4 +107,4 @@ def format_elo(elo: float) -> str:
     """An Elo difference as signed text, with ±inf spelled out."""
     if math.isinf(elo):
         return "+inf" if elo > 0 else "-inf"
-    return f"{elo:+.0f}"
+    return f"{elo:+.0f}" if round(elo) != 0 else "0"
