@@ -93,13 +93,13 @@ def black_scores(
 
 
 def book_module_text(method: str, book: dict[int, tuple[str, ...]]) -> str:
-    """The source of agents/arena/builtin_openings.py, already in ruff's format."""
+    """The source of agents/arena/builtin_openings.py (run ruff format on it after)."""
     lines = [
         '"""The built-in opening book, written by scripts/build_opening_book.py."""',
         "",
         "BOOK_METHOD = (",
         *(
-            f"    {chunk!r}"
+            f"    {json.dumps(chunk)}"
             for chunk in textwrap.wrap(method, 70, drop_whitespace=False)
         ),
         ")",

@@ -5,29 +5,28 @@ from __future__ import annotations
 import argparse
 
 from gomoku_env.cli.game_options import (
-    SPEC_HELP,
-    add_game_options,
+    add_games_parser,
     arena_from_options,
     positive_int,
+    progress_from_options,
 )
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``arena`` command."""
-    parser = subparsers.add_parser(
+    parser = add_games_parser(
+        subparsers,
         "arena",
-        help="play a match between two agents and rate the result",
-        description="Play a match of agent A against agent B: colours alternate, "
+        "play a match between two agents and rate the result",
+        "Play a match of agent A against agent B: colours alternate, "
         "openings come from the opening book, and the report gives W/D/L by colour, "
         "A's score and Elo difference with 95% intervals, time used and forfeits.",
-        epilog=SPEC_HELP,
     )
     parser.add_argument("a", metavar="A", help="first agent spec (the one rated)")
     parser.add_argument("b", metavar="B", help="second agent spec")
     parser.add_argument(
         "--games", type=positive_int, default=200, help="games (default 200)"
     )
-    add_game_options(parser)
     sprt = parser.add_argument_group("sequential test (stops the match once decided)")
     sprt.add_argument(
         "--sprt",
@@ -45,15 +44,13 @@ def run_arena(arguments: argparse.Namespace) -> int:
     """Play the match and print its report."""
     from agents.arena import SPRT
     from agents.arena.report import format_match
-    from gomoku_env.cli.progress import ProgressBar
 
     arena = arena_from_options(arguments)
     test = None
     if arguments.sprt is not None:
         elo0, elo1 = arguments.sprt
         test = SPRT(elo0, elo1, arguments.alpha, arguments.beta)
-    progress = ProgressBar(f"{arguments.a} vs {arguments.b}")
-    progress.enabled &= not arguments.no_progress
+    progress = progress_from_options(arguments, f"{arguments.a} vs {arguments.b}")
     try:
         match = arena.match(arguments.a, arguments.b, arguments.games, test, progress)
     finally:

@@ -27,6 +27,17 @@ def positive_float(text: str) -> float:
     return value
 
 
+def add_games_parser(
+    subparsers: argparse._SubParsersAction, name: str, summary: str, description: str
+) -> argparse.ArgumentParser:
+    """A subcommand parser that plays games: the spec help and the game options."""
+    parser = subparsers.add_parser(
+        name, help=summary, description=description, epilog=SPEC_HELP
+    )
+    add_game_options(parser)
+    return parser
+
+
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """Rules, openings, seed, parallelism, time limit, records and progress options."""
     rules = parser.add_argument_group("game")
@@ -77,3 +88,12 @@ def arena_from_options(arguments: argparse.Namespace):
         move_time_limit=arguments.move_time,
         records_dir=arguments.records,
     )
+
+
+def progress_from_options(arguments: argparse.Namespace, label: str):
+    """The progress bar to show, unless ``--no-progress`` was given."""
+    from gomoku_env.cli.progress import ProgressBar
+
+    progress = ProgressBar(label)
+    progress.enabled &= not arguments.no_progress
+    return progress

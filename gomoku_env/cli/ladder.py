@@ -5,22 +5,22 @@ from __future__ import annotations
 import argparse
 
 from gomoku_env.cli.game_options import (
-    SPEC_HELP,
-    add_game_options,
+    add_games_parser,
     arena_from_options,
     positive_int,
+    progress_from_options,
 )
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``ladder`` command."""
-    parser = subparsers.add_parser(
+    parser = add_games_parser(
+        subparsers,
         "ladder",
-        help="rate agents by a round robin (Markdown, CSV and PNG)",
-        description="Every pair of agents plays a match; ratings come from a "
+        "rate agents by a round robin (Markdown, CSV and PNG)",
+        "Every pair of agents plays a match; ratings come from a "
         "Bradley-Terry fit with draws, in Elo with 95% intervals, the anchor at 0. "
         "Writes PREFIX.md, PREFIX.csv and PREFIX.png and prints the Markdown.",
-        epilog=SPEC_HELP,
     )
     parser.add_argument("agents", nargs="+", metavar="AGENT", help="agent specs")
     parser.add_argument(
@@ -35,7 +35,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="output files' prefix (default ladder-SIZExSIZE-RULE)",
     )
     parser.add_argument("--no-plot", action="store_true", help="skip the PNG plot")
-    add_game_options(parser)
     parser.set_defaults(handler=run_ladder_command)
 
 
@@ -43,13 +42,11 @@ def run_ladder_command(arguments: argparse.Namespace) -> int:
     """Play the round robin, write the files and print the table."""
     from agents.arena import run_ladder
     from agents.arena.ladder_report import ladder_markdown, write_ladder
-    from gomoku_env.cli.progress import ProgressBar
 
     arena = arena_from_options(arguments)
     size = arena.config.board_size
     prefix = arguments.output or f"ladder-{size}x{size}-{arena.config.rule.value}"
-    progress = ProgressBar(f"ladder of {len(arguments.agents)} agents")
-    progress.enabled &= not arguments.no_progress
+    progress = progress_from_options(arguments, f"{len(arguments.agents)} agents")
     try:
         ladder = run_ladder(
             arena,
