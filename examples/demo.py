@@ -17,13 +17,15 @@ def main() -> None:
     env.reset(seed=SEED)
     players = {"black_0": RandomAgent(seed=SEED), "white_0": RandomAgent(seed=SEED + 1)}
     for agent in env.agent_iter():
-        observation, reward, termination, truncation, info = env.last()
+        observation, _, termination, truncation, info = env.last()
         if termination or truncation:
             env.step(None)
             continue
         env.step(players[agent].act(observation))
     print(env.render())
-    print(f"Result: {info['reason']}, winner {info['winner']} after {info['moves']} moves")
+    print(
+        f"Result: {info['reason']}, winner {info['winner']} after {info['moves']} moves"
+    )
     env.close()
 
 
