@@ -1,4 +1,4 @@
-"""Your own agent in specs: ``"python:MODULE:ATTRIBUTE[:key=value,...]"``.
+"""Your own agent in specs: ``"python:MODULE:ATTRIBUTE[,key=value,...]"``.
 
 ``MODULE`` is an importable module (``my_package.my_agents``) or the path of a ``.py``
 file (``./my_agent.py``); ``ATTRIBUTE`` is a name in it (dots reach nested names). The

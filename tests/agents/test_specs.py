@@ -7,35 +7,27 @@ import textwrap
 import pytest
 
 from agents import RandomAgent
-from agents.specs import AgentSpec, make_agent, parse_spec, register_agent
+from agents import specs
+from agents.specs import make_agent, parse_spec, register_agent
 from gomoku_env import GameConfig
 
 
 @pytest.mark.parametrize(
     ("spec", "expected"),
     [
-        ("random", AgentSpec("random")),
-        (" heuristic ", AgentSpec("heuristic")),
-        ("alphabeta:time=0.5", AgentSpec("alphabeta", None, {"time": 0.5})),
+        ("random", ("random", {})),
+        (" heuristic ", ("heuristic", {})),
+        ("alphabeta:time=0.5", ("alphabeta", {"time": 0.5})),
         (
             "mcts:simulations=1000,c=1.4,reuse=true,name=x",
-            AgentSpec(
-                "mcts",
-                None,
-                {"simulations": 1000, "c": 1.4, "reuse": True, "name": "x"},
-            ),
+            ("mcts", {"simulations": 1000, "c": 1.4, "reuse": True, "name": "x"}),
         ),
-        ("python:my_module:make_agent", AgentSpec("python", "my_module:make_agent")),
+        ("python:my_module:make_agent", ("python", {"target": "my_module:make_agent"})),
         (
-            "python:pkg.mod:make:simulations=5",
-            AgentSpec("python", "pkg.mod:make", {"simulations": 5}),
+            "python:C:/agents/mine.py:make,simulations=5",
+            ("python", {"target": "C:/agents/mine.py:make", "simulations": 5}),
         ),
-        ("engine:/path/to/brain", AgentSpec("engine", "/path/to/brain")),
-        ("engine:/opt/a=b/brain:", AgentSpec("engine", "/opt/a=b/brain")),
-        (
-            "engine:/opt/brain:timeout=5",
-            AgentSpec("engine", "/opt/brain", {"timeout": 5}),
-        ),
+        ("python:target=pkg.mod:Agent", ("python", {"target": "pkg.mod:Agent"})),
     ],
 )
 def test_parse_spec(spec, expected):
@@ -46,9 +38,11 @@ def test_parse_spec(spec, expected):
     ("spec", "message"),
     [
         ("", "non-empty"),
-        ("mcts:a=1,b", "expected key=value"),
+        ("mcts:simulations", "bad option 'simulations'"),
+        ("mcts:a=1,b", "bad option 'b'"),
         ("mcts:=3", "expected key=value"),
         ("mcts:a=1,a=2", "given twice"),
+        ("python:mod:attr,target=other:x", "given twice"),
     ],
 )
 def test_parse_spec_rejects_malformed_specs(spec, message):
@@ -56,16 +50,33 @@ def test_parse_spec_rejects_malformed_specs(spec, message):
         parse_spec(spec)
 
 
+def test_registered_positional_option(monkeypatch):
+    monkeypatch.setattr(specs, "_REGISTRY", dict(specs._REGISTRY))
+    register_agent(
+        "test_positional",
+        lambda config, seed, path, **options: RandomAgent(seed),
+        positional="path",
+    )
+    assert parse_spec("test_positional:/opt/a=b:c,x=1") == (
+        "test_positional",
+        {"path": "/opt/a=b:c", "x": 1},
+    )
+    assert isinstance(make_agent("test_positional:/opt/brain"), RandomAgent)
+
+
 def test_unknown_agent_lists_accepted_specs():
     with pytest.raises(ValueError) as error:
         make_agent("nosuchagent:depth=3")
     text = str(error.value)
     assert "'nosuchagent'" in text
-    assert "random" in text and "python:MODULE_OR_FILE.py:ATTRIBUTE" in text
+    assert "accepted names:" in text and "python, random" in text
+    assert "python:MODULE_OR_FILE.py:ATTRIBUTE" in text
 
 
 def test_bad_options_name_the_agent_usage():
-    with pytest.raises(ValueError, match="expected random"):
+    with pytest.raises(
+        ValueError, match="bad options for agent 'random'.*expected random"
+    ):
         make_agent("random:depth=3")
 
 
@@ -117,7 +128,7 @@ def agent_file(tmp_path):
 
 def test_python_factory_gets_config_seed_and_options(agent_file):
     config = GameConfig(board_size=9)
-    agent = make_agent(f"python:{agent_file}:make_agent:depth=3", config, seed=5)
+    agent = make_agent(f"python:{agent_file}:make_agent,depth=3", config, seed=5)
     assert (agent.config, agent.depth) == (config, 3)
 
 
@@ -135,11 +146,11 @@ def test_python_zero_argument_callable_and_instance(agent_file):
 @pytest.mark.parametrize(
     ("target", "message"),
     [
-        ("instance:depth=2", "takes no options"),
+        ("instance,depth=2", "takes no options"),
         ("not_an_agent", "expected an Agent instance"),
         ("returns_number", "not an Agent"),
         ("missing", "no attribute 'missing'"),
-        ("no_arguments:depth=2", "unexpected keyword"),
+        ("no_arguments,depth=2", "unexpected keyword"),
     ],
 )
 def test_python_bad_targets(agent_file, target, message):
@@ -159,8 +170,3 @@ def test_python_target_errors():
 def test_python_importable_module():
     agent = make_agent("python:agents.random_agent:RandomAgent", seed=3)
     assert isinstance(agent, RandomAgent)
-
-
-def test_target_for_an_agent_without_one_is_rejected():
-    with pytest.raises(ValueError, match=r"bad target or options.*expected random"):
-        make_agent("random:simulations")
