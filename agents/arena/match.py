@@ -29,6 +29,7 @@ from agents.arena.runner import (
     ResultCallback,
     StopRule,
     game_seeds,
+    release_agent,
     run_tasks,
 )
 from agents.arena.sprt import SPRT, SPRTDecision
@@ -156,7 +157,7 @@ class Arena:
     def check_specs(self, specs: Sequence[str]) -> None:
         """Build each agent once here, so a bad spec fails before any game starts."""
         for spec in specs:
-            make_agent(spec, self.config)
+            release_agent(make_agent(spec, self.config))
 
     def play(
         self,

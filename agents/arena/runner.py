@@ -15,6 +15,7 @@ or ``python:`` targets), which every process can rebuild.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.util
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -100,6 +101,26 @@ def _agent(name: str, spec: str, config: GameConfig) -> Agent:
     return _AGENT_CACHE[key]
 
 
+def release_agent(agent: Agent) -> None:
+    """Call the agent's ``close()`` when it has one (engines hold a process)."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        close()
+
+
+def close_agents() -> None:
+    """Release and forget the agents that this process built for games."""
+    agents = list(_AGENT_CACHE.values())
+    _AGENT_CACHE.clear()
+    for agent in agents:
+        release_agent(agent)
+
+
+def _start_worker() -> None:
+    # Pool workers end with os._exit, which skips atexit; Finalize still runs.
+    multiprocessing.util.Finalize(None, close_agents, exitpriority=10)
+
+
 def _reset_all(
     agents: Sequence[Agent], seeds: Sequence[int], opening: Opening
 ) -> GameOutcome | None:
@@ -128,12 +149,15 @@ def _run_sequential(
     tasks: Sequence[GameTask], on_result: ResultCallback | None, stop: StopRule | None
 ) -> list[GameResult]:
     results: list[GameResult] = []
-    for task in tasks:
-        results.append(play_task(task))
-        if on_result is not None:
-            on_result(results[-1], len(results), len(tasks))
-        if stop is not None and stop(results):
-            break
+    try:
+        for task in tasks:
+            results.append(play_task(task))
+            if on_result is not None:
+                on_result(results[-1], len(results), len(tasks))
+            if stop is not None and stop(results):
+                break
+    finally:
+        close_agents()
     return results
 
 
@@ -162,7 +186,9 @@ def _run_parallel(
     collector = _OrderedCollector(stop)
     window = 2 * jobs
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=_start_worker
+    ) as pool:
         running: dict[Future, int] = {}
         next_task, done = 0, 0
         while not collector.stopped and (running or next_task < len(tasks)):

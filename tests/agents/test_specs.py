@@ -6,8 +6,7 @@ import textwrap
 
 import pytest
 
-from agents import RandomAgent
-from agents import specs
+from agents import RandomAgent, specs
 from agents.specs import make_agent, parse_spec, register_agent
 from gomoku_env import GameConfig
 
@@ -75,7 +74,7 @@ def test_unknown_agent_lists_accepted_specs():
 
 def test_bad_options_name_the_agent_usage():
     with pytest.raises(
-        ValueError, match="bad options for agent 'random'.*expected random"
+        ValueError, match=r"bad options for agent 'random'.*expected random"
     ):
         make_agent("random:depth=3")
 

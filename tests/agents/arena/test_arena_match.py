@@ -9,6 +9,7 @@ import pytest
 from agents.arena import SPRT, Arena, SPRTDecision
 from agents.arena.records import read_record
 from agents.arena.report import format_match
+from agents.python_agent import resolve_target
 from gomoku_env import GameConfig, parse_moves
 
 CONFIG = GameConfig(board_size=7)
@@ -35,6 +36,14 @@ class Slow(RandomAgent):
     def act(self, observation):
         time.sleep(0.3)
         return super().act(observation)
+
+
+CLOSED = []
+
+
+class Closing(RandomAgent):
+    def close(self):
+        CLOSED.append(self)
 
 
 class BadReset(RandomAgent):
@@ -98,6 +107,12 @@ def test_faulty_agent_forfeits_every_game(agent_file, attribute, reason, detail)
         assert game.outcome.reason == reason and detail in game.outcome.detail
     assert match.tally("random").wins == 4
     assert f"{faulty} forfeited ({reason}" in format_match(match)
+
+
+def test_agents_are_closed_after_the_match(agent_file):
+    Arena(CONFIG).match(f"python:{agent_file}:Closing", "random", games=2)
+    closed = resolve_target(f"{agent_file}:CLOSED")
+    assert len(closed) == 2  # the one built to check the spec, and the one that played
 
 
 def test_slow_agent_forfeits_on_time(agent_file):
