@@ -25,7 +25,7 @@ _POSITIONAL: dict[str, str] = {}
 def register_agent(
     name: str, factory: AgentFactory, positional: str | None = None
 ) -> None:
-    """Make ``name`` usable in specs; ``factory(config, seed, **options)`` builds the agent.
+    """Make ``name`` usable in specs; ``factory(config, seed, **options)`` builds it.
 
     With ``positional``, the first item after the colon is the value of that option
     even without ``key=``, taken verbatim: ``"engine:/opt/pbrain-x,time=1"`` passes
@@ -74,9 +74,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
-def make_agent(
-    spec: str, config: GameConfig | None = None, seed: int | None = None
-) -> Agent:
+def make_agent(spec: str, config: GameConfig | None = None, seed: int | None = None) -> Agent:
     """Build the agent named by ``spec`` for games of ``config``."""
     name, options = parse_spec(spec)
     if name not in _FACTORIES:
@@ -87,20 +85,16 @@ def make_agent(
     try:
         return _FACTORIES[name](config=config or GameConfig(), seed=seed, **options)
     except TypeError as error:
-        raise ValueError(
-            f"bad options for agent {name!r} in spec {spec!r}: {error}"
-        ) from None
+        raise ValueError(f"bad options for agent {name!r} in spec {spec!r}: {error}") from None
 
 
-register_agent(
-    "random", lambda config, seed, **options: RandomAgent(seed=seed, **options)
-)
+register_agent("random", lambda config, seed, **options: RandomAgent(seed=seed, **options))
 
 
 def _make_engine(
     config: GameConfig, seed: int | None, path: str = "", **options: Any
 ) -> Agent:
-    """An :class:`EngineAgent` from ``"engine:PATH,time=...,grace=..."`` (seed unused)."""
+    """An :class:`EngineAgent` from ``"engine:PATH,time=...,grace=..."``; no seed used."""
     if not path:
         raise ValueError(
             "the engine spec needs a path, as in 'engine:/path/to/pbrain-x'"

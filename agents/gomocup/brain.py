@@ -24,13 +24,13 @@ from agents.gomocup.protocol import (
     parse_point,
     rule_name,
 )
-from agents.gomocup.thinking import AgentFailure, Thinker, TimeControl
+from agents.gomocup.thinking import AgentError, Thinker, TimeControl
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError
 
 AgentFactory = Callable[[GameConfig], Agent]
-"""Builds the brain's agent for a game; may raise ValueError for games it cannot play."""
+"""Builds the brain's agent for a game; raises ValueError for games it cannot play."""
 
 WIN_LENGTH = 5
 _TIME_KEYS = {
@@ -74,7 +74,7 @@ class Brain:
             return [f"UNKNOWN command {command.name!r} is not supported"]
         try:
             return handler(command.argument)
-        except (ProtocolError, AgentFailure) as error:
+        except (ProtocolError, AgentError) as error:
             return [f"ERROR {error}"]
 
     def _command_start(self, argument: str) -> list[str]:
@@ -148,7 +148,7 @@ class Brain:
         return [format_about(self._about)]
 
     def _game(self, argument: str) -> Board:
-        """The current board; an error if the game cannot be played or args were given."""
+        """The current board; an error if no game can be played or args were given."""
         if argument:
             raise ProtocolError(f"unexpected argument {argument!r}")
         if self.refusal is not None:
@@ -158,7 +158,7 @@ class Brain:
         return self.board
 
     def _begin_game(self, size: int) -> None:
-        """Start an empty game of ``size`` under the current rule, with a fresh agent."""
+        """Start an empty game of ``size`` under the current rule."""
         if self.refusal is not None:
             raise ProtocolError(self.refusal)
         try:
@@ -168,7 +168,7 @@ class Brain:
         self._adopt(config, Board(config))
 
     def _adopt(self, config: GameConfig, board: Board) -> None:
-        """Play ``board`` from now on, with an agent built for ``config`` when needed."""
+        """Play ``board`` from now on, building an agent for ``config`` when needed."""
         agent = self.agent
         if (
             agent is None
@@ -225,7 +225,7 @@ class Brain:
         try:
             self._adopt(position.config, position)
             return self._move()
-        except (ProtocolError, AgentFailure) as error:
+        except (ProtocolError, AgentError) as error:
             return [f"ERROR {error}"]
 
     def _move(self) -> list[str]:
@@ -239,7 +239,7 @@ class Brain:
 
 
 def run_brain(brain: Brain, commands: TextIO, answers: TextIO) -> None:
-    """Answer manager lines from ``commands`` on ``answers`` until END or end of input."""
+    """Answer the lines of ``commands`` on ``answers`` until END or end of input."""
     while not brain.finished:
         line = commands.readline()
         if not line:

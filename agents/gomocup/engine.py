@@ -1,15 +1,16 @@
 """A Gomocup engine as a subprocess: send commands, read answers with timeouts.
 
 A reader thread moves each line the engine writes into a queue, so waiting for an
-answer can give up at a deadline however the engine misbehaves: a silent engine raises
-:class:`EngineTimeoutError`, a dead one :class:`EngineExitedError` (with the end of its
-stderr), and an ERROR or UNKNOWN answer :class:`EngineError`. MESSAGE and DEBUG lines are
-collected, not mistaken for answers. The process is ended by :meth:`EngineProcess.close`,
-and otherwise by a finalizer when the object is collected or the interpreter exits.
+answer can give up at a deadline however the engine misbehaves: a silent engine
+raises :class:`EngineTimeoutError`, a dead one :class:`EngineExitedError` (with the end
+of its stderr), and an ERROR or UNKNOWN answer :class:`EngineError`. MESSAGE and DEBUG
+lines are collected, not mistaken for answers. :meth:`EngineProcess.close` ends the
+process, and otherwise a finalizer does when the object is collected or Python exits.
 """
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import subprocess
 import threading
@@ -78,10 +79,8 @@ def _stop(process: subprocess.Popen[str], threads: list[threading.Thread]) -> No
     for thread in threads:
         thread.join(timeout=END_WAIT_S)
     for stream in (process.stdin, process.stdout, process.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):
             stream.close()
-        except (OSError, ValueError):
-            pass
 
 
 class EngineProcess:
@@ -147,14 +146,15 @@ class EngineProcess:
             raise EngineExitedError(self._exit_report(line)) from None
 
     def answer(self, command: str, timeout: float) -> str:
-        """The engine's next answer line to ``command``, waiting at most ``timeout`` s."""
+        """The next answer line to ``command``, waiting at most ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
         while True:
             try:
                 line = self._answers.get(timeout=max(deadline - time.monotonic(), 0))
             except queue.Empty:
                 raise EngineTimeoutError(
-                    f"engine {self.name!r} did not answer {command!r} within {timeout:.2f} s"
+                    f"engine {self.name!r} did not answer {command!r} "
+                    f"within {timeout:.2f} s"
                 ) from None
             if line is None:
                 self._answers.put(None)

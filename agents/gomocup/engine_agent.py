@@ -95,7 +95,8 @@ class EngineAgent:
         self.config = config if config is not None else GameConfig()
         if self.config.win_length != ENGINE_WIN_LENGTH:
             raise ValueError(
-                f"Gomocup engines play five in a row, got win_length={self.config.win_length}"
+                "Gomocup engines play five in a row, "
+                f"got win_length={self.config.win_length}"
             )
         self.rule_code = rule_code(self.config.rule.value)
         self.time = _positive("time", time)
@@ -217,18 +218,20 @@ class EngineAgent:
             action = parse_point(answer, board.size)
         except ProtocolError as error:
             raise EngineError(
-                f"engine {process.name!r} answered {commands[0]!r} with {answer!r}: {error}"
+                f"engine {process.name!r} answered {commands[0]!r} "
+                f"with {answer!r}: {error}"
             ) from None
         if not board.is_legal(action):
             raise EngineError(
-                f"engine {process.name!r} played {answer!r}, which is not a legal move here"
+                f"engine {process.name!r} played {answer!r}, "
+                "which is not a legal move here"
             )
         board.play(action)
         self._known = board.cells.copy()
         return action
 
     def _commands_for(self, process: EngineProcess, board: Board) -> list[str]:
-        """TURN when the engine knows all but the last move; else RESTART and BEGIN/BOARD."""
+        """TURN if the engine saw all but the last move, else RESTART + BEGIN/BOARD."""
         size = board.size
         known = self._known
         if known is not None and board.last_move is not None:

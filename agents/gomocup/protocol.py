@@ -2,8 +2,8 @@
 
 A manager and a brain exchange one command per line. Coordinates are ``x,y`` with
 ``x`` the column and ``y`` the row counted from the top, both from 0; our actions are
-``row * size + col`` with row 0 at the top, so ``action = y * size + x``. Everything here
-turns protocol text into values or values into protocol text, and raises
+``row * size + col`` with row 0 at the top, so ``action = y * size + x``. Everything
+here turns protocol text into values or values into protocol text, and raises
 :class:`ProtocolError` (a ``ValueError``) naming the bad text otherwise; the brain loop
 and the engine agent do the talking.
 """
@@ -55,7 +55,7 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class Command:
-    """One manager command line: the upper-cased command word and the rest of the line."""
+    """A manager command line: the upper-cased command word and the rest of the line."""
 
     name: str
     argument: str = ""
@@ -92,7 +92,7 @@ def parse_numbers(text: str, count: int, what: str) -> tuple[int, ...]:
 
 
 def point_to_action(x: int, y: int, board_size: int) -> int:
-    """The action at column ``x``, row ``y`` (from the top); an error if off the board."""
+    """The action at column ``x``, row ``y`` (from the top); an error if off-board."""
     if not (0 <= x < board_size and 0 <= y < board_size):
         raise ProtocolError(
             f"point {x},{y} is off the {board_size}x{board_size} board "
@@ -128,7 +128,7 @@ def parse_board_line(text: str, board_size: int) -> tuple[int, int]:
 
 
 def rule_name(code: int) -> str:
-    """Our rule name for a Gomocup ``INFO rule`` value; an error names unsupported ones."""
+    """Our rule name for a Gomocup ``INFO rule`` value; an error if unsupported."""
     if code not in GOMOCUP_RULE_NAMES:
         supported = ", ".join(f"{c} ({n})" for c, n in GOMOCUP_RULE_NAMES.items())
         raise ProtocolError(f"unsupported rule {code}; supported: {supported}")
@@ -143,7 +143,7 @@ def rule_code(name: str) -> int:
 
 
 def format_about(fields: dict[str, str]) -> str:
-    """An ABOUT answer such as ``name="x", version="1.0"`` (quotes dropped from values)."""
+    """An ABOUT answer such as ``name="x", version="1.0"`` (drops quotes in values)."""
     return ", ".join(
         f'{key}="{value.replace(chr(34), "")}"' for key, value in fields.items()
     )

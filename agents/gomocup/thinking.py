@@ -43,7 +43,7 @@ class TimeControl:
     time_left_ms: int | None = None
 
     def hard_limit(self) -> float | None:
-        """Seconds this move may take before the brain loses on time; None if unlimited."""
+        """Seconds this move may take before the brain loses on time; None: no limit."""
         limits = []
         if self.turn_ms:
             limits.append(self.turn_ms / 1000)
@@ -52,7 +52,7 @@ class TimeControl:
         return min(limits) if limits else None
 
     def budget(self) -> float | None:
-        """Seconds of thinking to give the agent for this move; None for its own budget."""
+        """Seconds of thinking for the agent on this move; None for its own budget."""
         shares = []
         if self.turn_ms is not None:
             shares.append(self.turn_ms / 1000)
@@ -83,7 +83,7 @@ def emergency_move(board: Board) -> int:
     return int(legal[np.argmin(distance)])
 
 
-class AgentFailure(RuntimeError):
+class AgentError(RuntimeError):
     """The agent raised an exception or chose an illegal move."""
 
 
@@ -109,7 +109,7 @@ class Thinker:
         """The agent's move on ``board`` and DEBUG lines about how it was chosen.
 
         Raises:
-            AgentFailure: the agent raised or returned an illegal move.
+            AgentError: the agent raised or returned an illegal move.
         """
         if self.busy:
             return emergency_move(board), [
@@ -128,15 +128,15 @@ class Thinker:
             ]
         result, error = outcome
         if error is not None:
-            raise AgentFailure(f"agent failed: {type(error).__name__}: {error}")
+            raise AgentError(f"agent failed: {type(error).__name__}: {error}")
         if not isinstance(result, (int, np.integer)) or not board.is_legal(int(result)):
-            raise AgentFailure(f"agent chose an illegal move: {result!r}")
+            raise AgentError(f"agent chose an illegal move: {result!r}")
         return int(result), []
 
     def _run(
         self, function: Callable[[], Any], limit: float | None
     ) -> tuple[Any, BaseException | None] | None:
-        """``(result, error)`` of ``function``, or None if it overran ``limit`` seconds."""
+        """``(result, error)`` of ``function``; None if it overran ``limit`` seconds."""
         outcome: list[tuple[Any, BaseException | None]] = []
 
         def work() -> None:

@@ -1,9 +1,9 @@
 """``gomoku brain AGENT_SPEC``: run one of our agents as a Gomocup brain.
 
-The brain speaks the Gomocup protocol on stdin/stdout, so a tournament manager (or our
-own :class:`~agents.gomocup.EngineAgent`) can play it. ``--launcher PATH`` writes a small
-executable script that starts this brain, for managers that expect a ``pbrain-NAME``
-executable.
+The brain speaks the Gomocup protocol on stdin/stdout, so a tournament manager (or
+our own :class:`~agents.gomocup.EngineAgent`) can play it. ``--launcher PATH`` writes a
+small executable script that starts this brain, for managers that expect a
+``pbrain-NAME`` executable.
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ def launcher_text(spec: str, seed: int | None) -> str:
         command += ["--seed", str(seed)]
     return (
         "#!/bin/sh\n"
-        f"# Gomocup brain: gomoku_env agent {spec!r} (written by `gomoku brain --launcher`)\n"
+        f"# Gomocup brain: gomoku_env agent {spec!r}\n"
+        "# (written by `gomoku brain --launcher`)\n"
         f"exec {shlex.join(command)}\n"
     )
 

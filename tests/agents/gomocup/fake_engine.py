@@ -1,9 +1,9 @@
 """A tiny scripted Gomocup engine for the EngineAgent tests (no imports but sys, time).
 
-Usage: python fake_engine.py MODE. It plays (n, 0) as its n-th move, and misbehaves by
-MODE: "refuse" answers START with ERROR, "hang" never answers a move, "exit" dies on
-its second move, "chatty" writes MESSAGE and DEBUG lines before each move, "illegal"
-answers a point off the board, "noise" answers a move with text.
+Usage: python fake_engine.py MODE. It plays (n, 0) as its n-th move of a game, and
+misbehaves by MODE: "refuse" answers START with ERROR, "hang" never answers a move,
+"exit" dies on its second move, "chatty" writes MESSAGE and DEBUG lines before each
+move, "illegal" always answers 0,0, "noise" answers a move with text.
 """
 
 import sys
@@ -16,6 +16,7 @@ for line in sys.stdin:
     if word == "START":
         print("ERROR this fake refuses every game" if mode == "refuse" else "OK")
     elif word == "RESTART":
+        moves = 0
         print("OK")
     elif word in ("BEGIN", "TURN", "DONE"):
         moves += 1
@@ -28,7 +29,7 @@ for line in sys.stdin:
             print(f"MESSAGE move {moves} coming")
             print("DEBUG depth 1")
         if mode == "illegal":
-            print("99,99")
+            print("0,0")
         elif mode == "noise":
             print("hello there")
         else:

@@ -1,4 +1,4 @@
-"""The brain state machine in-process: a transcript of every command, bad input, BOARD."""
+"""The brain state machine in-process: a transcript of every command, bad input."""
 
 import io
 
@@ -99,7 +99,10 @@ def test_board_block_sets_colours_and_last_move():
         (["7,7,1", "8,8,1"], "2 own and 0 opponent"),
         (["7,7,1", "x,y,z"], "BOARD line needs"),
         (["7,7,3"], "field must be 1"),
-        ([f"{x},0,2" for x in range(5)] + [f"{x},5,1" for x in range(5)], "already won"),
+        (
+            [f"{x},0,2" for x in range(5)] + [f"{x},5,1" for x in range(5)],
+            "already won",
+        ),
     ],
 )
 def test_bad_board_blocks_are_refused_and_change_nothing(block, message):
@@ -178,7 +181,9 @@ def test_a_failing_agent_is_reported_and_the_brain_goes_on():
 
     brain = make_brain(Broken)
     brain.handle("START 15")
-    assert brain.handle("TURN 3,3") == ["ERROR agent failed: RuntimeError: out of ideas"]
+    assert brain.handle("TURN 3,3") == [
+        "ERROR agent failed: RuntimeError: out of ideas"
+    ]
     assert brain.handle("ABOUT") == ['name="test brain", version="1"']
     assert brain.board.moves == [parse_point("3,3", 15)]
 
@@ -188,7 +193,9 @@ def test_a_won_game_is_not_played_on():
     brain.handle("START 15")
     for x in range(4):
         assert brain.handle(f"TURN {x},5") == [f"{x},0"]
-    assert brain.handle("TURN 4,5") == ["ERROR the game is over: there is no move to make"]
+    assert brain.handle("TURN 4,5") == [
+        "ERROR the game is over: there is no move to make"
+    ]
 
 
 def test_run_brain_answers_line_by_line_until_end():
@@ -203,8 +210,9 @@ _junk_text = st.text(
     alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
     max_size=40,
 ).filter(
-    lambda text: text.strip()
-    and text.strip().split(" ")[0].upper() not in MANAGER_COMMANDS
+    lambda text: (
+        text.strip() and text.strip().split(" ")[0].upper() not in MANAGER_COMMANDS
+    )
 )
 _bad_arguments = st.one_of(
     st.text(alphabet="0123456789,-x ", max_size=8),
@@ -212,13 +220,22 @@ _bad_arguments = st.one_of(
 )
 _malformed = st.one_of(
     _junk_text,
-    st.builds(lambda word, arg: f"{word} {arg}", st.sampled_from(["TURN", "TAKEBACK"]),
-              _bad_arguments),
-    st.builds(lambda arg: f"START {arg}", st.text(alphabet="abc-.x ", min_size=1, max_size=5)),
-    st.builds(lambda word: f"{word} extra", st.sampled_from(["BEGIN", "RESTART", "BOARD"])),
-    st.builds(lambda key, value: f"INFO {key} {value}",
-              st.sampled_from(["timeout_turn", "time_left", "rule"]),
-              st.text(alphabet="xyz.", min_size=1, max_size=4)),
+    st.builds(
+        lambda word, arg: f"{word} {arg}",
+        st.sampled_from(["TURN", "TAKEBACK"]),
+        _bad_arguments,
+    ),
+    st.builds(
+        lambda arg: f"START {arg}", st.text(alphabet="abc-.x ", min_size=1, max_size=5)
+    ),
+    st.builds(
+        lambda word: f"{word} extra", st.sampled_from(["BEGIN", "RESTART", "BOARD"])
+    ),
+    st.builds(
+        lambda key, value: f"INFO {key} {value}",
+        st.sampled_from(["timeout_turn", "time_left", "rule"]),
+        st.text(alphabet="xyz.", min_size=1, max_size=4),
+    ),
     st.just("DONE"),
 )
 

@@ -53,7 +53,13 @@ def test_parse_numbers_counts_the_parts():
 
 @pytest.mark.parametrize(
     ("text", "size", "action"),
-    [("0,0", 15, 0), ("14,0", 15, 14), ("0,1", 15, 15), ("7,7", 15, 112), ("19,19", 20, 399)],
+    [
+        ("0,0", 15, 0),
+        ("14,0", 15, 14),
+        ("0,1", 15, 15),
+        ("7,7", 15, 112),
+        ("19,19", 20, 399),
+    ],
 )
 def test_points_are_column_then_row_from_the_top(text, size, action):
     assert parse_point(text, size) == action
@@ -66,7 +72,11 @@ def test_bad_points_are_refused(text):
         parse_point(text, 15)
 
 
-@given(st.integers(5, 25).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n * n - 1))))
+@given(
+    st.integers(5, 25).flatmap(
+        lambda n: st.tuples(st.just(n), st.integers(0, n * n - 1))
+    )
+)
 def test_point_round_trip(size_and_action):
     size, action = size_and_action
     assert parse_point(format_point(action, size), size) == action

@@ -1,4 +1,4 @@
-"""Turn-time handling: budgets from the INFO limits, the deadline and emergency moves."""
+"""Turn time: budgets from the INFO limits, the deadline and emergency moves."""
 
 import threading
 import time
@@ -9,7 +9,7 @@ from agents.base import TimedAgent, legal_actions
 from agents.gomocup.brain import Brain
 from agents.gomocup.thinking import (
     MIN_BUDGET_S,
-    AgentFailure,
+    AgentError,
     Thinker,
     TimeControl,
     emergency_move,
@@ -116,5 +116,5 @@ def test_illegal_agent_moves_are_failures():
         def act(self, observation):
             return 112
 
-    with pytest.raises(AgentFailure, match="illegal move: 112"):
+    with pytest.raises(AgentError, match="illegal move: 112"):
         Thinker().choose(Cheater(), Board.from_moves([112]), TimeControl())
