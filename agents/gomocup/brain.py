@@ -165,6 +165,8 @@ class Brain:
             config = GameConfig(board_size=size, win_length=WIN_LENGTH, rule=self.rule)
         except (ValueError, TypeError) as error:
             raise ProtocolError(f"unsupported game: {error}") from None
+        # Load the compiled rules now rather than in the first timed move.
+        Board(config).play(config.cells // 2)
         self._adopt(config, Board(config))
 
     def _adopt(self, config: GameConfig, board: Board) -> None:
