@@ -70,7 +70,7 @@ class Brain:
             return []
         command = parse_command(line)
         handler = getattr(self, f"_command_{command.name.lower()}", None)
-        if handler is None or command.name == "DONE":
+        if handler is None:
             return [f"UNKNOWN command {command.name!r} is not supported"]
         try:
             return handler(command.argument)
@@ -170,22 +170,24 @@ class Brain:
         self._adopt(config, Board(config))
 
     def _adopt(self, config: GameConfig, board: Board) -> None:
-        """Play ``board`` from now on, building an agent for ``config`` when needed."""
-        agent = self.agent
-        if (
-            agent is None
+        """Play ``board`` from now on, building an agent for ``config`` when needed.
+
+        A fresh agent replaces one built for another game or still running an
+        abandoned move; on failure nothing changes.
+        """
+        fresh = (
+            self.agent is None
             or self._thinker.busy
             or self.board is None
             or self.board.config != config
-        ):
-            try:
-                agent = self._agent_factory(config)
-            except (ValueError, TypeError) as error:
-                raise ProtocolError(
-                    f"the agent cannot play this game: {error}"
-                ) from None
+        )
+        try:
+            agent = self._agent_factory(config) if fresh else self.agent
+            agent.reset()
+        except Exception as error:  # an agent bug becomes an ERROR answer, not a crash
+            raise ProtocolError(f"the agent cannot play this game: {error}") from None
+        if fresh:
             self._thinker = Thinker()
-        agent.reset()
         self.agent, self.board = agent, board
 
     def _set_rule(self, code: int) -> None:

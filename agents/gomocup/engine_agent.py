@@ -120,8 +120,7 @@ class EngineAgent:
         self._start()
 
     def reset(self, seed: int | None = None) -> None:
-        """Start a new game; restart the engine if it failed. The seed is not used:
-        engines have their own randomness, if any."""
+        """Start a new game, restarting the engine if it failed; ``seed`` is unused."""
         self._running()
         self._known = None
         self._time_left = self.match_time
@@ -210,7 +209,9 @@ class EngineAgent:
         for line in commands:
             process.send(line)
         started = clock.monotonic()
-        limit = min(self.time, self._time_left) if self.match_time else self.time
+        limit = (
+            max(min(self.time, self._time_left), 0.0) if self.match_time else self.time
+        )
         answer = process.answer(commands[0], limit + self.grace)
         self._time_left -= clock.monotonic() - started
         self._game_open = True

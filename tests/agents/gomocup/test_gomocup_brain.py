@@ -172,6 +172,19 @@ def test_an_agent_that_cannot_play_the_size_is_refused_at_start():
         "ERROR the agent cannot play this game: no weights for 15x15"
     ]
     assert brain.handle("START 9") == ["OK"]
+    assert brain.handle("START 15")[0].startswith("ERROR")
+    assert brain.board.size == 9  # a refused START leaves the game as it was
+
+
+def test_an_agent_that_crashes_while_being_built_is_an_error_not_a_crash():
+    def factory(config):
+        raise OSError("weights file missing")
+
+    brain = make_brain(factory)
+    assert brain.handle("START 15") == [
+        "ERROR the agent cannot play this game: weights file missing"
+    ]
+    assert brain.handle("BEGIN") == ["ERROR no game: START has not succeeded yet"]
 
 
 def test_a_failing_agent_is_reported_and_the_brain_goes_on():

@@ -1,5 +1,6 @@
 """EngineAgent against real subprocesses: our own brain, and tiny misbehaving fakes."""
 
+import gc
 import sys
 import time
 from pathlib import Path
@@ -174,3 +175,12 @@ def test_engine_specs_take_any_path_first():
         {"path": "/opt/a=b/pbrain-y", "grace": 2},
     )
     assert parse_spec("random:x=1") == ("random", {"x": 1})
+
+
+def test_a_dropped_agent_ends_its_engine():
+    engine = fake("chatty")
+    popen = engine._process._process
+    assert popen.poll() is None
+    del engine
+    gc.collect()
+    assert popen.poll() == 0  # it got END and exited by itself
