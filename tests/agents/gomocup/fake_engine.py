@@ -3,7 +3,8 @@
 Usage: python fake_engine.py MODE. It plays (n, 0) as its n-th move of a game, and
 misbehaves by MODE: "refuse" answers START with ERROR, "hang" never answers a move,
 "exit" dies on its second move, "chatty" writes MESSAGE and DEBUG lines before each
-move, "illegal" always answers 0,0, "noise" answers a move with text.
+move, "illegal" always answers 0,0, "noise" answers a move with text, and "echo"
+repeats START and INFO lines as DEBUG lines.
 """
 
 import sys
@@ -13,6 +14,8 @@ mode = sys.argv[1]
 moves = 0
 for line in sys.stdin:
     word = line.strip().split(" ")[0].upper()
+    if mode == "echo" and word in ("START", "INFO"):
+        print(f"DEBUG {line.strip()}")
     if word == "START":
         print("ERROR this fake refuses every game" if mode == "refuse" else "OK")
     elif word == "RESTART":

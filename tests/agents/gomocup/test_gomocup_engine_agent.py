@@ -184,3 +184,22 @@ def test_a_dropped_agent_ends_its_engine():
     del engine
     gc.collect()
     assert popen.poll() == 0  # it got END and exited by itself
+
+
+def test_size_rule_and_limits_are_sent():
+    config = GameConfig(board_size=9, rule="standard")
+    with fake(
+        "echo", config=config, time=0.5, match_time=10, max_memory=1000
+    ) as engine:
+        env = gomoku_env.env(board_size=9)
+        env.reset()
+        engine.act(env.last()[0])
+        assert list(engine.messages) == [
+            "DEBUG START 9",
+            "DEBUG INFO timeout_turn 500",
+            "DEBUG INFO timeout_match 10000",
+            "DEBUG INFO max_memory 1000",
+            "DEBUG INFO game_type 1",
+            "DEBUG INFO rule 1",
+            "DEBUG INFO time_left 10000",
+        ]
