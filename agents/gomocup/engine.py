@@ -178,6 +178,12 @@ class EngineProcess:
         """End the engine (END, then kill after a short wait); safe to call twice."""
         self._finalizer()
 
+    def kill(self) -> None:
+        """End a misbehaving engine at once, without waiting for END."""
+        if self._finalizer.alive:
+            self._process.kill()
+        self._finalizer()
+
     def _exit_report(self, command: str) -> str:
         """Why the engine stopped answering ``command``: exit code and stderr tail."""
         try:

@@ -132,7 +132,7 @@ class EngineAgent:
         try:
             return self._play(process, board)
         except EngineError:
-            self._stop()
+            process.kill()
             raise
 
     def about(self) -> dict[str, str]:
@@ -140,7 +140,7 @@ class EngineAgent:
         try:
             return parse_about(self._running().ask("ABOUT", self.grace + self.time))
         except EngineError:
-            self._stop()
+            self._process.kill()
             raise
 
     def close(self) -> None:

@@ -82,7 +82,7 @@ def test_an_overrunning_agent_is_replaced_by_an_emergency_move():
     board = Board.from_moves([112])
     started = time.monotonic()
     move, notes = thinker.choose(agent, board, TimeControl(turn_ms=300))
-    assert time.monotonic() - started < 0.6
+    assert time.monotonic() - started < 0.9
     assert move == emergency_move(board) and "overran" in notes[0]
     assert thinker.busy
     # While the abandoned call runs, the agent is not called again.
@@ -102,7 +102,7 @@ def test_a_brain_answers_within_its_turn_time_and_starts_afresh_after_an_overrun
         brain.handle(line)
     started = time.monotonic()
     answers = brain.handle("TURN 7,7")
-    assert time.monotonic() - started < 0.6
+    assert time.monotonic() - started < 0.9
     assert answers[0].startswith("DEBUG agent overran") and len(answers) == 2
     assert brain.handle("RESTART") == ["OK"]
     assert len(agents) == 2 and brain.agent is agents[1]
