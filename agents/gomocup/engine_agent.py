@@ -46,7 +46,7 @@ GAME_TYPE_BRAIN = 1
 def _positive(name: str, value: float, allow_zero: bool = False) -> float:
     """``value`` as a float, or a ValueError naming the option."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number of seconds, got {value!r}")
+        raise TypeError(f"{name} must be a number, got {value!r}")
     if value < 0 or (value == 0 and not allow_zero):
         raise ValueError(
             f"{name} must be {'>= 0' if allow_zero else '> 0'}, got {value!r}"
@@ -103,15 +103,7 @@ class EngineAgent:
         self.match_time = _positive("match_time", match_time, allow_zero=True)
         self.grace = _positive("grace", grace, allow_zero=True)
         self.startup = _positive("startup", startup)
-        if (
-            isinstance(max_memory, bool)
-            or not isinstance(max_memory, int)
-            or max_memory < 0
-        ):
-            raise ValueError(
-                f"max_memory must be a number of bytes >= 0, got {max_memory!r}"
-            )
-        self.max_memory = max_memory
+        self.max_memory = int(_positive("max_memory", max_memory, allow_zero=True))
         self.messages: deque[str] = deque(maxlen=1000)
         """MESSAGE, DEBUG and SUGGEST lines the engine wrote, oldest first."""
         self._process: EngineProcess | None = None
