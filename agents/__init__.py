@@ -5,7 +5,7 @@ it is imported, and this package imports every agent module, so any ``agents.*``
 makes all specs available (in arena worker processes too).
 """
 
-from agents.base import Agent, legal_actions
+from agents.base import Agent, TimedAgent, legal_actions
 from agents.random_agent import RandomAgent
 
-__all__ = ["Agent", "RandomAgent", "legal_actions"]
+__all__ = ["Agent", "RandomAgent", "TimedAgent", "legal_actions"]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Agent
+from agents.gomocup.engine_agent import EngineAgent
 from agents.python_agent import load_python_agent
 from agents.random_agent import RandomAgent
 from gomoku_env.config import GameConfig
@@ -161,4 +162,23 @@ register_agent(
     load_python_agent,
     positional="target",
     usage="python:MODULE_OR_FILE.py:ATTRIBUTE[,key=value,...]",
+)
+
+
+def _make_engine(
+    config: GameConfig, seed: int | None, path: str = "", **options: Any
+) -> Agent:
+    """An :class:`EngineAgent` from ``"engine:PATH,time=...,grace=..."``; no seed used."""
+    if not path:
+        raise ValueError(
+            "the engine spec needs a path, as in 'engine:/path/to/pbrain-x'"
+        )
+    return EngineAgent(path, config=config, **options)
+
+
+register_agent(
+    "engine",
+    _make_engine,
+    positional="path",
+    usage="engine:PATH[,time=S,match_time=S,grace=S,max_memory=BYTES]",
 )
