@@ -3,12 +3,15 @@
 For each board size, every one of the 26 classic three-stone openings
 (agents.arena.openings.candidate_openings) is played ``--games`` times in self-play by
 ``--agent``; an opening stays in the book when black's score lies inside ``--band``,
-so neither side wins it too easily. Run from the repository root:
+so neither side wins it too easily, or when it is among the ``--minimum`` openings
+closest to ½ (every opening is played with both colours, so the book needs variety
+more than perfect balance). Run from the repository root:
 
-    .venv/bin/python scripts/build_opening_book.py --agent random --games 200 --jobs 2
+    .venv/bin/python scripts/build_opening_book.py --agent heuristic --games 100 --jobs 2
+    .venv/bin/ruff format agents/arena/builtin_openings.py
 
-The stronger and faster the agent, the better the filter: rerun with ``heuristic``
-once it is registered.
+The stronger and faster the agent, the better the filter (``random`` keeps almost
+everything; ``heuristic`` separates decisive openings from balanced ones).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents.arena.match import pair_tasks
-from agents.arena.openings import candidate_openings, describe
+from agents.arena.openings import Opening, candidate_openings, describe
 from agents.arena.records import write_text_atomically
 from agents.arena.runner import run_tasks
 from agents.specs import make_agent
@@ -40,7 +43,9 @@ class Arguments:
     games: int
     """Self-play games per opening."""
     band: tuple[float, float]
-    """Black's score must lie in [low, high] for an opening to stay."""
+    """An opening stays when black's score lies in [low, high]…"""
+    minimum: int
+    """…or when it is among the ``minimum`` openings closest to a score of ½."""
     sizes: tuple[int, ...]
     """Board sizes that get a book."""
     jobs: int
@@ -54,6 +59,7 @@ def parse_arguments() -> Arguments:
     parser.add_argument("--agent", default="random")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--band", type=float, nargs=2, default=(0.35, 0.65))
+    parser.add_argument("--minimum", type=int, default=12)
     parser.add_argument("--sizes", type=int, nargs="+", default=(9, 13, 15, 19))
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
@@ -62,15 +68,14 @@ def parse_arguments() -> Arguments:
         values.agent,
         values.games,
         tuple(values.band),
+        values.minimum,
         tuple(values.sizes),
         values.jobs,
         values.seed,
     )
 
 
-def black_scores(
-    arguments: Arguments, config: GameConfig
-) -> dict[tuple[int, ...], float]:
+def black_scores(arguments: Arguments, config: GameConfig) -> dict[Opening, float]:
     """Black's self-play score from each candidate opening."""
     make_agent(arguments.agent, config)
     players = (("black", arguments.agent), ("white", arguments.agent))
@@ -92,10 +97,22 @@ def black_scores(
     return scores
 
 
-def book_module_text(method: str, book: dict[int, tuple[str, ...]]) -> str:
+def select(scores: dict[Opening, float], arguments: Arguments) -> dict[Opening, float]:
+    """The openings in the band, topped up to the minimum with the most balanced."""
+    low, high = arguments.band
+    balanced = sorted(scores, key=lambda opening: abs(scores[opening] - 0.5))
+    kept = {o for o, score in scores.items() if low <= score <= high}
+    kept.update(balanced[: arguments.minimum])
+    return {o: score for o, score in scores.items() if o in kept}
+
+
+def book_module_text(method: str, book: dict[int, dict[str, float]]) -> str:
     """The source of agents/arena/builtin_openings.py (run ruff format on it after)."""
     lines = [
-        '"""The built-in opening book, written by scripts/build_opening_book.py."""',
+        '"""The built-in opening book, written by scripts/build_opening_book.py.',
+        "",
+        "For each board size: opening -> black's score in the self-play check.",
+        '"""',
         "",
         "BOOK_METHOD = (",
         *(
@@ -103,35 +120,35 @@ def book_module_text(method: str, book: dict[int, tuple[str, ...]]) -> str:
             for chunk in textwrap.wrap(method, 70, drop_whitespace=False)
         ),
         ")",
-        "BUILTIN_BOOK: dict[int, tuple[str, ...]] = {",
+        "BUILTIN_BOOK: dict[int, dict[str, float]] = {",
     ]
     for size, openings in book.items():
         lines += [
-            f"    {size}: (",
-            *(f"        {json.dumps(o)}," for o in openings),
-            "    ),",
+            f"    {size}: {{",
+            *(f"        {json.dumps(o)}: {s:.3f}," for o, s in openings.items()),
+            "    },",
         ]
     return "\n".join([*lines, "}", ""])
 
 
 def main() -> None:
     arguments = parse_arguments()
-    low, high = arguments.band
-    book: dict[int, tuple[str, ...]] = {}
+    book: dict[int, dict[str, float]] = {}
     for size in arguments.sizes:
         scores = black_scores(arguments, GameConfig(board_size=size))
-        kept = tuple(
-            describe(o, size) for o, score in scores.items() if low <= score <= high
-        )
-        book[size] = kept
+        kept = select(scores, arguments)
+        book[size] = {describe(o, size): score for o, score in kept.items()}
         print(
             f"{size}x{size}: kept {len(kept)} of {len(scores)}; black scores "
-            f"{min(scores.values()):.2f} … {max(scores.values()):.2f}"
+            f"{min(scores.values()):.2f} … {max(scores.values()):.2f}, kept "
+            f"{min(kept.values()):.2f} … {max(kept.values()):.2f}"
         )
+    low, high = arguments.band
     method = (
         f"the 26 classic three-stone openings, each played {arguments.games} times in "
         f"self-play by {arguments.agent!r} (seed {arguments.seed}); kept when black's "
-        f"score is within [{low}, {high}]"
+        f"score is within [{low}, {high}] or among the {arguments.minimum} closest "
+        "to 0.5"
     )
     write_text_atomically(BOOK_MODULE, book_module_text(method, book))
     print(f"wrote {BOOK_MODULE}")
