@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from gomoku_env import __version__
 from gomoku_env.cli.main import SUBCOMMANDS, main
+from gomoku_env.cli.progress import ProgressBar
 
 
 def test_version(capsys):
@@ -114,3 +117,17 @@ def test_bench_lists_and_runs_scripts(tmp_path, capsys):
     assert main(["bench", "--dir", str(tmp_path), "hello", "x"]) == 3
     assert main(["bench", "--dir", str(tmp_path), "nope"]) == 2
     assert "unknown benchmark 'nope'" in capsys.readouterr().err
+
+
+def test_progress_bar_draws_only_when_enabled():
+    stream = io.StringIO()
+    bar = ProgressBar("a vs b", stream, force=True)
+    for done in (1, 2):
+        bar(None, done, 2)
+    bar.close()
+    text = stream.getvalue()
+    assert "1/2 games" in text and "[" + "#" * 30 + "] 2/2 games" in text
+    assert text.endswith("\n")
+    quiet = io.StringIO()
+    ProgressBar("a vs b", quiet)(None, 1, 2)  # a StringIO is not a terminal
+    assert quiet.getvalue() == ""
