@@ -8,9 +8,10 @@ How the built-in book was chosen: the candidates are the 26 classic three-stone
 openings (black on the centre, white on a neighbouring point, directly or diagonally,
 black's second stone anywhere in the central 5×5), one per class of board symmetry, as
 in the 26 renju openings. ``scripts/build_opening_book.py`` plays each candidate in
-self-play with a fast agent and keeps those where black's score stays inside a band
-around ½ (see :data:`agents.arena.builtin_openings.BOOK_METHOD`). Sizes without a
-built-in book use all 26 candidates.
+self-play with a fast agent (``heuristic``) and keeps those where black's score stays
+inside a band around ½, topped up with the most balanced others to at least a dozen
+(see :data:`agents.arena.builtin_openings.BOOK_METHOD`; each opening's score is stored
+beside it). Sizes without a built-in book use all 26 candidates.
 
 A user file holds one opening per line in notation (``h8 h9 i10``), with blank lines and
 ``#`` comments ignored; the line ``-`` stands for the empty board.
