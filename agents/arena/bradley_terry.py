@@ -1,16 +1,17 @@
-"""Ratings from pairwise results: Bradley-Terry with draws (Davidson), fit by Newton.
+"""Ratings from pairwise results: Bradley-Terry maximum likelihood, fit by Newton.
 
-Each player ``i`` has a rating ``r_i`` in Elo points. In Davidson's model a game between
-``i`` and ``j`` ends
+Each player ``i`` has a rating ``r_i`` in Elo points, ``π_i = 10^(r_i / 400)``, and
+``i`` beats ``j`` with the logistic Elo probability ``π_i / (π_i + π_j)``. Draws are
+handled in one of two ways (``draw_model``):
 
-* in a win for ``i`` with probability ``π_i / Z``,
-* in a draw with probability ``ν·sqrt(π_i·π_j) / Z``,
-* in a win for ``j`` with probability ``π_j / Z``,
-
-with ``π_i = 10^(r_i / 400)`` and ``Z`` the sum of the three. So among decisive games
-``i`` beats ``j`` with the logistic Elo probability
-``1 / (1 + 10^((r_j - r_i) / 400))``,
-and ``ν`` (fit from the data, 0 when nobody drew) sets how often games are drawn.
+* ``"half"`` (the default, as Ordo and Elo's own definition do): a draw counts as half a
+  win for each side, so a rating gap means an expected score —
+  ``1 / (1 + 10^(-gap / 400))`` — whatever the draw rate;
+* ``"davidson"``: Davidson's model, where a game ends in a win for ``i``, a draw or a
+  win for ``j`` with probabilities ``π_i``, ``ν·sqrt(π_i·π_j)``, ``π_j`` (over their
+  sum) and the draw parameter ``ν`` is fit too. Among decisive games the logistic curve
+  still holds, but a pairing without draws between players who draw elsewhere reads as
+  a large gap, so ratings spread further than in Elo's sense.
 
 The ratings maximise the likelihood, with one player held at 0 (the anchor). Like
 BayesElo's virtual draws, every pairing that played also counts ``prior`` virtual games
@@ -29,13 +30,17 @@ import numpy as np
 from agents.arena.stats import z_value
 
 ELO_PER_NATURAL_UNIT = 400 / math.log(10)
+DRAW_MODELS = ("half", "davidson")
 _MAX_ITERATIONS = 100
 _TOLERANCE = 1e-10
 
 
 @dataclass(frozen=True)
 class Ratings:
-    """Fitted ratings (Elo, anchor at 0) with the half-widths of their intervals."""
+    """Fitted ratings (Elo, anchor at 0) with the half-widths of their intervals.
+
+    ``draw_parameter`` is Davidson's ``ν`` (0 under the ``"half"`` draw model).
+    """
 
     names: tuple[str, ...]
     anchor: str
@@ -43,6 +48,7 @@ class Ratings:
     margins: tuple[float, ...]
     draw_parameter: float
     confidence: float
+    draw_model: str
 
     def rating(self, name: str) -> float:
         """The rating of ``name``."""
@@ -62,16 +68,20 @@ class _Pairs:
         return self.wins + self.losses + self.draws
 
 
-def _pairs(wins: np.ndarray, draws: np.ndarray, prior: float) -> _Pairs:
+def _pairs(
+    wins: np.ndarray, draws: np.ndarray, prior: float, draw_model: str
+) -> _Pairs:
     first, second = np.triu_indices(len(wins), k=1)
     played = (wins[first, second] + wins[second, first] + draws[first, second]) > 0
     first, second = first[played], second[played]
+    drawn = (draws[first, second] + draws[second, first]) / 2
+    split = prior / 2 + (drawn / 2 if draw_model == "half" else 0)
     return _Pairs(
         first,
         second,
-        wins[first, second] + prior / 2,
-        wins[second, first] + prior / 2,
-        (draws[first, second] + draws[second, first]) / 2,
+        wins[first, second] + split,
+        wins[second, first] + split,
+        drawn if draw_model == "davidson" else np.zeros_like(drawn),
     )
 
 
@@ -167,6 +177,7 @@ def fit_ratings(
     anchor: str,
     prior: float = 1.0,
     confidence: float = 0.95,
+    draw_model: str = "half",
 ) -> Ratings:
     """Maximum-likelihood ratings of ``names`` from their results against each other.
 
@@ -175,6 +186,7 @@ def fit_ratings(
         draws: ``draws[i, j]`` (= ``draws[j, i]``) games drawn between them.
         anchor: the player rated 0.
         prior: virtual games per pairing, scored half a win each way (0 for none).
+        draw_model: ``"half"`` or ``"davidson"`` (see the module docstring).
 
     Raises:
         ValueError: bad shapes or counts, an unknown anchor, or players that no chain
@@ -191,7 +203,9 @@ def fit_ratings(
         raise ValueError(f"anchor {anchor!r} is not one of the players {names}")
     if not prior >= 0:
         raise ValueError(f"prior must be >= 0, got {prior!r}")
-    pairs = _pairs(wins, draws, prior)
+    if draw_model not in DRAW_MODELS:
+        raise ValueError(f"draw_model must be one of {DRAW_MODELS}, got {draw_model!r}")
+    pairs = _pairs(wins, draws, prior, draw_model)
     _check_connected(pairs, names)
     anchor_index = names.index(anchor)
     fit_draws = bool(np.sum(pairs.draws) > 0)
@@ -209,4 +223,5 @@ def fit_ratings(
         tuple(float(margin * math.sqrt(max(v, 0.0))) for v in variances),
         0.0 if log_draw is None else math.exp(log_draw),
         confidence,
+        draw_model,
     )

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.arena.bradley_terry import Ratings, fit_ratings
+from agents.arena.bradley_terry import DRAW_MODELS, Ratings, fit_ratings
 from agents.arena.match import Arena, pair_tasks, player_names
 from agents.arena.results import Tally, ThinkingTime, tally, thinking_time
 from agents.arena.runner import GameResult, GameTask, ResultCallback
@@ -101,8 +101,11 @@ def run_ladder(
     games_per_pair: int = 20,
     anchor: str = DEFAULT_ANCHOR,
     on_result: ResultCallback | None = None,
+    draw_model: str = "half",
 ) -> Ladder:
     """Play the round robin among ``specs`` in ``arena`` and fit the ratings.
+
+    ``draw_model`` says how draws enter the fit (see :mod:`agents.arena.bradley_terry`).
 
     Raises:
         ValueError: fewer than two specs, a bad ``games_per_pair``, a bad spec, or an
@@ -117,6 +120,8 @@ def run_ladder(
     ):
         raise ValueError(f"games_per_pair must be an int >= 1, got {games_per_pair!r}")
     names = player_names(specs)
+    if draw_model not in DRAW_MODELS:
+        raise ValueError(f"draw_model must be one of {DRAW_MODELS}, got {draw_model!r}")
     if anchor not in names:
         raise ValueError(f"anchor {anchor!r} is not one of the agents {names}")
     arena.check_specs(specs)
@@ -134,6 +139,6 @@ def run_ladder(
         tuple(names),
         tuple(specs),
         tuple(results),
-        fit_ratings(names, wins, draws, anchor),
+        fit_ratings(names, wins, draws, anchor, draw_model=draw_model),
         description,
     )

@@ -86,7 +86,7 @@ def ladder_markdown(ladder: Ladder) -> str:
     percent = round(100 * ladder.ratings.confidence)
     lines = [
         f"Ladder: {ladder.description}; ratings in Elo with {percent}% intervals, "
-        f"`{ladder.ratings.anchor}` = 0.",
+        f"`{ladder.ratings.anchor}` = 0, draws: {ladder.ratings.draw_model}.",
         "",
         f"| rank | agent | rating | {percent}% interval | games | W/D/L | score "
         "| ms/move |",

@@ -34,6 +34,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="PREFIX",
         help="output files' prefix (default ladder-SIZExSIZE-RULE)",
     )
+    parser.add_argument(
+        "--draw-model",
+        choices=("half", "davidson"),
+        default="half",
+        help="a draw is half a win each way (Elo's sense, default) or Davidson's model",
+    )
     parser.add_argument("--no-plot", action="store_true", help="skip the PNG plot")
     parser.set_defaults(handler=run_ladder_command)
 
@@ -54,6 +60,7 @@ def run_ladder_command(arguments: argparse.Namespace) -> int:
             arguments.games_per_pair,
             arguments.anchor,
             progress,
+            arguments.draw_model,
         )
     finally:
         progress.close()
