@@ -103,8 +103,8 @@ def ladder_markdown(ladder: Ladder) -> str:
     return "\n".join(lines + _crosstable(ladder)) + "\n"
 
 
-def plot_ladder(ladder: Ladder, path: str | Path) -> None:
-    """Draw the ratings with their intervals as a PNG at ``path``."""
+def _pyplot():
+    """matplotlib's pyplot on the file-only Agg backend, or a clear ImportError."""
     try:
         import matplotlib
 
@@ -114,6 +114,12 @@ def plot_ladder(ladder: Ladder, path: str | Path) -> None:
         raise ImportError(
             "the ladder plot needs matplotlib: pip install 'gomoku_env[plot]'"
         ) from error
+    return plt
+
+
+def plot_ladder(ladder: Ladder, path: str | Path) -> None:
+    """Draw the ratings with their intervals as a PNG at ``path``."""
+    plt = _pyplot()
     rows = ladder_rows(ladder)[::-1]
     figure, axes = plt.subplots(figsize=(7, 1 + 0.45 * len(rows)))
     axes.errorbar(
@@ -125,7 +131,8 @@ def plot_ladder(ladder: Ladder, path: str | Path) -> None:
     )
     axes.set_yticks(range(len(rows)), [str(row["agent"]) for row in rows])
     axes.axvline(0, color="grey", linewidth=0.8)
-    axes.set_xlabel("rating (Elo)")
+    percent = round(100 * ladder.ratings.confidence)
+    axes.set_xlabel(f"rating (Elo, {ladder.ratings.anchor} = 0, {percent}% intervals)")
     axes.set_title(ladder.description, fontsize=9)
     figure.tight_layout()
     path = Path(path)
