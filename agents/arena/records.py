@@ -1,29 +1,33 @@
 """Game records of arena games: one small text file per game, in standard notation.
 
-The format follows PGN's tag pairs: ``[Key "value"]`` lines, a blank line, then the
-moves in notation separated by spaces (the opening included; the ``Opening`` tag says
-how many moves it has)::
+The format is the score-sheet format of ``gomoku_env.records`` (the pygame/records
+work): headers, a blank line, then numbered move pairs, the opening included. What
+only the arena knows goes into ``#`` comment lines, which record readers skip::
 
-    [Game "12"]
-    [Board "15"]
-    [WinLength "5"]
-    [Rule "freestyle"]
-    [Black "mcts:simulations=200"]
-    [White "random"]
-    [Opening "h8 h9 j10"]
-    [Result "1-0"]
-    [Reason "five"]
+    # gomoku_env game record
+    # Game: 12
+    # Opening: h8 h9 j10
+    # Forfeit: white
+    # ForfeitDetail: RuntimeError: boom
+    Rule: freestyle
+    Size: 15
+    WinLength: 5
+    Black: mcts:simulations=200
+    White: random
+    Result: black
+    Reason: crash
 
-    h8 h9 j10 g9 ...
+    1. h8 h9
+    2. j10 g9
 
-``Result`` is ``1-0`` (black won), ``0-1`` or ``1/2-1/2``; a forfeited game adds
-``[Forfeit "white"]`` and ``[ForfeitDetail "..."]``. Files are written atomically.
+``Result`` is ``black``, ``white`` or ``draw``; ``Reason`` is ``five``, ``board_full`` or
+a forfeit reason (``crash``, ``illegal_move``, ``timeout``). Files are written
+atomically.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,45 +35,59 @@ from pathlib import Path
 from agents.arena.openings import describe
 from agents.arena.runner import GameResult
 from gomoku_env.config import GameConfig
-from gomoku_env.notation import format_moves
+from gomoku_env.notation import action_to_notation
 
-_TAG = re.compile(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]')
-_RESULTS = {"black": "1-0", "white": "0-1", None: "1/2-1/2"}
+FILE_TITLE = "# gomoku_env game record"
 
 
-def _quote(value: object) -> str:
-    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+def _one_line(value: object) -> str:
+    return " ".join(str(value).split())
 
 
 def format_record(result: GameResult, config: GameConfig) -> str:
     """The text of ``result``'s record."""
     outcome = result.outcome
-    tags = {
+    comments = {
         "Game": result.index,
-        "Board": config.board_size,
-        "WinLength": config.win_length,
-        "Rule": config.rule.value,
-        "Black": result.black,
-        "White": result.white,
         "Opening": describe(result.opening, config.board_size),
-        "Result": _RESULTS[outcome.winner],
-        "Reason": outcome.reason,
     }
     if outcome.forfeit is not None:
-        tags["Forfeit"] = outcome.forfeit
-        tags["ForfeitDetail"] = outcome.detail
-    header = "\n".join(f'[{key} "{_quote(value)}"]' for key, value in tags.items())
-    return f"{header}\n\n{format_moves(list(outcome.moves), config.board_size)}\n"
+        comments.update(Forfeit=outcome.forfeit, ForfeitDetail=outcome.detail)
+    headers = {
+        "Rule": config.rule.value,
+        "Size": config.board_size,
+        "WinLength": config.win_length,
+        "Black": result.black,
+        "White": result.white,
+        "Result": outcome.winner or "draw",
+        "Reason": outcome.reason,
+    }
+    lines = [FILE_TITLE]
+    lines += [f"# {key}: {_one_line(value)}" for key, value in comments.items()]
+    lines += [f"{key}: {_one_line(value)}" for key, value in headers.items()]
+    notation = [action_to_notation(move, config.board_size) for move in outcome.moves]
+    lines.append("")
+    lines += [
+        f"{start // 2 + 1}. {' '.join(notation[start : start + 2])}"
+        for start in range(0, len(notation), 2)
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def read_record(path: str | Path) -> tuple[dict[str, str], str]:
-    """The tags and the move text of a record file."""
-    text = Path(path).read_text()
-    header, _, moves = text.partition("\n\n")
-    tags = {key: re.sub(r"\\(.)", r"\1", value) for key, value in _TAG.findall(header)}
+    """The headers (the arena's comment lines included) and the moves of a record."""
+    tags: dict[str, str] = {}
+    moves: list[str] = []
+    for line in Path(path).read_text().splitlines():
+        text = line.removeprefix("#").strip()
+        if line[:1].isdigit():
+            moves += line.partition(".")[2].split()
+        elif ": " in text:
+            key, _, value = text.partition(": ")
+            tags[key] = value
     if "Result" not in tags:
-        raise ValueError(f"{str(path)!r} is not a game record: no Result tag")
-    return tags, moves.strip()
+        raise ValueError(f"{str(path)!r} is not a game record: no Result header")
+    return tags, " ".join(moves)
 
 
 def write_text_atomically(path: Path, text: str) -> None:

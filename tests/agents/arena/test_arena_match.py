@@ -7,6 +7,7 @@ import textwrap
 import pytest
 
 from agents.arena import SPRT, Arena, SPRTDecision
+from agents.arena.openings import describe
 from agents.arena.records import read_record
 from agents.arena.report import format_match
 from agents.python_agent import resolve_target
@@ -145,23 +146,18 @@ def test_records_are_written_and_read_back(tmp_path, agent_file):
     assert len(files) == 2
     tags, moves = read_record(files[1])
     game = match.games[1]
-    assert (tags["Black"], tags["White"], tags["Board"]) == (
-        game.black,
-        game.white,
-        "7",
-    )
+    assert (tags["Black"], tags["White"], tags["Size"]) == (game.black, game.white, "7")
     assert tuple(parse_moves(moves, 7)) == game.outcome.moves
-    assert (
-        tags["Result"]
-        == {"black": "1-0", "white": "0-1", None: "1/2-1/2"}[game.outcome.winner]
-    )
+    assert tags["Result"] == (game.outcome.winner or "draw")
+    assert tags["Opening"] == describe(game.opening, 7)
     Arena(CONFIG, records_dir=tmp_path / "forfeits").match(faulty, "random", games=1)
     tags, _ = read_record(tmp_path / "forfeits" / "game-00000.txt")
     assert (tags["Reason"], tags["Forfeit"], tags["Result"]) == (
         "crash",
         "black",
-        "0-1",
+        "white",
     )
+    assert tags["ForfeitDetail"] == "RuntimeError: boom"
 
 
 @pytest.mark.parametrize(
