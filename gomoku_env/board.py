@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from gomoku_env import kernels
+from gomoku_env import kernels, renju
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
@@ -44,6 +44,9 @@ class Board:
         self._empty = np.ones(self.config.cells, dtype=np.int8)
         self.moves: list[int] = []
         self.winner = EMPTY
+        self.forbidden_loss: str | None = None
+        self._renju = self._rule_code == kernels.RENJU
+        self._forbidden_codes: np.ndarray | None = None
 
     @classmethod
     def from_moves(
@@ -139,6 +142,10 @@ class Board:
         Raises:
             IllegalMoveError: the action is off the board, occupied, or the game is over;
                 the board is left unchanged.
+
+        Under renju a black move on a forbidden point is played and loses, as in
+        tournament play: ``winner`` becomes WHITE and ``forbidden_loss`` names the
+        shape.
             TypeError: the action is not an integer.
         """
         # One cheap test covers the common legal case; the slow path explains the rest.
@@ -151,10 +158,16 @@ class Board:
             self.check_move(action)
             action = int(action)
         color = BLACK if len(self.moves) % 2 == 0 else WHITE
-        if kernels.place_and_judge(
+        if self._renju and color == BLACK and self.forbidden_reason(action):
+            # Tournament renju: the stone stands and black loses on the spot.
+            self.forbidden_loss = self.forbidden_reason(action)
+            self.cells[action] = BLACK
+            self.winner = WHITE
+        elif kernels.place_and_judge(
             self.cells, self.size, self._win_length, self._rule_code, action, color
         ):
             self.winner = color
+        self._forbidden_codes = None
         self._empty[action] = 0
         self.moves.append(action)
 
@@ -166,11 +179,45 @@ class Board:
         self.cells[action] = EMPTY
         self._empty[action] = 1
         self.winner = EMPTY
+        self.forbidden_loss = None
+        self._forbidden_codes = None
         return action
+
+    def forbidden_reason(self, action: int) -> str | None:
+        """Why the side to move may not play the empty ``action`` under renju, or None.
+
+        "overline", "double_four" or "double_three" for black under renju; None for an
+        allowed or occupied point, for white, and under the other rules. Playing such a
+        point anyway loses (see :meth:`play`); the env can mask it out instead.
+        """
+        if not 0 <= action < self._cell_count:
+            raise ValueError(
+                f"action {action!r} is off the {self.size}x{self.size} board"
+            )
+        if not self._renju or len(self.moves) % 2 == 1:
+            return None
+        if self._forbidden_codes is not None:
+            code = self._forbidden_codes[action]
+        else:
+            code = renju.forbidden_code(self.cells, self.size, int(action))
+        return renju.FORBIDDEN_REASONS[code]
+
+    def forbidden_mask(self) -> np.ndarray:
+        """An int8 mask with 1 on the points forbidden to the side to move.
+
+        All zero for white, under other rules and once the game is over. Computed once
+        per position (cached until the next play or undo), so the env and a search can
+        both ask for it.
+        """
+        if not self._renju or len(self.moves) % 2 == 1 or self.is_over:
+            return np.zeros(self._cell_count, dtype=np.int8)
+        if self._forbidden_codes is None:
+            self._forbidden_codes = renju.forbidden_codes(self.cells, self.size)
+        return (self._forbidden_codes != renju.ALLOWED).view(np.int8)
 
     def winning_line(self) -> tuple[int, ...]:
         """The cells of the winning line (empty when nobody has won)."""
-        if self.winner == EMPTY:
+        if self.winner == EMPTY or self.forbidden_loss is not None:
             return ()
         action = self.moves[-1]
         direction = kernels.winning_direction(
@@ -193,6 +240,9 @@ class Board:
         clone._empty = self._empty.copy()
         clone.moves = list(self.moves)
         clone.winner = self.winner
+        clone.forbidden_loss = self.forbidden_loss
+        clone._renju = self._renju
+        clone._forbidden_codes = self._forbidden_codes
         return clone
 
     def transformed(self, symmetry: int) -> Board:
