@@ -27,12 +27,8 @@ DOUBLE_FOUR = 2
 DOUBLE_THREE = 3
 FORBIDDEN_REASONS = (None, "overline", "double_four", "double_three")
 
-# A four through a point has its other stones within this distance along the line, and a
-# straight four made from a three within one less.
+# A four through a point has its other stones within this distance along the line.
 FOUR_REACH = 4
-THREE_REACH = 3
-# The distance between the two five-making points of one straight four (.XXXX.).
-STRAIGHT_FOUR_SPAN = 5
 
 
 @njit(cache=True, nogil=True)
@@ -46,28 +42,40 @@ def _is_empty(cells: np.ndarray, size: int, row: int, col: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def run_end(
+    cells: np.ndarray, size: int, action: int, d_row: int, d_col: int, sign: int
+) -> int:
+    """The empty point just past the black run through ``action`` on the ``sign`` side.
+
+    -1 when that point is off the board or white. Only these two points can complete
+    a five or a straight four with ``action``: any such line is unbroken through it.
+    """
+    row, col = divmod(action, size)
+    reach = count_direction(cells, size, action, sign * d_row, sign * d_col, BLACK) + 1
+    r, c = row + sign * reach * d_row, col + sign * reach * d_col
+    return r * size + c if _is_empty(cells, size, r, c) else -1
+
+
+@njit(cache=True, nogil=True)
 def fours_in_direction(
     cells: np.ndarray, size: int, action: int, d_row: int, d_col: int
 ) -> int:
     """Fours through the black stone on ``action`` along (d_row, d_col).
 
-    A four is a set of stones that one more move turns into an exact five. Each empty
-    point that would complete an exact five with ``action`` is counted, except that the
-    two ends of one straight four (five points apart) count once.
+    A four is a set of stones that one more move turns into an exact five. Each end of
+    the run through ``action`` that completes an exact five counts, except that the two
+    ends of one straight four (a run of four) are one four; ``X.XXX.X`` makes two.
     """
-    row, col = divmod(action, size)
     fours = 0
-    previous = -4 * FOUR_REACH
-    for step in range(-FOUR_REACH, FOUR_REACH + 1):
-        r, c = row + step * d_row, col + step * d_col
-        if step == 0 or not _is_empty(cells, size, r, c):
-            continue
-        cells[r * size + c] = BLACK
-        if run_length(cells, size, action, d_row, d_col, BLACK) == 5:
-            if step - previous != STRAIGHT_FOUR_SPAN:
+    for sign in (-1, 1):
+        end = run_end(cells, size, action, d_row, d_col, sign)
+        if end >= 0:
+            cells[end] = BLACK
+            if run_length(cells, size, action, d_row, d_col, BLACK) == 5:
                 fours += 1
-            previous = step
-        cells[r * size + c] = EMPTY
+            cells[end] = EMPTY
+    if fours == 2 and run_length(cells, size, action, d_row, d_col, BLACK) == 4:
+        return 1
     return fours
 
 
@@ -80,35 +88,31 @@ def is_straight_four(
     Both end points must be empty and the points beyond them not black (the board edge
     and white stones are fine), so that either end completes an exact five.
     """
-    row, col = divmod(action, size)
-    back = count_direction(cells, size, action, -d_row, -d_col, BLACK)
-    ahead = count_direction(cells, size, action, d_row, d_col, BLACK)
-    if back + ahead + 1 != 4:
+    if run_length(cells, size, action, d_row, d_col, BLACK) != 4:
         return False
-    for sign, reach in ((-1, back + 1), (1, ahead + 1)):
-        r, c = row + sign * reach * d_row, col + sign * reach * d_col
-        if not _is_empty(cells, size, r, c):
+    for sign in (-1, 1):
+        end = run_end(cells, size, action, d_row, d_col, sign)
+        if end < 0:
             return False
-        if _is_black(cells, size, r + sign * d_row, c + sign * d_col):
+        row, col = divmod(end, size)
+        if _is_black(cells, size, row + sign * d_row, col + sign * d_col):
             return False
     return True
 
 
 @njit(cache=True, nogil=True)
-def _straight_four_point(
-    cells: np.ndarray, size: int, action: int, d_row: int, d_col: int, step: int
+def straight_four_point(
+    cells: np.ndarray, size: int, action: int, d_row: int, d_col: int, sign: int
 ) -> int:
-    """The empty point ``step`` away along the line if playing it makes a straight four
-    with ``action``, else -1."""
-    row, col = divmod(action, size)
-    r, c = row + step * d_row, col + step * d_col
-    if step == 0 or not _is_empty(cells, size, r, c):
+    """The end of the run through ``action`` on the ``sign`` side if playing it makes
+    a straight four, else -1: how a three becomes a straight four."""
+    end = run_end(cells, size, action, d_row, d_col, sign)
+    if end < 0:
         return -1
-    point = r * size + c
-    cells[point] = BLACK
+    cells[end] = BLACK
     straight = is_straight_four(cells, size, action, d_row, d_col)
-    cells[point] = EMPTY
-    return point if straight else -1
+    cells[end] = EMPTY
+    return end if straight else -1
 
 
 @njit(cache=True, nogil=True)
@@ -119,10 +123,10 @@ def has_three_shape(
 
     The shape of a three; whether it is a real three depends on that move being allowed.
     """
-    for step in range(-THREE_REACH, THREE_REACH + 1):
-        if _straight_four_point(cells, size, action, d_row, d_col, step) >= 0:
-            return True
-    return False
+    return (
+        straight_four_point(cells, size, action, d_row, d_col, -1) >= 0
+        or straight_four_point(cells, size, action, d_row, d_col, 1) >= 0
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -153,13 +157,19 @@ def _shape_code(cells: np.ndarray, size: int, action: int) -> int:
     three_directions = 0
     for direction in range(4):
         d_row, d_col = DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
-        line_fours = fours_in_direction(cells, size, action, d_row, d_col)
+        # A four needs three other stones in reach, a three two: count before looking.
+        stones = line_stones(cells, size, action, d_row, d_col)
+        if stones < 2:
+            continue
+        line_fours = 0
+        if stones >= 3:
+            line_fours = fours_in_direction(cells, size, action, d_row, d_col)
         fours += line_fours
+        if fours >= 2:
+            return DOUBLE_FOUR
         if line_fours == 0 and has_three_shape(cells, size, action, d_row, d_col):
             shapes += 1
             three_directions |= 1 << direction
-    if fours >= 2:
-        return DOUBLE_FOUR
     return -three_directions if shapes >= 2 else ALLOWED
 
 
@@ -178,8 +188,8 @@ def _code_of_move(cells: np.ndarray, size: int, action: int) -> int:
             if not -code & (1 << direction):
                 continue
             d_row, d_col = DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
-            for step in range(-THREE_REACH, THREE_REACH + 1):
-                point = _straight_four_point(cells, size, action, d_row, d_col, step)
+            for sign in (-1, 1):
+                point = straight_four_point(cells, size, action, d_row, d_col, sign)
                 if point >= 0 and _code_of_move(cells, size, point) == ALLOWED:
                     real_threes += 1
                     break
@@ -189,22 +199,41 @@ def _code_of_move(cells: np.ndarray, size: int, action: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def line_stones(
+    cells: np.ndarray, size: int, action: int, d_row: int, d_col: int
+) -> int:
+    """Black stones that could share a four or a three with ``action`` on this line.
+
+    Those within FOUR_REACH on either side, up to the first white stone or the edge:
+    no four or three through ``action`` reaches past either.
+    """
+    row, col = divmod(action, size)
+    stones = 0
+    for sign in (-1, 1):
+        for step in range(1, FOUR_REACH + 1):
+            r, c = row + sign * step * d_row, col + sign * step * d_col
+            if not (0 <= r < size and 0 <= c < size):
+                break
+            value = cells[r * size + c]
+            if value == BLACK:
+                stones += 1
+            elif value != EMPTY:
+                break
+    return stones
+
+
+@njit(cache=True, nogil=True)
 def may_be_forbidden(cells: np.ndarray, size: int, action: int) -> bool:
     """False when too few black stones lie on the lines through ``action`` for any ban.
 
     A double three needs two lines with two other black stones within reach, an
     overline or a double four on one line four; with neither, no check is needed.
     """
-    row, col = divmod(action, size)
     busy_lines = 0
     for direction in range(4):
-        d_row, d_col = DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
-        stones = 0
-        for step in range(1, FOUR_REACH + 1):
-            for sign in (-1, 1):
-                r, c = row + sign * step * d_row, col + sign * step * d_col
-                if _is_black(cells, size, r, c):
-                    stones += 1
+        stones = line_stones(
+            cells, size, action, DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
+        )
         if stones >= 4:
             return True
         if stones >= 2:
@@ -221,11 +250,49 @@ def forbidden_code(cells: np.ndarray, size: int, action: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def black_in_reach(cells: np.ndarray, size: int) -> np.ndarray:
+    """(4, cells) counts: black stones within FOUR_REACH of each point, per line.
+
+    Swept from the black stones, so its cost grows with them rather than with the
+    board; white stones are ignored here (:func:`may_be_forbidden` looks closer).
+    """
+    counts = np.zeros((4, cells.size), dtype=np.int32)
+    for stone in range(cells.size):
+        if cells[stone] != BLACK:
+            continue
+        row, col = divmod(stone, size)
+        for direction in range(4):
+            d_row, d_col = DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
+            for step in range(-FOUR_REACH, FOUR_REACH + 1):
+                r, c = row + step * d_row, col + step * d_col
+                if step != 0 and 0 <= r < size and 0 <= c < size:
+                    counts[direction, r * size + c] += 1
+    return counts
+
+
+@njit(cache=True, nogil=True)
+def _crowded(counts: np.ndarray, action: int) -> bool:
+    """The test of :func:`may_be_forbidden` on the counts of :func:`black_in_reach`."""
+    busy_lines = 0
+    for direction in range(4):
+        if counts[direction, action] >= 4:
+            return True
+        if counts[direction, action] >= 2:
+            busy_lines += 1
+    return busy_lines >= 2
+
+
+@njit(cache=True, nogil=True)
 def forbidden_codes(cells: np.ndarray, size: int) -> np.ndarray:
     """The forbidden code of every point for black (int8, ALLOWED on occupied points)."""
     scratch = cells.copy()
     codes = np.zeros(cells.size, dtype=np.int8)
+    counts = black_in_reach(cells, size)
     for action in range(cells.size):
-        if scratch[action] == EMPTY and may_be_forbidden(scratch, size, action):
+        if (
+            scratch[action] == EMPTY
+            and _crowded(counts, action)
+            and may_be_forbidden(scratch, size, action)
+        ):
             codes[action] = _code_of_move(scratch, size, action)
     return codes
