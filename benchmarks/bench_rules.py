@@ -8,7 +8,8 @@ are crowded), black never on a forbidden point, nobody has five yet. Three figur
 2. black's whole mask per position (``Board.forbidden_mask``, what the env builds once
    per black move) against the freestyle mask (``Board.legal_mask``);
 3. env steps per second, renju (``forbidden="mask"``) against freestyle, driven as in
-   ``bench_env.py``: random legal moves from the mask, interleaved rounds, medians.
+   ``bench_env.py``: random legal moves from the mask, interleaved rounds, medians;
+   once with uniform moves (as bench_env) and once with moves near the stones.
    Target: renju at least 0.5 × freestyle.
 
 Run: ``python benchmarks/bench_rules.py [--rounds 7] [--seconds 1.0] [--positions 200]``
@@ -80,7 +81,9 @@ def kernel_figures(positions: list[Board]) -> None:
                 renju.forbidden_code(cells, 15, point)
 
     checks = _rate(every_point, 1) * points
-    print(f"single-point checks (forbidden_code):  {checks:12,.0f} points/s")
+    print(
+        "single-point checks (forbidden_code):".ljust(50) + f"{checks:10,.0f} points/s"
+    )
 
     def renju_masks() -> None:
         for board in black_to_move:
@@ -94,17 +97,22 @@ def kernel_figures(positions: list[Board]) -> None:
     count = len(black_to_move)
     renju_cost = 1e6 / (_rate(renju_masks, 3) * count)
     free_cost = 1e6 / (_rate(freestyle_masks, 3) * count)
-    print(f"black's renju mask per position:      {renju_cost:12.2f} us")
-    print(f"freestyle legal mask per position:    {free_cost:12.2f} us")
+    print("black's renju mask per position:".ljust(50) + f"{renju_cost:10.2f} us")
+    print("freestyle legal mask per position:".ljust(50) + f"{free_cost:10.2f} us")
 
 
 class RandomPlay:
-    """A 15×15 env stepped with uniformly random legal moves, reset when a game ends."""
+    """A 15×15 env stepped with random legal moves, reset when a game ends.
 
-    def __init__(self, rule: str) -> None:
+    With ``local`` the moves land within NEAR of a stone, as in real games, so black's
+    lines are crowded and the forbidden mask has real work to do.
+    """
+
+    def __init__(self, rule: str, local: bool) -> None:
         self.environment = gomoku_env.env(board_size=15, rule=rule)
         self.environment.reset(seed=0)
         self.rng = np.random.default_rng(0)
+        self.local = local
 
     def steps_per_second(self, seconds: float) -> float:
         environment, steps = self.environment, 0
@@ -115,14 +123,18 @@ class RandomPlay:
                 environment.reset()
                 continue
             legal = np.flatnonzero(observation["action_mask"])
+            board = environment.unwrapped.board
+            if self.local and board.moves:
+                near = legal[_near_stones(board, legal)]
+                legal = near if near.size else legal
             environment.step(int(legal[self.rng.integers(legal.size)]))
             steps += 1
         return steps / (time.perf_counter() - start)
 
 
-def env_figures(rounds: int, seconds: float) -> None:
+def env_figures(rounds: int, seconds: float, local: bool) -> None:
     """Print env steps/s for both rules (interleaved rounds, medians) and their ratio."""
-    plays = {rule: RandomPlay(rule) for rule in ("freestyle", "renju")}
+    plays = {rule: RandomPlay(rule, local) for rule in ("freestyle", "renju")}
     rates: dict[str, list[float]] = {rule: [] for rule in plays}
     for play in plays.values():
         play.steps_per_second(0.2)  # warm-up: numba's cache, first games
@@ -130,10 +142,11 @@ def env_figures(rounds: int, seconds: float) -> None:
         for rule, play in plays.items():
             rates[rule].append(play.steps_per_second(seconds))
     medians = {rule: statistics.median(values) for rule, values in rates.items()}
+    moves = "moves near stones" if local else "uniform moves"
     for rule, rate in medians.items():
-        print(f"{rule + ' 15x15 env()':38s} {rate:12,.0f} steps/s")
+        print(f"{rule} 15x15 env(), {moves}:".ljust(50) + f"{rate:10,.0f} steps/s")
     ratio = medians["renju"] / medians["freestyle"]
-    print(f"renju env() / freestyle env():        {ratio:12.2f}x  (target >= 0.5)")
+    print(f"renju / freestyle, {moves}:".ljust(50) + f"{ratio:10.2f}x (target >= 0.5)")
 
 
 def main() -> None:
@@ -145,7 +158,8 @@ def main() -> None:
     rng = np.random.default_rng(0)
     positions = [mid_game_position(rng) for _ in range(arguments.positions)]
     kernel_figures(positions)
-    env_figures(arguments.rounds, arguments.seconds)
+    for local in (False, True):
+        env_figures(arguments.rounds, arguments.seconds, local)
 
 
 if __name__ == "__main__":

@@ -247,7 +247,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if agent == self.agent_selection and not self.terminations[agent]:
             mask = self.board.legal_mask()
             if self._masks_forbidden:
-                mask -= self.board.forbidden_mask()  # cached by the board per position
+                mask -= self._forbidden
         else:
             mask = np.zeros(self.config.cells, dtype=np.int8)
         return {
@@ -308,9 +308,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._finish(winner=None, reason="no_legal_move")
 
     def _all_empty_points_forbidden(self) -> bool:
-        board = self.board
-        empty_points = board.config.cells - len(board.moves)
-        return int(board.forbidden_mask().sum()) == empty_points
+        empty_points = self.config.cells - len(self.board.moves)
+        return int(self._forbidden.sum()) == empty_points
 
     def _reject_masked_forbidden(self, action: int) -> None:
         """Under forbidden="mask", a forbidden point is an illegal move, not a loss."""
@@ -332,8 +331,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.board.play(action)
         self._planes.place(int(action), color, previous_move)
         if self._renju:
-            # Black's forbidden points, once per move: observing only copies them.
-            self._planes.show_forbidden(self.board.forbidden_mask())
+            self._update_forbidden()
+
+    def _update_forbidden(self) -> None:
+        """Black's forbidden points, once per move: observing only reads them."""
+        self._forbidden = self.board.forbidden_mask()
+        self._planes.show_forbidden(self._forbidden)
 
     def _reset_state(self, opening: list[int]) -> None:
         while True:
@@ -344,6 +347,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._play_random_opening()
             if not self.board.is_over:
                 break
+        if self._renju:
+            self._update_forbidden()
         self.agents = self.possible_agents[:]
         self.agent_selection = AGENTS[len(self.board.moves) % 2]
         self.rewards = dict.fromkeys(self.agents, 0)

@@ -9,7 +9,8 @@ from pettingzoo.test import api_test
 import gomoku_env
 from agents import RandomAgent
 from gomoku_env.notation import parse_moves
-from gomoku_env.observation import FORBIDDEN
+from gomoku_env.kernels import BLACK
+from gomoku_env.observation import FORBIDDEN, ObservationPlanes
 from tests.gomoku_env.test_aec_env import run_without_unexpected_warnings
 from tests.renju_twin import reasons
 
@@ -136,6 +137,8 @@ def _play_random_game(env, seed: int) -> tuple[str, int]:
             plane = observation["observation"][:, :, FORBIDDEN].ravel().astype(bool)
             assert not (mask & truth).any()
             assert np.array_equal(plane, truth)
+            rebuilt = ObservationPlanes.from_board(env.unwrapped.board).view(BLACK)
+            assert np.array_equal(observation["observation"], rebuilt)
             forbidden_seen += int(truth.sum())
         env.step(players[agent].act(observation))
     return info["reason"], forbidden_seen
