@@ -8,8 +8,8 @@ from pettingzoo.test import api_test
 
 import gomoku_env
 from agents import RandomAgent
-from gomoku_env.notation import parse_moves
 from gomoku_env.kernels import BLACK
+from gomoku_env.notation import parse_moves
 from gomoku_env.observation import FORBIDDEN, ObservationPlanes
 from tests.gomoku_env.test_aec_env import run_without_unexpected_warnings
 from tests.renju_twin import reasons
