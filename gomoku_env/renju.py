@@ -26,6 +26,7 @@ OVERLINE = 1
 DOUBLE_FOUR = 2
 DOUBLE_THREE = 3
 FORBIDDEN_REASONS = (None, "overline", "double_four", "double_three")
+MAKES_FIVE = -1  # internal: the move wins, so nothing about it is forbidden
 
 # A four through a point has its other stones within this distance along the line.
 FOUR_REACH = 4
@@ -130,6 +131,20 @@ def has_three_shape(
 
 
 @njit(cache=True, nogil=True)
+def _five_or_overline(cells: np.ndarray, size: int, action: int) -> int:
+    """MAKES_FIVE if the black stone on ``action`` makes an exact five on some line,
+    else OVERLINE if it makes six or more on some line, else ALLOWED."""
+    overline = False
+    for direction in range(4):
+        d_row, d_col = DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
+        run = run_length(cells, size, action, d_row, d_col, BLACK)
+        if run == 5:
+            return MAKES_FIVE
+        overline = overline or run > 5
+    return OVERLINE if overline else ALLOWED
+
+
+@njit(cache=True, nogil=True)
 def _shape_code(cells: np.ndarray, size: int, action: int) -> int:
     """The code of the black stone on ``action`` as far as shapes alone decide it.
 
@@ -137,21 +152,9 @@ def _shape_code(cells: np.ndarray, size: int, action: int) -> int:
     a three's shape, minus the bit set of those lines, for :func:`_code_of_move` to check
     whether the threes are real.
     """
-    overline = False
-    for direction in range(4):
-        run = run_length(
-            cells,
-            size,
-            action,
-            DIRECTIONS[direction, 0],
-            DIRECTIONS[direction, 1],
-            BLACK,
-        )
-        if run == 5:
-            return ALLOWED
-        overline = overline or run > 5
-    if overline:
-        return OVERLINE
+    lines = _five_or_overline(cells, size, action)
+    if lines != ALLOWED:
+        return OVERLINE if lines == OVERLINE else ALLOWED
     fours = 0
     shapes = 0
     three_directions = 0
