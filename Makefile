@@ -29,6 +29,7 @@ lint: setup
 
 bench: setup
 	$(BIN)/python benchmarks/bench_env.py
+	$(BIN)/python benchmarks/bench_rules.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
