@@ -142,11 +142,11 @@ class Board:
         Raises:
             IllegalMoveError: the action is off the board, occupied, or the game is over;
                 the board is left unchanged.
+            TypeError: the action is not an integer.
 
         Under renju a black move on a forbidden point is played and loses, as in
         tournament play: ``winner`` becomes WHITE and ``forbidden_loss`` names the
         shape.
-            TypeError: the action is not an integer.
         """
         # One cheap test covers the common legal case; the slow path explains the rest.
         if not (
@@ -158,9 +158,10 @@ class Board:
             self.check_move(action)
             action = int(action)
         color = BLACK if len(self.moves) % 2 == 0 else WHITE
-        if self._renju and color == BLACK and self.forbidden_reason(action):
+        forbidden = self._renju and color == BLACK and self.forbidden_reason(action)
+        if forbidden:
             # Tournament renju: the stone stands and black loses on the spot.
-            self.forbidden_loss = self.forbidden_reason(action)
+            self.forbidden_loss = forbidden
             self.cells[action] = BLACK
             self.winner = WHITE
         elif kernels.place_and_judge(

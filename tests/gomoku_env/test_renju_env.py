@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, seed_test
 
 import gomoku_env
 from agents import RandomAgent
@@ -23,6 +25,23 @@ H10 = parse_moves("h10", 15)[0]
 def test_pettingzoo_api_test_under_renju(forbidden: str) -> None:
     env = gomoku_env.env(board_size=9, rule="renju", forbidden=forbidden)
     run_without_unexpected_warnings(api_test, env, num_cycles=300)
+
+
+def test_pettingzoo_seed_test_under_renju_with_random_openings() -> None:
+    run_without_unexpected_warnings(
+        seed_test,
+        lambda: gomoku_env.env(board_size=9, rule="renju", random_opening=6),
+        num_cycles=100,
+    )
+
+
+def test_raw_env_pickles_mid_game_with_its_forbidden_points() -> None:
+    env = gomoku_env.raw_env(rule="renju", opening=DOUBLE_THREE)
+    env.reset()
+    clone = pickle.loads(pickle.dumps(env))
+    assert clone.observe("black_0")["action_mask"][H10] == 0
+    clone.step(H10)
+    assert clone.infos["black_0"]["reason"] == "illegal_move"
 
 
 def test_mask_mode_hides_forbidden_points_and_shows_them_on_plane_4() -> None:
