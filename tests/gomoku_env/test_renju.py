@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gomoku_env import BLACK, EMPTY, WHITE, Board, GameConfig, Rule, renju
+from gomoku_env.kernels import DIRECTIONS
 from gomoku_env.notation import parse_moves
 from gomoku_env.symmetry import SYMMETRY_COUNT, transform_cells
 from tests.renju_twin import reasons
@@ -58,9 +59,13 @@ def test_answers_are_invariant_under_the_board_symmetries(
 
 @settings(max_examples=200, deadline=None)
 @given(crowded_positions())
-def test_the_prefilter_only_skips_allowed_points(cells: np.ndarray) -> None:
+def test_the_prefilters_only_skip_allowed_points(cells: np.ndarray) -> None:
     scratch = cells.copy()
+    counts = renju.black_in_reach(cells, SIZE)
     for point in np.flatnonzero(cells == EMPTY):
+        for direction, (d_row, d_col) in enumerate(DIRECTIONS):
+            stones = renju.line_stones(cells, SIZE, point, d_row, d_col)
+            assert counts[direction, point] >= stones
         if not renju.may_be_forbidden(cells, SIZE, point):
             assert renju._code_of_move(scratch, SIZE, point) == renju.ALLOWED
 
