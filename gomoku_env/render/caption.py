@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pygame
 
-from gomoku_env.render.fonts import draw_text, font
+from gomoku_env.render.fonts import draw_text, fitting_size, font
 from gomoku_env.render.theme import Theme
 
 VALUE_BAR_FRACTION = 0.28
-MIN_TEXT_SIZE = 10
 
 
 def _draw_value_bar(strip: pygame.Surface, value: float, theme: Theme) -> int:
@@ -41,8 +40,6 @@ def draw_caption(
     width, height = strip.get_size()
     if value is not None:
         width = _draw_value_bar(strip, value, theme)
-    text_size = round(height * 0.6)
-    while text_size > MIN_TEXT_SIZE and font(text_size).size(text)[0] > width - height:
-        text_size -= 2
+    text_size = fitting_size(text, round(height * 0.6), width - height)
     start = (height / 3, height / 2)
     draw_text(strip, text, text_size, theme.caption_text, left_middle=start)

@@ -32,3 +32,10 @@ def draw_text(
         rect.midleft = (round(left_middle[0]), round(left_middle[1]))
     surface.blit(image, rect)
     return rect
+
+
+def fitting_size(text: str, size: int, width: float, smallest: int = 10) -> int:
+    """The largest font size up to ``size`` at which ``text`` fits ``width`` pixels."""
+    while size > smallest and font(size).size(text)[0] > width:
+        size -= 1
+    return size
