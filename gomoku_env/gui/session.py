@@ -3,8 +3,9 @@
 A :class:`GameSession` drives the PettingZoo env (so agents see exactly the
 observations they would see in any PettingZoo loop) and adds what a person playing
 needs: undo back to the human's previous turn, resignation, a new game, swapping
-colours, a status line and a game record. Every change that makes a pending agent answer stale bumps ``generation``,
-so the window can drop answers to positions that no longer exist.
+colours, a status line and a game record. Every change that makes a pending agent
+answer stale bumps ``generation``, so the window can drop answers to positions that no
+longer exist.
 """
 
 from __future__ import annotations
