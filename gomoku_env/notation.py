@@ -32,9 +32,9 @@ def notation_to_action(text: str, board_size: int) -> int:
         raise NotationError(
             f"{text!r} is not a point: expected a column letter and a row number, like 'h8'"
         )
-    col = COLUMN_LETTERS.index(match.group(1))
+    col = COLUMN_LETTERS.find(match.group(1))
     row_number = int(match.group(2))
-    if col >= board_size or not 1 <= row_number <= board_size:
+    if not 0 <= col < board_size or not 1 <= row_number <= board_size:
         last = COLUMN_LETTERS[board_size - 1]
         raise NotationError(
             f"{text!r} is off the {board_size}x{board_size} board "

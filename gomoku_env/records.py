@@ -175,6 +175,7 @@ class _RecordParser:
         self.source = source
         self.headers: dict[str, tuple[int, str]] = {}
         self.move_lines: list[tuple[int, list[str]]] = []
+        self.headers_end = 0
 
     def error(self, line_number: int, message: str) -> RecordError:
         return RecordError(f"{self.source}, line {line_number}: {message}")
@@ -188,7 +189,9 @@ class _RecordParser:
                 self._read_move_line(line_number, line)
             else:
                 self._read_header(line_number, line)
-        return self._build(len(text.splitlines()))
+        first_move_line = self.move_lines[0][0] if self.move_lines else None
+        self.headers_end = first_move_line or len(text.splitlines())
+        return self._build()
 
     def _read_header(self, line_number: int, line: str) -> None:
         key, colon, value = line.partition(":")
@@ -232,27 +235,27 @@ class _RecordParser:
             )
         self.move_lines.append((line_number, tokens))
 
-    def _header(self, key: str, last_line: int) -> tuple[int, str]:
+    def _header(self, key: str) -> tuple[int, str]:
         if key not in self.headers:
-            raise self.error(last_line, f"missing header {key!r}")
+            raise self.error(self.headers_end, f"missing header {key!r}")
         return self.headers[key]
 
-    def _config(self, last_line: int) -> GameConfig:
+    def _config(self) -> GameConfig:
         values = {}
         for key in ("Size", "WinLength"):
-            line_number, text = self._header(key, last_line)
+            line_number, text = self._header(key)
             if not text.isdigit():
                 raise self.error(
                     line_number, f"{key} must be a whole number, got {text!r}"
                 )
             values[key] = int(text)
-        rule_line = self._header("Rule", last_line)[0]
+        rule_line, rule = self._header("Rule")
         try:
-            return GameConfig(
-                values["Size"], values["WinLength"], self._header("Rule", last_line)[1]
-            )
+            return GameConfig(values["Size"], values["WinLength"], rule)
         except ValueError as error:
-            raise self.error(rule_line, str(error)) from None
+            fields = {"board_size": "Size", "win_length": "WinLength"}
+            key = fields.get(str(error).split()[0], "Rule")
+            raise self.error(self.headers[key][0], str(error)) from None
 
     def _moves(self, config: GameConfig) -> tuple[int, ...]:
         board = Board(config)
@@ -266,13 +269,13 @@ class _RecordParser:
                     ) from None
         return tuple(board.moves)
 
-    def _build(self, last_line: int) -> GameRecord:
-        config = self._config(last_line)
+    def _build(self) -> GameRecord:
+        config = self._config()
         moves = self._moves(config)
-        result_line, result = self._header("Result", last_line)
+        result_line, result = self._header("Result")
         names = {}
         for key in ("Black", "White"):
-            line_number, names[key] = self._header(key, last_line)
+            line_number, names[key] = self._header(key)
             if not names[key]:
                 raise self.error(
                     line_number, f"{key} must name the player, got nothing"
