@@ -30,7 +30,7 @@ def play_game() -> gomoku_env.Board:
         "white_0": make_agent(WHITE, config, seed=SEED + 1),
     }
     for agent in env.agent_iter():
-        observation, reward, termination, truncation, info = env.last()
+        observation, _, termination, truncation, _ = env.last()
         if termination or truncation:
             env.step(None)
             continue
@@ -46,7 +46,9 @@ def main() -> None:
     record = GameRecord.from_board(board, black=BLACK, white=WHITE)
     OUT_DIR.mkdir(exist_ok=True)
     record_path = record.save(OUT_DIR / "demo.txt")
-    gif_path = save_gif(record, OUT_DIR / "demo.gif", options=RenderOptions(cell_size=40))
+    gif_path = save_gif(
+        record, OUT_DIR / "demo.gif", options=RenderOptions(cell_size=40)
+    )
     print(f"Result: {record.result} ({record.reason}) after {len(record.moves)} moves")
     print(f"Game record: {record_path}")
     print(f"GIF: {gif_path.resolve()}")

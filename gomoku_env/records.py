@@ -249,7 +249,7 @@ class _RecordParser:
                     line_number, f"{key} must be a whole number, got {text!r}"
                 )
             values[key] = int(text)
-        rule_line, rule = self._header("Rule")
+        _, rule = self._header("Rule")
         try:
             return GameConfig(values["Size"], values["WinLength"], rule)
         except ValueError as error:

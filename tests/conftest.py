@@ -1,4 +1,4 @@
-"""Test-wide setup: pygame draws headless (SDL's dummy drivers), as `make test` exports."""
+"""Test-wide setup: pygame draws headless (SDL's dummy drivers), as `make test` does."""
 
 import os
 

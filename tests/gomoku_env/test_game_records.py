@@ -1,6 +1,7 @@
-"""Game records: round trips through text and files, and clear errors for bad records."""
+"""Game records: round trips through text and files, clear errors for bad records."""
 
 import os
+import re
 
 import pytest
 
@@ -25,7 +26,10 @@ Reason: resign
 
 def test_text_round_trip_keeps_everything():
     record = GameRecord.from_board(
-        Board.from_moves(WIN, GameConfig()), "human", "mcts:simulations=100", date="2026"
+        Board.from_moves(WIN, GameConfig()),
+        "human",
+        "mcts:simulations=100",
+        date="2026",
     )
     assert (record.result, record.reason) == ("black", "five")
     again = GameRecord.from_text(record.to_text())
@@ -99,7 +103,8 @@ MALFORMED = [
 
 @pytest.mark.parametrize(("text", "line", "message"), MALFORMED)
 def test_malformed_records_name_the_line_and_the_problem(text, line, message):
-    with pytest.raises(RecordError, match=f"game.txt, line {line}: .*{message}"):
+    pattern = rf"game\.txt, line {line}: .*{re.escape(message)}"
+    with pytest.raises(RecordError, match=pattern):
         GameRecord.from_text(text, source="game.txt")
 
 
@@ -110,5 +115,5 @@ def test_result_must_agree_with_a_five():
 
 
 def test_load_names_a_missing_file(tmp_path):
-    with pytest.raises(FileNotFoundError, match="nowhere.txt"):
+    with pytest.raises(FileNotFoundError, match=r"nowhere\.txt"):
         GameRecord.load(tmp_path / "nowhere.txt")

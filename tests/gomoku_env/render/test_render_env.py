@@ -37,7 +37,9 @@ def test_no_pygame_until_a_picture_is_drawn():
 
 def test_pettingzoo_render_test_passes(monkeypatch):
     monkeypatch.setitem(gomoku_env.raw_env.metadata, "render_fps", 1000)
-    render_test(lambda render_mode=None: gomoku_env.env(board_size=7, render_mode=render_mode))
+    render_test(
+        lambda render_mode=None: gomoku_env.env(board_size=7, render_mode=render_mode)
+    )
 
 
 def play_some(env, count):

@@ -12,7 +12,9 @@ def test_points_map_to_pixels_and_back(size):
         x, y = geometry.point_center(action)
         assert geometry.action_at(x, y) == action
         assert geometry.action_at(x + geometry.cell_size * 0.4, y - 3) == action
-    assert geometry.board_pixels == 2 * geometry.margin + (size - 1) * geometry.cell_size
+    assert (
+        geometry.board_pixels == 2 * geometry.margin + (size - 1) * geometry.cell_size
+    )
 
 
 @pytest.mark.parametrize("size", [5, 15, 25])

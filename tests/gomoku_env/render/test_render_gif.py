@@ -37,7 +37,7 @@ def test_frames_start_empty_and_end_with_the_game():
 
 
 def test_bad_frame_time_is_rejected(tmp_path):
-    with pytest.raises(ValueError, match="frame_ms .* got 0"):
+    with pytest.raises(ValueError, match=r"frame_ms .* got 0"):
         save_gif(small_record(), tmp_path / "game.gif", frame_ms=0)
 
 

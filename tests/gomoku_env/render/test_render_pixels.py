@@ -1,4 +1,4 @@
-"""rgb_array pictures: stones, marks and overlays land on the pixels where they should."""
+"""rgb_array pictures: stones, marks and overlays land on the pixels they should."""
 
 import numpy as np
 import pytest
@@ -27,7 +27,9 @@ def test_stones_appear_at_their_points(size):
     board = board_of(size, [black_stone, white_stone])
     image = render_board(board)
     geometry = BoardGeometry.for_board(size)
-    assert image.shape == (*reversed(geometry.image_size), 3) and image.dtype == np.uint8
+    assert (
+        image.shape == (*reversed(geometry.image_size), 3) and image.dtype == np.uint8
+    )
     offset = geometry.stone_radius * 0.5
     bx, by = geometry.point_center(black_stone)
     wx, wy = geometry.point_center(white_stone)
@@ -114,8 +116,12 @@ def test_text_and_value_change_only_the_caption():
         image = render_board(board, overlay)
         assert np.array_equal(image[:top], plain[:top])
         assert not np.array_equal(image[top:], plain[top:])
-    right_half = render_board(board, Overlay(value=0.9))[top:, -geometry.board_pixels // 4 :]
-    left_half = render_board(board, Overlay(value=-0.9))[top:, -geometry.board_pixels // 4 :]
+    right_half = render_board(board, Overlay(value=0.9))[
+        top:, -geometry.board_pixels // 4 :
+    ]
+    left_half = render_board(board, Overlay(value=-0.9))[
+        top:, -geometry.board_pixels // 4 :
+    ]
     assert not np.array_equal(right_half, left_half)
 
 
