@@ -43,13 +43,14 @@ def _draw_grid(surface: pygame.Surface, geometry: BoardGeometry, theme: Theme) -
 def _draw_coordinates(
     surface: pygame.Surface, geometry: BoardGeometry, theme: Theme
 ) -> None:
-    size, margin = geometry.board_size, geometry.margin
+    size = geometry.board_size
     text_size = max(10, round(geometry.cell_size * 0.5))
-    far = geometry.board_pixels - margin / 2
+    near = (geometry.margin - geometry.stone_radius) / 2
+    far = geometry.board_pixels - near
     for index in range(size):
         x, y = geometry.point_center(index * size + index)
         letter, number = COLUMN_LETTERS[index], str(size - index)
-        for edge in (margin / 2, far):
+        for edge in (near, far):
             draw_text(surface, letter, text_size, theme.label, center=(x, edge))
             draw_text(surface, number, text_size, theme.label, center=(edge, y))
 

@@ -16,12 +16,13 @@ TARGET_BOARD_PIXELS = 600
 MIN_CELL_PIXELS = 16
 MAX_CELL_PIXELS = 64
 MIN_AUTO_CELL_PIXELS = 22
+MARGIN_CELLS = 1.2
 MAX_AUTO_CELL_PIXELS = 60
 
 
 def default_cell_size(board_size: int) -> int:
     """A cell size that makes boards of any size about 600 pixels wide."""
-    cell = round(TARGET_BOARD_PIXELS / (board_size + 1))
+    cell = round(TARGET_BOARD_PIXELS / (board_size - 1 + 2 * MARGIN_CELLS))
     return max(MIN_AUTO_CELL_PIXELS, min(MAX_AUTO_CELL_PIXELS, cell))
 
 
@@ -31,8 +32,8 @@ class BoardGeometry:
 
     >>> geometry = BoardGeometry(board_size=15, cell_size=40)
     >>> geometry.point_center(112)
-    (320, 320)
-    >>> geometry.action_at(321, 318)
+    (328, 328)
+    >>> geometry.action_at(329, 326)
     112
     """
 
@@ -58,8 +59,8 @@ class BoardGeometry:
 
     @property
     def margin(self) -> int:
-        """Pixels between the picture's edge and the outer grid lines (coordinates)."""
-        return self.cell_size
+        """Pixels between the picture's edge and the outer lines: room for the labels."""
+        return round(self.cell_size * MARGIN_CELLS)
 
     @property
     def board_pixels(self) -> int:

@@ -27,7 +27,7 @@ def render_board(
 
     >>> from gomoku_env import Board, GameConfig
     >>> render_board(Board(GameConfig(board_size=9))).shape
-    (308, 280, 3)
+    (662, 604, 3)
     """
     import_pygame()
     from gomoku_env.render.scene import draw_scene, surface_to_array
