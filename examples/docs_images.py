@@ -56,13 +56,19 @@ def main() -> None:
         DOCS / "screenshot.png", optimize=True
     )
     board = Board.from_moves(moves[:SCREENSHOT_MOVES], GameConfig())
-    overlay = Overlay(heatmap=neighbour_heat(board), text="heat map overlay", value=0.35)
+    overlay = Overlay(
+        heatmap=neighbour_heat(board), text="heat map overlay", value=0.35
+    )
     options = RenderOptions(cell_size=30, move_numbers=True)
     Image.fromarray(render_board(board, overlay, options)).save(
         DOCS / "overlay.png", optimize=True
     )
-    record = GameRecord.from_board(Board.from_moves(moves, GameConfig()), "human", "human")
-    save_gif(record, DOCS / "game.gif", frame_ms=450, options=RenderOptions(cell_size=26))
+    record = GameRecord.from_board(
+        Board.from_moves(moves, GameConfig()), "example", "example"
+    )
+    save_gif(
+        record, DOCS / "game.gif", frame_ms=450, options=RenderOptions(cell_size=26)
+    )
     for name in ("screenshot.png", "overlay.png", "game.gif"):
         print(f"{DOCS / name}: {(DOCS / name).stat().st_size // 1024} KiB")
 

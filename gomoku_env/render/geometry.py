@@ -59,7 +59,7 @@ class BoardGeometry:
 
     @property
     def margin(self) -> int:
-        """Pixels between the picture's edge and the outer lines: room for the labels."""
+        """Pixels from the picture's edge to the outer lines: room for the labels."""
         return round(self.cell_size * MARGIN_CELLS)
 
     @property
