@@ -76,7 +76,8 @@ positions.
 "rgb_array" (an (H, W, 3) uint8 picture of a wooden board drawn with pygame-ce) or
 "human" (the same picture in a window opened on the first render, at `render_fps`).
 `env.unwrapped.set_overlay(heatmap=..., text=..., value=...)` draws what an agent thinks
-(a policy or visit counts, a value) on the pictures; see `gomoku_env.render`.
+(a policy or visit counts, a value) on the pictures, and `env.unwrapped.renderer.options`
+(a `gomoku_env.render.RenderOptions`) sets cell size, move numbers and colours.
 
 The full position is available to search agents as `env.unwrapped.board`, a
 `gomoku_env.Board` with the moves played so far.
@@ -181,7 +182,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if random_opening > (2 * OPENING_RADIUS + 1) ** 2 // 2:
             raise ValueError(f"random_opening {random_opening} is too many stones for the centre area")
         self.render_mode = render_mode
-        self._renderer = (
+        self.renderer = (
             BoardRenderer(render_mode, self.metadata["render_fps"])
             if render_mode in PICTURE_MODES
             else None
@@ -253,8 +254,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 "You are calling render method without specifying any render mode."
             )
             return None
-        if self._renderer is not None:
-            return self._renderer.render(self.board)
+        if self.renderer is not None:
+            return self.renderer.render(self.board)
         return render_text(self.board)
 
     def set_overlay(
@@ -270,14 +271,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         """
         overlay = Overlay(heatmap, text, value)
         overlay.heat_for(self.config.board_size)
-        if self._renderer is not None:
+        if self.renderer is not None:
             empty = heatmap is None and text is None and value is None
-            self._renderer.overlay = None if empty else overlay
+            self.renderer.overlay = None if empty else overlay
 
     def close(self) -> None:
         """Close the window of the "human" render mode, if one was opened."""
-        if self._renderer is not None:
-            self._renderer.close()
+        if self.renderer is not None:
+            self.renderer.close()
 
     def _play(self, action: int) -> None:
         previous_move = self.board.last_move

@@ -9,10 +9,12 @@ import pytest
 from pettingzoo.test import render_test
 
 import gomoku_env
+from gomoku_env.render import RenderOptions
 
 NO_PYGAME_SCRIPT = """
 import sys
 import gomoku_env
+from gomoku_env.render import RenderOptions
 for mode in (None, "ansi", "rgb_array"):
     env = gomoku_env.env(board_size=9, render_mode=mode)
     env.reset(seed=0)
@@ -62,6 +64,8 @@ def test_rgb_array_follows_the_game_and_the_overlay():
     assert not np.array_equal(with_overlay, played)
     env.unwrapped.set_overlay()
     assert np.array_equal(env.render(), played)
+    env.unwrapped.renderer.options = RenderOptions(move_numbers=True)
+    assert not np.array_equal(env.render(), played)
     with pytest.raises(ValueError, match="does not fit"):
         env.unwrapped.set_overlay(heatmap=np.ones(80))
 
