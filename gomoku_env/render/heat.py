@@ -25,5 +25,5 @@ def draw_heatmap(
         alpha = MIN_ALPHA + round(ALPHA_RANGE * abs(value))
         square = pygame.Rect(0, 0, side, side)
         square.center = geometry.point_center(int(action))
-        layer.fill((*base, alpha), square)
+        pygame.draw.rect(layer, (*base, alpha), square, border_radius=side // 4)
     surface.blit(layer, (0, 0))

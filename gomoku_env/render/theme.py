@@ -16,7 +16,7 @@ class Theme:
     grid: Color = (40, 30, 20)
     label: Color = (60, 40, 20)
     black_stone: Color = (28, 28, 30)
-    black_highlight: Color = (105, 105, 110)
+    black_highlight: Color = (125, 125, 132)
     white_stone: Color = (236, 236, 232)
     white_highlight: Color = (255, 255, 255)
     shadow: Color = (120, 90, 40)
