@@ -1,4 +1,3 @@
-# noqa: D212, D415
 """
 # Gomoku
 
@@ -89,7 +88,7 @@ The full position is available to search agents as `env.unwrapped.board`, a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -109,6 +108,7 @@ from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
 AGENTS = ("black_0", "white_0")
+_AGENT_COLORS = {"black_0": BLACK, "white_0": WHITE}
 OPENING_RADIUS = 2
 
 
@@ -120,7 +120,9 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(environment)
 
 
-def parse_opening(opening: str | list[int] | tuple[int, ...] | None, config: GameConfig) -> list[int]:
+def parse_opening(
+    opening: str | list[int] | tuple[int, ...] | None, config: GameConfig
+) -> list[int]:
     """Validate an opening (notation string or actions) and return it as actions.
 
     Raises:
@@ -138,7 +140,9 @@ def parse_opening(opening: str | list[int] | tuple[int, ...] | None, config: Gam
         try:
             board.play(action)
         except IllegalMoveError as error:
-            raise ValueError(f"bad opening move {index + 1} ({action}): {error}") from None
+            raise ValueError(
+                f"bad opening move {index + 1} ({action}): {error}"
+            ) from None
     if board.is_over:
         raise ValueError(f"opening {opening!r} already decides the game")
     return actions
@@ -147,14 +151,16 @@ def parse_opening(opening: str | list[int] | tuple[int, ...] | None, config: Gam
 def _centre_area(size: int) -> np.ndarray:
     """Actions within OPENING_RADIUS of the centre (in both row and column)."""
     centre = size // 2
-    span = np.arange(max(0, centre - OPENING_RADIUS), min(size, centre + OPENING_RADIUS + 1))
+    span = np.arange(
+        max(0, centre - OPENING_RADIUS), min(size, centre + OPENING_RADIUS + 1)
+    )
     return (span[:, None] * size + span[None, :]).ravel()
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     """Gomoku as a PettingZoo AEC env; see the module docstring for spaces and rewards."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "rgb_array", "ansi"],
         "name": "gomoku_v0",
         "is_parallelizable": False,
@@ -177,10 +183,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 f"unknown render_mode {render_mode!r}; expected None or one of "
                 f"{self.metadata['render_modes']}"
             )
-        if isinstance(random_opening, bool) or not isinstance(random_opening, int) or random_opening < 0:
-            raise ValueError(f"random_opening must be an int >= 0, got {random_opening!r}")
+        if (
+            isinstance(random_opening, bool)
+            or not isinstance(random_opening, int)
+            or random_opening < 0
+        ):
+            raise ValueError(
+                f"random_opening must be an int >= 0, got {random_opening!r}"
+            )
         if random_opening > (2 * OPENING_RADIUS + 1) ** 2 // 2:
-            raise ValueError(f"random_opening {random_opening} is too many stones for the centre area")
+            raise ValueError(
+                f"random_opening {random_opening} is too many stones for the centre area"
+            )
         self.render_mode = render_mode
         self.renderer = (
             BoardRenderer(render_mode, self.metadata["render_fps"])
@@ -194,7 +208,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         size = self.config.board_size
         observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(0, 1, (size, size, PLANE_COUNT), dtype=np.int8),
+                "observation": spaces.Box(
+                    0, 1, (size, size, PLANE_COUNT), dtype=np.int8
+                ),
                 "action_mask": spaces.Box(0, 1, (cells,), dtype=np.int8),
             }
         )
@@ -211,14 +227,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        color = BLACK if agent == AGENTS[0] else WHITE
         if agent == self.agent_selection and not self.terminations[agent]:
             mask = self.board.legal_mask()
         else:
             mask = np.zeros(self.config.cells, dtype=np.int8)
-        return {"observation": self._planes.view(color), "action_mask": mask}
+        return {
+            "observation": self._planes.view(_AGENT_COLORS[agent]),
+            "action_mask": mask,
+        }
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> None:
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
         opening = self.opening
@@ -232,19 +252,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
+        board = self.board
         try:
             self._play(action)
         except IllegalMoveError as error:
-            self._finish(winner=None, reason="illegal_move", offender=agent, detail=str(error))
+            self._finish(
+                winner=None, reason="illegal_move", offender=agent, detail=str(error)
+            )
         else:
-            board = self.board
+            self.agent_selection = AGENTS[len(board.moves) % 2]
             if board.winner != EMPTY:
                 self._finish(winner=agent, reason="five")
             elif board.is_full:
                 self._finish(winner=None, reason="board_full")
-            else:
-                self.agent_selection = AGENTS[len(board.moves) % 2]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -281,8 +301,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.renderer.close()
 
     def _play(self, action: int) -> None:
-        previous_move = self.board.last_move
-        color = self.board.to_move
+        moves = self.board.moves
+        previous_move = moves[-1] if moves else None
+        color = BLACK if len(moves) % 2 == 0 else WHITE
         self.board.play(action)
         self._planes.place(int(action), color, previous_move)
 
@@ -313,7 +334,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 return
 
     def _finish(
-        self, winner: str | None, reason: str, offender: str | None = None, detail: str = ""
+        self,
+        winner: str | None,
+        reason: str,
+        offender: str | None = None,
+        detail: str = "",
     ) -> None:
         board = self.board
         for agent in self.agents:
@@ -328,10 +353,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             "reason": reason,
             "winner": winner,
             "winning_line": line,
-            "winning_line_notation": tuple(action_to_notation(a, board.size) for a in line),
+            "winning_line_notation": tuple(
+                action_to_notation(a, board.size) for a in line
+            ),
             "moves": len(board.moves),
         }
         if offender is not None:
             info["illegal_move"] = detail
         self.infos = {agent: dict(info) for agent in self.agents}
         self.terminations = dict.fromkeys(self.agents, True)
+        # Rewards are zero on every other step, so accumulating them only here is exact.
+        self._accumulate_rewards()

@@ -6,7 +6,6 @@ import sys
 
 import numpy as np
 import pytest
-from pettingzoo.test import render_test
 
 import gomoku_env
 from gomoku_env.render import RenderOptions
@@ -14,7 +13,6 @@ from gomoku_env.render import RenderOptions
 NO_PYGAME_SCRIPT = """
 import sys
 import gomoku_env
-from gomoku_env.render import RenderOptions
 for mode in (None, "ansi", "rgb_array"):
     env = gomoku_env.env(board_size=9, render_mode=mode)
     env.reset(seed=0)
@@ -35,13 +33,6 @@ def test_no_pygame_until_a_picture_is_drawn():
         check=True,
     )
     assert result.stdout.strip() == "False"
-
-
-def test_pettingzoo_render_test_passes(monkeypatch):
-    monkeypatch.setitem(gomoku_env.raw_env.metadata, "render_fps", 1000)
-    render_test(
-        lambda render_mode=None: gomoku_env.env(board_size=7, render_mode=render_mode)
-    )
 
 
 def play_some(env, count):
