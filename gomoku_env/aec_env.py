@@ -88,7 +88,12 @@ such as "h8 i9 h9". `reset(options={"opening": ...})` replaces it for one episod
 `opening`, drawn from the generator seeded by `reset(seed=...)`, for varied evaluation
 positions.
 
-`render_mode`: None or "ansi" (a text board with coordinates and the last move marked).
+`render_mode`: None, "ansi" (a text board with coordinates and the last move marked),
+"rgb_array" (an (H, W, 3) uint8 picture of a wooden board drawn with pygame-ce) or
+"human" (the same picture in a window opened on the first render, at `render_fps`).
+`env.unwrapped.set_overlay(heatmap=..., text=..., value=...)` draws what an agent thinks
+(a policy or visit counts, a value) on the pictures, and `env.unwrapped.renderer.options`
+(a `gomoku_env.render.RenderOptions`) sets cell size, move numbers and colours.
 
 The full position is available to search agents as `env.unwrapped.board`, a
 `gomoku_env.Board` with the moves played so far.
@@ -118,6 +123,8 @@ from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.notation import action_to_notation, parse_moves
 from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.render.overlay import Overlay
+from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
 AGENTS = ("black_0", "white_0")
 _AGENT_COLORS = {"black_0": BLACK, "white_0": WHITE}
@@ -174,7 +181,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     """Gomoku as a PettingZoo AEC env; see the module docstring for spaces and rewards."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["human", "rgb_array", "ansi"],
         "name": "gomoku_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -218,6 +225,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 f"random_opening {random_opening} is too many stones for the centre area"
             )
         self.render_mode = render_mode
+        self.renderer = (
+            BoardRenderer(render_mode, self.metadata["render_fps"])
+            if render_mode in PICTURE_MODES
+            else None
+        )
         self.opening = parse_opening(opening, self.config)
         self.random_opening = random_opening
         self.possible_agents = list(AGENTS)
@@ -290,10 +302,31 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 "You are calling render method without specifying any render mode."
             )
             return None
+        if self.renderer is not None:
+            return self.renderer.render(self.board)
         return render_text(self.board)
 
+    def set_overlay(
+        self,
+        heatmap: np.ndarray | None = None,
+        text: str | None = None,
+        value: float | None = None,
+    ) -> None:
+        """Draw a heat map, text or value on the pictures (see :class:`Overlay`).
+
+        Calling it with no arguments clears the overlay. Raises ValueError for a heat
+        map that does not fit the board or a value outside [-1, 1].
+        """
+        overlay = Overlay(heatmap, text, value)
+        overlay.heat_for(self.config.board_size)
+        if self.renderer is not None:
+            empty = heatmap is None and text is None and value is None
+            self.renderer.overlay = None if empty else overlay
+
     def close(self) -> None:
-        """Nothing to release for text rendering."""
+        """Close the window of the "human" render mode, if one was opened."""
+        if self.renderer is not None:
+            self.renderer.close()
 
     def _judge(self, mover: str) -> None:
         """End the game if the move just played by ``mover`` decided it."""
