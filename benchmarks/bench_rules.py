@@ -37,7 +37,7 @@ def mid_game_position(rng: np.random.Generator) -> Board:
         board.play(112)
         length = int(rng.integers(30, 81))
         while len(board.moves) < length and not board.is_over:
-            candidates = np.flatnonzero(board.legal_mask() - board.forbidden_mask() > 0)
+            candidates = board.legal_actions()  # never black's forbidden points
             near = candidates[_near_stones(board, candidates)]
             board.play(int(rng.choice(near if near.size else candidates)))
         if not board.is_over:

@@ -207,6 +207,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.forbidden = forbidden
         self._renju = self.config.rule is Rule.RENJU
         self._masks_forbidden = self._renju and forbidden == "mask"
+        self._forbidden_loses = self._renju and forbidden == "lose"
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"unknown render_mode {render_mode!r}; expected None or one of "
@@ -257,9 +258,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if agent == self.agent_selection and not self.terminations[agent]:
-            mask = self.board.legal_mask()
-            if self._masks_forbidden:
-                mask -= self._forbidden
+            mask = self.board.legal_mask()  # without black's forbidden points
+            if self._forbidden_loses:
+                mask += self._forbidden
         else:
             mask = np.zeros(self.config.cells, dtype=np.int8)
         return {
@@ -348,14 +349,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         """Under forbidden="mask", a forbidden point is an illegal move, not a loss."""
         if not self._masks_forbidden or not isinstance(action, (int, np.integer)):
             return
-        if self.board.is_legal(action):
-            reason = self.board.forbidden_reason(action)
-            if reason is not None:
-                point = action_to_notation(int(action), self.board.size)
-                raise IllegalMoveError(
-                    f"action {action} ({point}) is forbidden to black under renju: "
-                    f"{reason}"
-                )
+        board = self.board
+        on_board = not board.is_over and 0 <= action < self.config.cells
+        reason = board.forbidden_reason(action) if on_board else None
+        if reason is not None:
+            point = action_to_notation(int(action), board.size)
+            raise IllegalMoveError(
+                f"action {action} ({point}) is forbidden to black under renju: {reason}"
+            )
 
     def _play(self, action: int) -> None:
         moves = self.board.moves

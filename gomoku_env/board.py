@@ -103,21 +103,28 @@ class Board:
         return self.cells.reshape(self.size, self.size)
 
     def legal_mask(self) -> np.ndarray:
-        """An int8 mask over actions: 1 where the side to move may play (all 0 once over)."""
+        """An int8 mask over actions: 1 where the side to move may play (all 0 once over).
+
+        Under renju black's forbidden points are 0: playing one loses (see :meth:`play`).
+        """
         if self.winner != EMPTY:
             return np.zeros(self._cell_count, dtype=np.int8)
-        return self._empty.copy()  # all zero on a full board
+        mask = self._empty.copy()  # all zero on a full board
+        if self._renju and len(self.moves) % 2 == 0:
+            mask -= self.forbidden_mask()
+        return mask
 
     def legal_actions(self) -> np.ndarray:
         """The legal actions, in increasing order."""
         return np.flatnonzero(self.legal_mask())
 
     def is_legal(self, action: int) -> bool:
-        """Whether the side to move may play ``action`` now."""
+        """Whether the side to move may play ``action`` now (not on a forbidden point)."""
         return (
             not self.is_over
             and 0 <= action < self.config.cells
             and self.cells[action] == EMPTY
+            and not self.forbidden_reason(action)
         )
 
     def check_move(self, action: int) -> None:
@@ -144,9 +151,9 @@ class Board:
                 the board is left unchanged.
             TypeError: the action is not an integer.
 
-        Under renju a black move on a forbidden point is played and loses, as in
-        tournament play: ``winner`` becomes WHITE and ``forbidden_loss`` names the
-        shape.
+        Under renju a black move on a forbidden point, which :meth:`legal_mask` and
+        :meth:`is_legal` leave out, is still accepted and loses, as in tournament play:
+        ``winner`` becomes WHITE and ``forbidden_loss`` names the shape.
         """
         # One cheap test covers the common legal case; the slow path explains the rest.
         if not (

@@ -45,7 +45,10 @@ class RecordError(ValueError):
 
 
 def result_of(board: Board) -> tuple[str, str]:
-    """(result, reason) read off a position: a five, a full board, or unfinished."""
+    """(result, reason) read off a position: a five, a renju forbidden move, a full
+    board, or unfinished."""
+    if board.forbidden_loss is not None:
+        return COLOR_NAMES[int(board.winner)], f"forbidden_{board.forbidden_loss}"
     if board.winner != EMPTY:
         return COLOR_NAMES[int(board.winner)], "five"
     if board.is_full:

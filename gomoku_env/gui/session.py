@@ -29,6 +29,10 @@ REASON_WORDS = {
     "resign": "resignation",
     "board_full": "the board is full",
     "illegal_move": "an illegal move",
+    "forbidden_overline": "black's forbidden overline",
+    "forbidden_double_four": "black's forbidden double four",
+    "forbidden_double_three": "black's forbidden double three",
+    "no_legal_move": "no legal move for black",
 }
 
 

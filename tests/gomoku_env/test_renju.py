@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from gomoku_env import BLACK, EMPTY, WHITE, Board, GameConfig, Rule, renju
 from gomoku_env.kernels import DIRECTIONS
 from gomoku_env.notation import parse_moves
+from gomoku_env.records import GameRecord, result_of
+from gomoku_env.render.status import forbidden_points
 from gomoku_env.symmetry import SYMMETRY_COUNT, transform_cells
 from tests.renju_twin import reasons
 
@@ -104,12 +106,22 @@ def test_board_answers_for_black_to_move() -> None:
     assert set(np.flatnonzero(mask)) == expected and H10 in expected
 
 
+def test_forbidden_points_are_not_legal_but_play_accepts_them() -> None:
+    board = play(DOUBLE_THREE)
+    assert board.legal_mask()[H10] == 0 and H10 not in board.legal_actions()
+    assert not board.is_legal(H10)
+    assert board.legal_mask().sum() == 225 - 8 - board.forbidden_mask().sum()
+    board.play(H10)
+    assert board.winner == WHITE
+
+
 def test_white_and_other_rules_have_no_forbidden_points() -> None:
     moves = DOUBLE_THREE
     for rule in ("freestyle", "standard"):
         board = play(moves, GameConfig(15, 5, rule))
         assert not board.forbidden_mask().any()
         assert board.forbidden_reason(H10) is None
+        assert board.is_legal(H10) and board.legal_mask()[H10] == 1
     board = play(moves + " o3")
     assert board.to_move == WHITE
     assert not board.forbidden_mask().any()
@@ -158,3 +170,17 @@ def test_the_forbidden_mask_is_computed_once_per_position() -> None:
     board.play(parse_moves("o15", 15)[0])
     board.play(parse_moves("o14", 15)[0])
     assert board.forbidden_mask()[H10] == 1
+
+
+def test_pictures_cross_out_exactly_the_forbidden_points() -> None:
+    board = play(DOUBLE_THREE)
+    assert set(forbidden_points(board)) == set(np.flatnonzero(board.forbidden_mask()))
+    assert H10 in forbidden_points(board)
+
+
+def test_records_name_a_forbidden_loss() -> None:
+    board = play(DOUBLE_THREE)
+    board.play(H10)
+    assert result_of(board) == ("white", "forbidden_double_three")
+    record = GameRecord.from_board(board)
+    assert (record.result, record.reason) == ("white", "forbidden_double_three")
