@@ -5,8 +5,8 @@ lands within two points of a stone already played (as in real games, so black's 
 are crowded), black never on a forbidden point, nobody has five yet. Three figures:
 
 1. single-point checks per second (``renju.forbidden_code`` on every empty point);
-2. black's whole mask per position (``Board.forbidden_mask``, what the env builds once
-   per black move) against the freestyle mask (``Board.legal_mask``);
+2. ``Board.legal_mask()`` per position with black to move, renju (which builds black's
+   forbidden mask, as the env does once per black move) against freestyle;
 3. env steps per second, renju (``forbidden="mask"``) against freestyle, driven as in
    ``bench_env.py``: random legal moves from the mask, interleaved rounds, medians;
    once with uniform moves (as bench_env) and once with moves near the stones.
@@ -85,20 +85,27 @@ def kernel_figures(positions: list[Board]) -> None:
         "single-point checks (forbidden_code):".ljust(50) + f"{checks:10,.0f} points/s"
     )
 
-    def renju_masks() -> None:
-        for board in black_to_move:
-            board._forbidden_codes = None  # measure the build, not the cache
-            board.forbidden_mask()
+    for rule in ("freestyle", "renju"):
+        cost = _legal_mask_cost(black_to_move, GameConfig(15, 5, rule))
+        print(
+            f"{rule} legal mask per position, fresh board:".ljust(50)
+            + f"{cost:10.2f} us"
+        )
 
-    def freestyle_masks() -> None:
-        for board in black_to_move:
+
+def _legal_mask_cost(positions: list[Board], config: GameConfig) -> float:
+    """Microseconds of ``legal_mask()`` on a board that has not computed it yet.
+
+    Under renju that builds black's forbidden mask, as the env does once per black move.
+    """
+    timings = []
+    for _ in range(5):
+        boards = [Board.with_stones(board.moves, config) for board in positions]
+        start = time.perf_counter()
+        for board in boards:
             board.legal_mask()
-
-    count = len(black_to_move)
-    renju_cost = 1e6 / (_rate(renju_masks, 3) * count)
-    free_cost = 1e6 / (_rate(freestyle_masks, 3) * count)
-    print("black's renju mask per position:".ljust(50) + f"{renju_cost:10.2f} us")
-    print("freestyle legal mask per position:".ljust(50) + f"{free_cost:10.2f} us")
+        timings.append((time.perf_counter() - start) / len(boards))
+    return 1e6 * statistics.median(timings)
 
 
 class RandomPlay:
