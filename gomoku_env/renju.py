@@ -155,7 +155,7 @@ def _shape_code(cells: np.ndarray, size: int, action: int) -> int:
     """The code of the black stone on ``action`` as far as shapes alone decide it.
 
     ALLOWED, OVERLINE or DOUBLE_FOUR when that settles it; when two or more lines hold
-    a three's shape, minus the bit set of those lines, for :func:`_code_of_move` to check
+    a three's shape, minus the bit set of those lines, for :func:`code_of_move` to check
     whether the threes are real.
     """
     lines = _five_or_overline(cells, size, action)
@@ -183,11 +183,14 @@ def _shape_code(cells: np.ndarray, size: int, action: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _code_of_move(cells: np.ndarray, size: int, action: int) -> int:
+def code_of_move(cells: np.ndarray, size: int, action: int) -> int:
     """The forbidden code of black playing the empty ``action``; ``cells`` is restored.
 
-    A line with a three's shape holds a real three when one of its straight-four points
-    is itself allowed, which this function decides by calling itself on that point.
+    Puts trial stones on ``cells`` itself and takes them back, with no copy: for
+    compiled search code that owns its cell array (use :func:`forbidden_code` on
+    shared arrays). A line with a three's shape holds a real three when one of its
+    straight-four points is itself allowed, which this function decides by calling
+    itself on that point.
     """
     cells[action] = BLACK
     code = _shape_code(cells, size, action)
@@ -199,7 +202,7 @@ def _code_of_move(cells: np.ndarray, size: int, action: int) -> int:
             d_row, d_col = DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
             for sign in (-1, 1):
                 point = straight_four_point(cells, size, action, d_row, d_col, sign)
-                if point >= 0 and _code_of_move(cells, size, point) == ALLOWED:
+                if point >= 0 and code_of_move(cells, size, point) == ALLOWED:
                     real_threes += 1
                     break
         code = DOUBLE_THREE if real_threes >= 2 else ALLOWED
@@ -255,7 +258,7 @@ def forbidden_code(cells: np.ndarray, size: int, action: int) -> int:
     """Why black may not play ``action``: a code, ALLOWED for an allowed or occupied point."""
     if cells[action] != EMPTY or not may_be_forbidden(cells, size, action):
         return ALLOWED
-    return _code_of_move(cells.copy(), size, action)
+    return code_of_move(cells.copy(), size, action)
 
 
 @njit(cache=True, nogil=True)
@@ -303,5 +306,5 @@ def forbidden_codes(cells: np.ndarray, size: int) -> np.ndarray:
             and _crowded(counts, action)
             and may_be_forbidden(scratch, size, action)
         ):
-            codes[action] = _code_of_move(scratch, size, action)
+            codes[action] = code_of_move(scratch, size, action)
     return codes

@@ -38,7 +38,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--size", type=int, default=15, help="board size, 5 to 25")
     parser.add_argument("--win-length", type=int, default=5, help="stones in a row")
     parser.add_argument(
-        "--rule", default=Rule.FREESTYLE.value, help="rule: freestyle or standard"
+        "--rule",
+        default=Rule.FREESTYLE.value,
+        help="rule: freestyle, standard or renju",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for the agents")
     parser.add_argument("--save", default=None, help="file for the game record")

@@ -69,7 +69,7 @@ def test_the_prefilters_only_skip_allowed_points(cells: np.ndarray) -> None:
             stones = renju.line_stones(cells, SIZE, point, d_row, d_col)
             assert counts[direction, point] >= stones
         if not renju.may_be_forbidden(cells, SIZE, point):
-            assert renju._code_of_move(scratch, SIZE, point) == renju.ALLOWED
+            assert renju.code_of_move(scratch, SIZE, point) == renju.ALLOWED
 
 
 def test_renju_is_a_rule_and_needs_five() -> None:
