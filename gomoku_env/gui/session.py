@@ -97,7 +97,11 @@ class GameSession:
         if self.is_over:
             raise IllegalMoveError(f"{notation}: the game is over")
         if not self.observation()["action_mask"][action]:
-            raise IllegalMoveError(f"{notation} is not a legal move here")
+            reason = self.board.forbidden_reason(action)
+            why = (
+                f"forbidden to black ({reason})" if reason else "not a legal move here"
+            )
+            raise IllegalMoveError(f"{notation} is {why}")
         self.env.step(int(action))
         self.generation += 1
 
