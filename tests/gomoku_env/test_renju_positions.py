@@ -706,6 +706,47 @@ O . X X * . . . . . .
 ]
 
 
+# Two positions found by searching random games for points where stopping the recursion
+# after one level gives the wrong answer: a three's straight-four point is a double three
+# whose own threes are false, so that point is allowed and the first three is real.
+DEEP_POSITIONS = [
+    """
+. . . . . . . . . . . X . . .
+. . . . . . . . . . . . . . X
+. . . O . . . . . . X . . . .
+. . . O O . . . . . . . . X .
+. . . . . O . . . . X X . . .
+. . . O . . . X . . . X . X .
+. . . X . . . . . X X * . . .
+. . X . . . . X . . . . . . O
+. . . . X O . . . O X . . . .
+. . . . . O O X . X O . . O .
+. . . . . X . . . . O . . . .
+. . . O . . O . . . . O . . .
+. . . . . . . O . . . O . . .
+. . . . . O . O . . . . . . .
+. . . . . . . . . . X . . . .
+""",
+    """
+. . . . . O . O . X . . . . .
+. . . . . . . . X . . . . O X
+. . . . O . . X . . . . . . X
+. . . . . O . X . . X . . O .
+. . . . . . X . . . . O . . .
+. O . X X . . X . O . . . . O
+. . . X . O . . . . X O O . .
+. . . . X X O X . . . . . . .
+. . . O * . . . X . O X . . .
+. . . . . O . . . . O . O . .
+. . . X O . . . . . O . . . .
+O . . . . X . O . . . . . . .
+. . X . X . . . O . . . . . .
+. X X O . . . . . . . . . . .
+O . . . . X . X . . . . . . .
+""",
+]
+
+
 def _position(diagram: str) -> tuple[np.ndarray, int, int]:
     """The cells, board size and tested point of a diagram."""
     rows = [line.replace(" ", "") for line in diagram.strip().splitlines()]
@@ -738,3 +779,12 @@ def test_forbidden_point_table(answer: str | None, diagram: str) -> None:
     assert renju.forbidden_codes(cells, size)[point] == code
     assert reasons(cells, size)[point] == answer
     assert np.array_equal(cells, before), "the kernels must not change the cells"
+
+
+@pytest.mark.parametrize("diagram", DEEP_POSITIONS)
+def test_threes_are_judged_more_than_one_level_deep(diagram: str) -> None:
+    cells, size, point = _position(diagram)
+    assert renju.FORBIDDEN_REASONS[renju.forbidden_code(cells, size, point)] == (
+        "double_three"
+    )
+    assert reasons(cells, size)[point] == "double_three"
