@@ -198,6 +198,8 @@ class Board:
         allowed or occupied point, for white, and under the other rules. Playing such a
         point anyway loses (see :meth:`play`); the env can mask it out instead.
         """
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"action must be an int, got {action!r}")
         if not 0 <= action < self._cell_count:
             raise ValueError(
                 f"action {action!r} is off the {self.size}x{self.size} board"

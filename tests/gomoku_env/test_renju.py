@@ -160,6 +160,8 @@ def test_exact_five_wins_for_black_even_with_an_overline_elsewhere() -> None:
 def test_forbidden_reason_rejects_points_off_the_board() -> None:
     with pytest.raises(ValueError, match="225"):
         Board(RENJU_15).forbidden_reason(225)
+    with pytest.raises(TypeError, match="'h10'"):
+        Board(RENJU_15).forbidden_reason("h10")
 
 
 def test_the_forbidden_mask_is_computed_once_per_position() -> None:
