@@ -13,7 +13,12 @@ index  meaning
 1      the opponent's stones
 2      the last move (one cell set, all zero before the first move)
 3      the observer's colour: all ones for black, all zeros for white
+4      points forbidden to the observer, who is to move: black's renju
+       forbidden points while black is to move; all zero otherwise
 =====  ============================================================
+
+Plane 4 is set by whoever owns the board (the env) through :meth:`show_forbidden`, once
+per move, so that observing stays a copy.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ OWN_STONES = 0
 OPPONENT_STONES = 1
 LAST_MOVE = 2
 OBSERVER_IS_BLACK = 3
-PLANE_COUNT = 4
+FORBIDDEN = 4
+PLANE_COUNT = 5
 
 
 class ObservationPlanes:
@@ -51,7 +57,16 @@ class ObservationPlanes:
         for index, action in enumerate(board.moves):
             planes.place(action, BLACK if index % 2 == 0 else WHITE, previous_move)
             previous_move = action
+        planes.show_forbidden(board.forbidden_mask())
         return planes
+
+    def show_forbidden(self, mask: np.ndarray) -> None:
+        """Set black's forbidden plane to the flat int8 ``mask`` (zeros clear it).
+
+        Only black's view has one: white is never forbidden a point.
+        """
+        size = self.board_size
+        self.planes[0, :, :, FORBIDDEN] = mask.reshape(size, size)
 
     def place(self, action: int, color: int, previous_move: int | None) -> None:
         """Record a ``color`` stone on ``action``; ``previous_move`` loses its marker."""

@@ -51,11 +51,12 @@ def test_pettingzoo_seed_test_with_random_openings() -> None:
     )
 
 
-def test_pettingzoo_render_test_ansi() -> None:
-    # render_test builds a "human" env first only to read the declared modes.
+def test_pettingzoo_render_test_all_modes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "human" shows each move at render_fps: fast here, so the test stays quick.
+    monkeypatch.setitem(aec_env.raw_env.metadata, "render_fps", 1000)
+
     def make(render_mode: str | None = None):
-        mode = "ansi" if render_mode == "human" else render_mode
-        return gomoku_env.env(board_size=7, render_mode=mode)
+        return gomoku_env.env(board_size=7, render_mode=render_mode)
 
     run_without_unexpected_warnings(render_test, make)
 

@@ -133,7 +133,6 @@ def test_bad_board_blocks_are_refused_and_change_nothing(block, message):
         (["START 15", "DONE"], "UNKNOWN command 'DONE'"),
         (["START 15", "SWAP2BOARD"], "UNKNOWN command 'SWAP2BOARD'"),
         (["INFO rule 2", "START 15"], "ERROR unsupported rule 2"),
-        (["START 15", "INFO rule 4"], "ERROR unsupported rule 4"),
         (["START 15", "INFO rule 8", "BEGIN"], "ERROR unsupported rule 8"),
     ],
 )
@@ -142,6 +141,18 @@ def test_bad_commands_get_one_clear_answer(lines, answer):
     answers = talk(brain, lines)
     assert len(answers[-1]) == 1
     assert answers[-1][0].startswith(answer)
+
+
+@pytest.mark.parametrize(("rule", "move"), [("0", "0,0"), ("4", "4,0")])
+def test_under_renju_the_brain_never_plays_a_forbidden_point(rule, move):
+    # Black (the brain) has 1,0 2,0 3,0 and 0,1 0,2 0,3: 0,0 is a double four.
+    own = [f"{x},0,1" for x in (1, 2, 3)] + [f"0,{y},1" for y in (1, 2, 3)]
+    far = ["14,14", "13,14", "12,14", "14,12", "10,14", "14,10"]
+    block = own + [f"{point},2" for point in far]
+    lines = ["START 15", f"INFO rule {rule}", "BOARD", *block, "DONE"]
+    answers = talk(make_brain(), lines)
+    assert answers[1] == []
+    assert answers[-1] == [move]
 
 
 def test_a_supported_rule_lifts_a_refusal_and_rebuilds_the_agent():
