@@ -12,6 +12,7 @@ from pathlib import Path
 
 from agents.arena.ladder import Ladder
 from agents.arena.records import write_text_atomically
+from gomoku_env.atomic import write_atomically
 
 CSV_COLUMNS = (
     "rank",
@@ -135,11 +136,12 @@ def plot_ladder(ladder: Ladder, path: str | Path) -> None:
     axes.set_xlabel(f"rating (Elo, {ladder.ratings.anchor} = 0, {percent}% intervals)")
     axes.set_title(ladder.description, fontsize=9)
     figure.tight_layout()
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.tmp.png")
-    figure.savefig(temporary, dpi=100)
-    plt.close(figure)
-    temporary.replace(path)
+    try:
+        write_atomically(
+            path, lambda temporary: figure.savefig(temporary, format="png")
+        )
+    finally:
+        plt.close(figure)
 
 
 def write_ladder(ladder: Ladder, prefix: str | Path, plot: bool = True) -> list[Path]:

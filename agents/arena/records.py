@@ -1,7 +1,7 @@
 """Game records of arena games: one small text file per game, in standard notation.
 
-The format is the score-sheet format of ``gomoku_env.records`` (the pygame/records
-work): headers, a blank line, then numbered move pairs, the opening included. What
+The format is :mod:`gomoku_env.records`' score sheet (so ``gomoku replay`` shows arena
+games): headers, a blank line, then numbered move pairs, the opening included. What
 only the arena knows goes into ``#`` comment lines, which record readers skip::
 
     # gomoku_env game record
@@ -27,79 +27,62 @@ atomically.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from agents.arena.openings import describe
 from agents.arena.runner import GameResult
+from gomoku_env.atomic import write_atomically
 from gomoku_env.config import GameConfig
-from gomoku_env.notation import action_to_notation
-
-FILE_TITLE = "# gomoku_env game record"
-
-
-def _one_line(value: object) -> str:
-    return " ".join(str(value).split())
-
-
-def format_record(result: GameResult, config: GameConfig) -> str:
-    """The text of ``result``'s record."""
-    outcome = result.outcome
-    comments = {
-        "Game": result.index,
-        "Opening": describe(result.opening, config.board_size),
-    }
-    if outcome.forfeit is not None:
-        comments.update(Forfeit=outcome.forfeit, ForfeitDetail=outcome.detail)
-    headers = {
-        "Rule": config.rule.value,
-        "Size": config.board_size,
-        "WinLength": config.win_length,
-        "Black": result.black,
-        "White": result.white,
-        "Result": outcome.winner or "draw",
-        "Reason": outcome.reason,
-    }
-    lines = [FILE_TITLE]
-    lines += [f"# {key}: {_one_line(value)}" for key, value in comments.items()]
-    lines += [f"{key}: {_one_line(value)}" for key, value in headers.items()]
-    notation = [action_to_notation(move, config.board_size) for move in outcome.moves]
-    lines.append("")
-    lines += [
-        f"{start // 2 + 1}. {' '.join(notation[start : start + 2])}"
-        for start in range(0, len(notation), 2)
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def read_record(path: str | Path) -> tuple[dict[str, str], str]:
-    """The headers (the arena's comment lines included) and the moves of a record."""
-    tags: dict[str, str] = {}
-    moves: list[str] = []
-    for line in Path(path).read_text().splitlines():
-        text = line.removeprefix("#").strip()
-        if line[:1].isdigit():
-            moves += line.partition(".")[2].split()
-        elif ": " in text:
-            key, _, value = text.partition(": ")
-            tags[key] = value
-    if "Result" not in tags:
-        raise ValueError(f"{str(path)!r} is not a game record: no Result header")
-    return tags, " ".join(moves)
+from gomoku_env.records import GameRecord
 
 
 def write_text_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(descriptor, "w") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    write_atomically(path, lambda temporary: temporary.write_text(text, "utf-8"))
+
+
+def game_record(result: GameResult, config: GameConfig) -> GameRecord:
+    """The :class:`~gomoku_env.records.GameRecord` of an arena game."""
+    outcome = result.outcome
+    return GameRecord(
+        config,
+        outcome.moves,
+        result.black,
+        result.white,
+        outcome.winner or "draw",
+        outcome.reason,
+    )
+
+
+def arena_notes(result: GameResult, config: GameConfig) -> dict[str, str]:
+    """What only the arena knows: game number, opening, forfeit and its detail."""
+    notes = {
+        "Game": str(result.index),
+        "Opening": describe(result.opening, config.board_size),
+    }
+    if result.outcome.forfeit is not None:
+        notes["Forfeit"] = result.outcome.forfeit
+        notes["ForfeitDetail"] = " ".join(result.outcome.detail.split())
+    return notes
+
+
+def format_record(result: GameResult, config: GameConfig) -> str:
+    """The text of ``result``'s record: the record format plus the arena's notes."""
+    title, _, rest = game_record(result, config).to_text().partition("\n")
+    notes = [f"# {key}: {value}" for key, value in arena_notes(result, config).items()]
+    return "\n".join([title, *notes, rest])
+
+
+def read_record(path: str | Path) -> tuple[GameRecord, dict[str, str]]:
+    """The game record in ``path`` and the arena's notes in its comment lines."""
+    record = GameRecord.load(path)
+    notes = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        key, separator, value = line.removeprefix("# ").partition(": ")
+        if line.startswith("# ") and separator:
+            notes[key] = value
+    return record, notes
 
 
 def write_records(

@@ -48,7 +48,9 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--win-length", type=int, default=5, help="stones in a row (default 5)"
     )
     rules.add_argument(
-        "--rule", default="freestyle", help="freestyle or standard (default freestyle)"
+        "--rule",
+        default="freestyle",
+        help="freestyle, standard or renju (default freestyle)",
     )
     rules.add_argument(
         "--openings",

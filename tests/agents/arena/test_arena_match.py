@@ -11,7 +11,7 @@ from agents.arena.openings import describe
 from agents.arena.records import read_record
 from agents.arena.report import format_match
 from agents.python_agent import resolve_target
-from gomoku_env import GameConfig, parse_moves
+from gomoku_env import GameConfig
 
 CONFIG = GameConfig(board_size=7)
 
@@ -144,20 +144,20 @@ def test_records_are_written_and_read_back(tmp_path, agent_file):
     match = arena.match("random", "random", games=2)
     files = sorted((tmp_path / "games").glob("game-*.txt"))
     assert len(files) == 2
-    tags, moves = read_record(files[1])
+    record, notes = read_record(files[1])
     game = match.games[1]
-    assert (tags["Black"], tags["White"], tags["Size"]) == (game.black, game.white, "7")
-    assert tuple(parse_moves(moves, 7)) == game.outcome.moves
-    assert tags["Result"] == (game.outcome.winner or "draw")
-    assert tags["Opening"] == describe(game.opening, 7)
-    Arena(CONFIG, records_dir=tmp_path / "forfeits").match(faulty, "random", games=1)
-    tags, _ = read_record(tmp_path / "forfeits" / "game-00000.txt")
-    assert (tags["Reason"], tags["Forfeit"], tags["Result"]) == (
-        "crash",
-        "black",
-        "white",
+    assert (record.black, record.white, record.config) == (
+        game.black,
+        game.white,
+        CONFIG,
     )
-    assert tags["ForfeitDetail"] == "RuntimeError: boom"
+    assert record.moves == game.outcome.moves
+    assert record.result == (game.outcome.winner or "draw")
+    assert notes == {"Game": "1", "Opening": describe(game.opening, 7)}
+    Arena(CONFIG, records_dir=tmp_path / "forfeits").match(faulty, "random", games=1)
+    record, notes = read_record(tmp_path / "forfeits" / "game-00000.txt")
+    assert (record.reason, record.result) == ("crash", "white")
+    assert (notes["Forfeit"], notes["ForfeitDetail"]) == ("black", "RuntimeError: boom")
 
 
 @pytest.mark.parametrize(
