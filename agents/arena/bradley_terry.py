@@ -85,6 +85,20 @@ def _pairs(
     )
 
 
+def check_draw_model(draw_model: str) -> None:
+    """Raise a ValueError naming ``draw_model`` unless it is one of DRAW_MODELS."""
+    if draw_model not in DRAW_MODELS:
+        raise ValueError(f"draw_model must be one of {DRAW_MODELS}, got {draw_model!r}")
+
+
+def _check_counts(names: list[str], wins: np.ndarray, draws: np.ndarray) -> None:
+    shape = (len(names), len(names))
+    if wins.shape != shape or draws.shape != shape:
+        raise ValueError(f"wins and draws must both have shape {shape}")
+    if (wins < 0).any() or (draws < 0).any() or not np.allclose(draws, draws.T):
+        raise ValueError("counts must be >= 0 and draws symmetric")
+
+
 def _check_connected(pairs: _Pairs, names: Sequence[str]) -> None:
     reached, frontier = {0}, [0]
     while frontier:
@@ -194,17 +208,12 @@ def fit_ratings(
     """
     names = list(names)
     wins, draws = np.asarray(wins, dtype=float), np.asarray(draws, dtype=float)
-    shape = (len(names), len(names))
-    if wins.shape != shape or draws.shape != shape:
-        raise ValueError(f"wins and draws must both have shape {shape}")
-    if (wins < 0).any() or (draws < 0).any() or not np.allclose(draws, draws.T):
-        raise ValueError("counts must be >= 0 and draws symmetric")
+    _check_counts(names, wins, draws)
     if anchor not in names:
         raise ValueError(f"anchor {anchor!r} is not one of the players {names}")
     if not prior >= 0:
         raise ValueError(f"prior must be >= 0, got {prior!r}")
-    if draw_model not in DRAW_MODELS:
-        raise ValueError(f"draw_model must be one of {DRAW_MODELS}, got {draw_model!r}")
+    check_draw_model(draw_model)
     pairs = _pairs(wins, draws, prior, draw_model)
     _check_connected(pairs, names)
     anchor_index = names.index(anchor)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.arena.bradley_terry import DRAW_MODELS, Ratings, fit_ratings
-from agents.arena.match import Arena, pair_tasks, player_names
+from agents.arena.bradley_terry import Ratings, check_draw_model, fit_ratings
+from agents.arena.match import Arena, check_positive, pair_tasks, player_names
 from agents.arena.results import Tally, ThinkingTime, tally, thinking_time
 from agents.arena.runner import GameResult, GameTask, ResultCallback
 
@@ -95,6 +95,17 @@ def round_robin_tasks(
     return tasks
 
 
+def _check_ladder(
+    names: Sequence[str], games_per_pair: int, anchor: str, draw_model: str
+) -> None:
+    if len(names) < 2:
+        raise ValueError(f"a ladder needs at least two agents, got {list(names)}")
+    check_positive("games_per_pair", games_per_pair)
+    check_draw_model(draw_model)
+    if anchor not in names:
+        raise ValueError(f"anchor {anchor!r} is not one of the agents {list(names)}")
+
+
 def run_ladder(
     arena: Arena,
     specs: Sequence[str],
@@ -111,23 +122,11 @@ def run_ladder(
         ValueError: fewer than two specs, a bad ``games_per_pair``, a bad spec, or an
             ``anchor`` that is not one of the specs.
     """
-    if len(specs) < 2:
-        raise ValueError(f"a ladder needs at least two agents, got {list(specs)}")
-    if (
-        isinstance(games_per_pair, bool)
-        or not isinstance(games_per_pair, int)
-        or games_per_pair < 1
-    ):
-        raise ValueError(f"games_per_pair must be an int >= 1, got {games_per_pair!r}")
     names = player_names(specs)
-    if draw_model not in DRAW_MODELS:
-        raise ValueError(f"draw_model must be one of {DRAW_MODELS}, got {draw_model!r}")
-    if anchor not in names:
-        raise ValueError(f"anchor {anchor!r} is not one of the agents {names}")
+    _check_ladder(names, games_per_pair, anchor, draw_model)
     arena.check_specs(specs)
-    results = arena.play(
-        round_robin_tasks(arena, names, specs, games_per_pair), on_result
-    )
+    tasks = round_robin_tasks(arena, names, specs, games_per_pair)
+    results = arena.play(tasks, on_result)
     wins, draws = pair_counts(results, names)
     config = arena.config
     description = (

@@ -113,7 +113,8 @@ def pair_tasks(
     return tasks
 
 
-def _check_positive(name: str, value: object) -> None:
+def check_positive(name: str, value: object) -> None:
+    """Raise a ValueError naming ``value`` unless it is an int >= 1."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{name} must be an int >= 1, got {value!r}")
 
@@ -140,7 +141,7 @@ class Arena:
         move_time_limit: float | None = None,
         records_dir: str | Path | None = None,
     ) -> None:
-        _check_positive("jobs", jobs)
+        check_positive("jobs", jobs)
         if move_time_limit is not None and not move_time_limit > 0:
             raise ValueError(
                 f"move_time_limit must be > 0 seconds, got {move_time_limit!r}"
@@ -180,7 +181,7 @@ class Arena:
         on_result: ResultCallback | None = None,
     ) -> MatchResult:
         """Play up to ``games`` games of ``a`` against ``b``; an SPRT may stop early."""
-        _check_positive("games", games)
+        check_positive("games", games)
         self.check_specs((a, b))
         names = tuple(player_names((a, b)))
         players = ((names[0], a), (names[1], b))
