@@ -4,7 +4,7 @@ One call searches one depth; :class:`agents.alphabeta.AlphaBetaAgent` drives ite
 deepening and the clock. Inside the tree:
 
 - a side with a five point wins; a side facing two five points loses; a side to move
-  with an open-four point, facing no five, wins in three plies;
+  with an open-four point, whose opponent cannot make any four, wins in three plies;
 - a side facing one five point has a single (forced) move, searched without using up
   depth, so four-threat sequences are resolved past the horizon;
 - candidate moves are the empty points within two of a stone, ordered by the pattern
@@ -26,6 +26,7 @@ from numba import njit
 
 from agents.patterns import (
     COUNT_FIVES,
+    COUNT_FOURS,
     COUNT_WINNING,
     FIVE_SCORE,
     PatternState,
@@ -161,10 +162,10 @@ def _threat_outcome(state: PatternState, color: int, ply: int) -> int:
         return WIN_SCORE - ply - 1
     if state.counts[1 - side, COUNT_FIVES] > 1:
         return -(WIN_SCORE - ply - 2)
-    if (
-        state.counts[1 - side, COUNT_FIVES] == 0
-        and state.counts[side, COUNT_WINNING] > 0
-    ):
+    opponent_threats = (
+        state.counts[1 - side, COUNT_FIVES] + state.counts[1 - side, COUNT_FOURS]
+    )
+    if opponent_threats == 0 and state.counts[side, COUNT_WINNING] > 0:
         return WIN_SCORE - ply - 3
     return 0
 

@@ -42,8 +42,10 @@ that making a five beats blocking one and making an open four beats blocking a t
 
 COUNT_FIVES = 0
 COUNT_WINNING = 1
-"""Columns of ``PatternState.counts``: points that make a five, and points that make an
-open four or a double four (a win in three plies unless the opponent has a four)."""
+COUNT_FOURS = 2
+"""Columns of ``PatternState.counts``: points that make a five; points that make an open
+four or a double four (a win in three plies when the opponent can make no four); points
+that make any four."""
 
 
 class PatternState(NamedTuple):
@@ -53,7 +55,8 @@ class PatternState(NamedTuple):
     shapes: int8 (2, cells, 4), the shape a stone of each colour would make per direction.
     scores: int64 (2, cells), the combined value of each empty point (0 on stones).
     totals: int64 (2,), the sum of ``scores`` per colour.
-    counts: int64 (2, 2), per colour the number of five points and of winning points.
+    counts: int64 (2, 3), per colour the number of five, winning and four points.
+    four_flags: bool (2, cells), whether a stone there makes a four.
     near: int16 (cells,), stones within two points (candidate moves have near > 0).
     table: the shape table of :func:`agents.shapes.build_shape_table`.
     """
@@ -66,6 +69,7 @@ class PatternState(NamedTuple):
     scores: np.ndarray
     totals: np.ndarray
     counts: np.ndarray
+    four_flags: np.ndarray
     near: np.ndarray
     table: np.ndarray
 
@@ -155,6 +159,23 @@ def _set_score(state: PatternState, point: int, side: int, value: int) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _has_four(point_shapes: np.ndarray) -> bool:
+    for direction in range(4):
+        if (
+            point_shapes[direction] == sh.FOUR
+            or point_shapes[direction] == sh.OPEN_FOUR
+        ):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _set_four_flag(state: PatternState, point: int, side: int, flag: bool) -> None:
+    state.counts[side, COUNT_FOURS] += flag - state.four_flags[side, point]
+    state.four_flags[side, point] = flag
+
+
+@njit(cache=True, nogil=True)
 def _judge_point(state: PatternState, point: int, first: int, last: int) -> None:
     """Re-judge directions ``first..last`` of an empty point for both colours."""
     for side in range(2):
@@ -166,6 +187,9 @@ def _judge_point(state: PatternState, point: int, first: int, last: int) -> None
             )  # fmt: skip
         value = combine_shapes(state.shapes[side, point], state.rule_code, color)
         _set_score(state, point, side, value)
+        _set_four_flag(
+            state, point, side, value > 0 and _has_four(state.shapes[side, point])
+        )
 
 
 @njit(cache=True, nogil=True)
@@ -196,8 +220,9 @@ def _update_near(state: PatternState, point: int, delta: int) -> None:
 def place(state: PatternState, point: int, color: int) -> None:
     """Put a ``color`` stone on empty ``point`` and update the shapes it changes."""
     state.cells[point] = color
-    _set_score(state, point, 0, 0)
-    _set_score(state, point, 1, 0)
+    for side in range(2):
+        _set_score(state, point, side, 0)
+        _set_four_flag(state, point, side, False)
     _update_near(state, point, 1)
     _refresh_lines(state, point)
 
@@ -216,6 +241,7 @@ def judge_all(state: PatternState) -> None:
     """Judge every point from scratch (after the cells were set directly)."""
     state.totals[:] = 0
     state.counts[:] = 0
+    state.four_flags[:] = False
     state.scores[:] = 0
     state.near[:] = 0
     for point in range(state.cells.size):
@@ -239,7 +265,8 @@ def new_state(
         shapes=np.zeros((2, count, 4), dtype=np.int8),
         scores=np.zeros((2, count), dtype=np.int64),
         totals=np.zeros(2, dtype=np.int64),
-        counts=np.zeros((2, 2), dtype=np.int64),
+        counts=np.zeros((2, 3), dtype=np.int64),
+        four_flags=np.zeros((2, count), dtype=np.bool_),
         near=np.zeros(count, dtype=np.int16),
         table=sh.build_shape_table(win_length),
     )
