@@ -32,7 +32,8 @@ class AlphaBetaOptions:
     """Settings of :class:`AlphaBetaAgent` (all validated).
 
     Attributes:
-        time: seconds per move (None: no clock, ``depth`` alone stops the search).
+        time: seconds per move (None, or "none" in a spec: no clock; ``depth`` alone
+            stops the search).
         depth: the deepest iteration (None: up to the clock, at most 64).
         branching: moves searched per node, best pattern scores first.
         vcf_plies: plies of the root VCF searches (for the mover and the opponent).
@@ -50,6 +51,12 @@ class AlphaBetaOptions:
     table_bits: int = 19
 
     def __post_init__(self) -> None:
+        for name in ("time", "depth"):  # specs spell "no limit" as time=none
+            if (
+                isinstance(getattr(self, name), str)
+                and getattr(self, name).lower() == "none"
+            ):
+                object.__setattr__(self, name, None)
         if self.time is None and self.depth is None:
             raise ValueError(
                 "give a time budget, a depth limit, or both (both are None)"

@@ -171,6 +171,22 @@ def _threat_outcome(state: PatternState, color: int, ply: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _decisive_move(state: PatternState, side: int) -> int:
+    """The point behind a decided outcome: the best-valued point for ``side``.
+
+    It is the five point when there is one, else an open-four point; when the outcome is
+    a loss, any point will do.
+    """
+    best = -1
+    for point in range(state.cells.size):
+        if state.cells[point] == EMPTY and (
+            best < 0 or state.scores[side, point] > state.scores[side, best]
+        ):
+            best = point
+    return best
+
+
+@njit(cache=True, nogil=True)
 def _leaf_value(
     state: PatternState, context: SearchContext, color: int, ply: int
 ) -> int:
@@ -248,10 +264,11 @@ def negamax(
     if counters[NODES] > counters[NODE_LIMIT]:
         counters[ABORTED] = 1
         return 0
-    if ply > 0:
-        decided = _threat_outcome(state, color, ply)
-        if decided != 0:
-            return decided
+    decided = _threat_outcome(state, color, ply)
+    if decided != 0:
+        if ply == 0:
+            counters[BEST_MOVE] = _decisive_move(state, side_of(color))
+        return decided
     forced = state.counts[1 - side_of(color), COUNT_FIVES] == 1
     if depth <= 0 and not forced:
         return _leaf_value(state, context, color, ply)

@@ -55,7 +55,9 @@ def test_move_scores_match_the_state() -> None:
     state = fresh(cells, 15, 5, FREESTYLE)
     out = np.empty(225, dtype=np.int64)
     pt.move_scores(cells, 15, 5, FREESTYLE, WHITE, state.table, out)
-    expected = [pt.move_score(state, p, WHITE) if cells[p] == 0 else -1 for p in range(225)]
+    expected = [
+        pt.move_score(state, p, WHITE) if cells[p] == 0 else -1 for p in range(225)
+    ]
     assert out.tolist() == expected
     no_table = np.zeros((2, 0), dtype=np.int8)
     direct = np.empty(225, dtype=np.int64)

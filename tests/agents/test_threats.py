@@ -125,13 +125,17 @@ def test_finds_none_without_a_forced_win(
 def test_defender_five_threat_must_be_answered() -> None:
     # black's double four would win, but white already has four in a row: black's only
     # try is to block, which makes no four, so there is no VCF
-    cells = cells_from_diagram(["O....", ".X...", "..X..", "...X.", "OXXX."], top=3, left=3)
+    cells = cells_from_diagram(
+        ["O....", ".X...", "..X..", "...X.", "OXXX."], top=3, left=3
+    )
     cells[13 * 15 + 1 : 13 * 15 + 5] = WHITE
     assert search(cells, BLACK) == []
 
 
 def test_refuting_moves_stop_the_opponent_vcf() -> None:
-    cells = cells_from_diagram(["O....", ".X...", "..X..", "...X.", "OXXX."], top=3, left=3)
+    cells = cells_from_diagram(
+        ["O....", ".X...", "..X..", "...X.", "OXXX."], top=3, left=3
+    )
     state = new_state(cells, 15, 5, 0)
     candidates = np.array([7 * 15 + 7, 0, 14 * 15 + 14], dtype=np.int64)
     kept = refuting_moves(state, WHITE, candidates, 15, 10_000)

@@ -1,0 +1,76 @@
+"""HeuristicAgent: wins, blocks, prefers attack, seeded ties, both input kinds."""
+
+from __future__ import annotations
+
+import gomoku_env
+import pytest
+
+from agents.heuristic import HeuristicAgent, centre
+from agents.specs import make_agent
+from gomoku_env import GameConfig
+from gomoku_env.notation import notation_to_action
+from tests.agents.diagrams import board_from_diagram
+
+
+def point(name: str) -> int:
+    return notation_to_action(name, 15)
+
+
+def test_takes_the_win_over_blocking() -> None:
+    board = board_from_diagram(["XXXX.", ".....", "OOOO."], top=5, left=3)
+    assert HeuristicAgent(seed=0).act(board) == 5 * 15 + 7
+
+
+def test_blocks_the_opponents_five() -> None:
+    board = board_from_diagram(["OXXXX.", "......", "..O.O."], top=5, left=3)
+    assert board.to_move == gomoku_env.WHITE
+    assert HeuristicAgent(seed=0).act(board) == 5 * 15 + 8
+
+
+def test_prefers_making_an_open_four_to_blocking_a_three() -> None:
+    board = board_from_diagram(
+        [".........", "..XXX....", ".........", "....OOO.."], top=4, left=2
+    )
+    move = HeuristicAgent(seed=0).act(board)
+    assert move in (5 * 15 + 3, 5 * 15 + 7)
+
+
+def test_same_seed_same_moves_and_observations_work() -> None:
+    def play(seed: int) -> list[int]:
+        env = gomoku_env.env(board_size=9, random_opening=2)
+        env.reset(seed=3)
+        agents = {
+            name: HeuristicAgent(GameConfig(board_size=9), seed=seed)
+            for name in env.agents
+        }
+        moves = []
+        for name in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            action = (
+                None if termination or truncation else agents[name].act(observation)
+            )
+            moves.append(action)
+            env.step(action)
+        return moves
+
+    assert play(1) == play(1)
+    assert play(1) != play(2)
+
+
+def test_empty_board_and_report() -> None:
+    agent = make_agent("heuristic", GameConfig(board_size=9), seed=0)
+    board = gomoku_env.Board(GameConfig(board_size=9))
+    assert agent.act(board) == centre(9) == 40
+    assert agent.last_report.reason == "opening"
+    board.play(40)
+    move = agent.act(board)
+    assert agent.last_report.principal_variation == (move,)
+    assert agent.last_report.score > 0
+
+
+def test_bad_input_is_rejected() -> None:
+    agent = HeuristicAgent(GameConfig(board_size=9))
+    with pytest.raises(ValueError, match="differs"):
+        agent.act(gomoku_env.Board(GameConfig(board_size=11)))
+    with pytest.raises(TypeError, match="observation dict or a Board"):
+        agent.act([1, 2, 3])
