@@ -139,12 +139,27 @@ def _from_table(value: int, ply: int) -> int:
 def ordered_candidates(
     state: PatternState, color: int, tie_rank: np.ndarray, first: int, limit: int
 ) -> np.ndarray:
-    """Empty points near stones, best move score first, ``first`` (if legal) in front."""
+    """Empty points near stones, best move score first, ``first`` (if legal) in front.
+
+    When the opponent has an open three (a winning point) and the mover none, only the
+    points that answer it are kept: those where either side makes a four (every defence
+    of a three is a point of it where the opponent would make a four, or a counter-four).
+    """
+    side = side_of(color)
+    must_answer = (
+        state.counts[1 - side, COUNT_WINNING] > 0
+        and state.counts[side, COUNT_WINNING] == 0
+    )
     count = 0
     points = np.empty(state.cells.size, dtype=np.int64)
     keys = np.empty(state.cells.size, dtype=np.int64)
     for point in range(state.cells.size):
-        if state.cells[point] == EMPTY and state.near[point] > 0:
+        answers = state.four_flags[0, point] or state.four_flags[1, point]
+        if (
+            state.cells[point] == EMPTY
+            and state.near[point] > 0
+            and (answers or not must_answer)
+        ):
             points[count] = point
             keys[count] = -(move_score(state, point, color) * 1024 + tie_rank[point])
             if point == first:
