@@ -143,7 +143,8 @@ def ordered_candidates(
 
     When the opponent has an open three (a winning point) and the mover none, only the
     points that answer it are kept: those where either side makes a four (every defence
-    of a three is a point of it where the opponent would make a four, or a counter-four).
+    of a three is one of its points where the opponent would make a four, or a
+    counter-four).
     """
     side = side_of(color)
     must_answer = (
@@ -322,7 +323,7 @@ def principal_variation(
     state: PatternState, table: TranspositionTable, zobrist: np.ndarray, color: int,
     key: int, length: int,
 ) -> np.ndarray:  # fmt: skip
-    """The line of best moves stored in ``table`` from the position, up to ``length``."""
+    """The line of best moves stored in ``table``, at most ``length`` long."""
     line = np.empty(length, dtype=np.int64)
     count = 0
     while count < length:

@@ -33,8 +33,9 @@ class HeuristicAgent:
     ``last_report`` describes the last move.
 
     >>> from gomoku_env import Board, GameConfig, parse_moves
-    >>> board = Board.from_moves(parse_moves("e5 a1 f5 a2 g5 a3", 9), GameConfig(board_size=9))
-    >>> agent = HeuristicAgent(GameConfig(board_size=9), seed=0)
+    >>> nine = GameConfig(board_size=9)
+    >>> board = Board.from_moves(parse_moves("e5 a1 f5 a2 g5 a3", 9), nine)
+    >>> agent = HeuristicAgent(nine, seed=0)
     >>> agent.act(board) in (parse_moves("d5", 9)[0], parse_moves("h5", 9)[0])
     True
     """

@@ -3,7 +3,8 @@
 For each empty point and each colour the evaluator knows the shape (five, open four, …,
 see :mod:`agents.shapes`) that a stone there would make in each of the four directions,
 and a combined point value (a double four or a four with an open three is worth nearly
-as much as an open four). A position's value for a colour is the sum of its point values.
+as much as an open four). A position's value for a colour is the sum of its point
+values.
 
 A move changes shapes only along the four lines through it, within ``win_length``
 points, so :func:`place` and :func:`remove` re-judge those few dozen points instead of
@@ -52,7 +53,7 @@ class PatternState(NamedTuple):
     """The arrays of the evaluator (colour index 0 = black, 1 = white).
 
     cells: the board's flat int8 cells (owned by the state, not shared with a Board).
-    shapes: int8 (2, cells, 4), the shape a stone of each colour would make per direction.
+    shapes: int8 (2, cells, 4), per colour and direction, the shape a stone would make.
     scores: int64 (2, cells), the combined value of each empty point (0 on stones).
     totals: int64 (2,), the sum of ``scores`` per colour.
     counts: int64 (2, 3), per colour the number of five, winning and four points.
@@ -286,7 +287,7 @@ def move_score(state: PatternState, point: int, color: int) -> int:
 
 @njit(cache=True, nogil=True)
 def position_value(state: PatternState, color: int) -> int:
-    """The static value of the position for ``color``: its points minus the opponent's."""
+    """The static value for ``color``: its point values minus the opponent's."""
     side = 0 if color == BLACK else 1
     return state.totals[side] - state.totals[1 - side]
 
@@ -296,12 +297,12 @@ def move_scores(
     cells: np.ndarray, size: int, win_length: int, rule_code: int, color: int,
     table: np.ndarray, out: np.ndarray,
 ) -> None:  # fmt: skip
-    """Write into ``out`` (int64, one per cell) the move score of each point for ``color``.
+    """Write into ``out`` (int64, one per cell) each point's move score for ``color``.
 
     A stateless entry point for compiled callers (priors, rollout policies): it judges
     the whole board, so a search that plays and undoes moves should keep a
     :class:`PatternState` instead. Occupied points get -1. ``table`` comes from
-    :func:`agents.shapes.build_shape_table` (pass one with no columns to judge directly).
+    :func:`agents.shapes.build_shape_table` (one with no columns: judge directly).
     """
     point_shapes = np.empty(4, dtype=np.int8)
     other = WHITE if color == BLACK else BLACK

@@ -1,8 +1,9 @@
 """What a pattern-based agent saw when it chose a move, and how it reads its input.
 
-Both :class:`agents.heuristic.HeuristicAgent` and :class:`agents.alphabeta.AlphaBetaAgent`
-accept either a PettingZoo observation dict or a :class:`gomoku_env.Board`, and keep a
-:class:`SearchReport` of their last decision for overlays and logs.
+Both :class:`agents.heuristic.HeuristicAgent` and
+:class:`agents.alphabeta.AlphaBetaAgent` accept either a PettingZoo observation dict or
+a :class:`gomoku_env.Board`, and keep a :class:`SearchReport` of their last decision for
+overlays and logs.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ def position_of(source: dict[str, np.ndarray] | Board, config: GameConfig) -> Bo
         return source
     if not isinstance(source, dict) or "observation" not in source:
         raise TypeError(
-            f"expected a PettingZoo observation dict or a Board, got {type(source).__name__}"
+            "expected a PettingZoo observation dict or a Board, "
+            f"got {type(source).__name__}"
         )
     return board_from_observation(source, config)
 

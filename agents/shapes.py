@@ -69,7 +69,7 @@ def wins(run: int, win_length: int, exact: bool) -> bool:
 
 @njit(cache=True, nogil=True)
 def five_points(segment: np.ndarray, win_length: int, exact: bool) -> int:
-    """Empty points of ``segment`` that would complete a winning line through the centre."""
+    """Empty points of ``segment`` completing a winning line through the centre."""
     count = 0
     for index in range(1, 2 * win_length):
         if segment[index] == SEGMENT_EMPTY:
@@ -128,7 +128,7 @@ def _window_shape(segment: np.ndarray, win_length: int, exact: bool) -> int:
 
 @njit(cache=True, nogil=True)
 def judge_segment(segment: np.ndarray, win_length: int, exact: bool) -> int:
-    """The shape that an own stone on the centre of ``segment`` makes (see module doc)."""
+    """The shape an own stone on the centre of ``segment`` makes (see module doc)."""
     segment[win_length] = SEGMENT_OWN
     run = center_run(segment, win_length)
     if wins(run, win_length, exact):

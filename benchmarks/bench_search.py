@@ -1,10 +1,10 @@
 """Alpha-beta and VCF speed on fixed mid-game 15×15 positions.
 
 The positions are reached by two seeded HeuristicAgents from seeded random openings
-(the same positions on every run). Prints nodes per second for a depth-limited alpha-beta
-search and for VCF searches, each with its ratio to the rate of the evaluator's
-elementary step (one place + remove pair) measured in the same run; rounds are
-interleaved and medians reported, since the machine may be shared.
+(the same positions on every run). Prints nodes per second for a depth-limited
+alpha-beta search and for VCF searches, each with its ratio to the rate of the
+evaluator's elementary step (one place + remove pair) measured in the same run; rounds
+are interleaved and medians reported, since the machine may be shared.
 
     python benchmarks/bench_search.py --rounds 5
 """
@@ -15,10 +15,10 @@ import argparse
 import statistics
 import time
 
-import gomoku_env
 import numpy as np
 from numba import njit
 
+import gomoku_env
 from agents import alphabeta_search as search
 from agents.heuristic import HeuristicAgent
 from agents.patterns import PatternState, place, remove
@@ -122,7 +122,8 @@ def main() -> None:
     for name in ("alphabeta", "vcf"):
         ratio = medians[name] / medians["step"]
         print(
-            f"  {name:<10} nodes/s              {medians[name]:>12,.0f}  ({ratio:.2f}x ref)"
+            f"  {name:<10} nodes/s              {medians[name]:>12,.0f}"
+            f"  ({ratio:.2f}x ref)"
         )
     print(
         f"  alpha-beta: depth {SEARCH_DEPTH}, branching {BRANCHING}, leaf VCF 5 plies"

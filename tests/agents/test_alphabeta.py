@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import gomoku_env
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import gomoku_env
 from agents import alphabeta_search as search
 from agents.alphabeta import AlphaBetaAgent
 from agents.reports import pattern_state

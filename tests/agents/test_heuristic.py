@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import gomoku_env
 import pytest
 
+import gomoku_env
 from agents.heuristic import HeuristicAgent, centre
 from agents.specs import make_agent
 from gomoku_env import GameConfig

@@ -1,4 +1,4 @@
-"""Pattern evaluator: incremental updates equal a fresh judgement; rules are honoured."""
+"""Pattern evaluator: incremental updates equal a fresh judgement; rules honoured."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Line shapes: a table of hand-made segments, and the table against direct judgement."""
+"""Line shapes: hand-made segments, and the table against direct judgement."""
 
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ import pytest
 
 from agents.patterns import new_state
 from agents.threats import find_vcf, refuting_moves
-from gomoku_env.symmetry import transform_action
 from gomoku_env.kernels import BLACK, WHITE, place_and_judge
+from gomoku_env.symmetry import transform_action
 from tests.agents.diagrams import cells_from_diagram
 
 # X attacks (black), O defends; each diagram sits at (top, left) on 15×15, then is
@@ -28,7 +28,7 @@ STAIRCASE_9 = [
     ".....X.",
     ".OXXX..",
 ]
-STAIRCASE_7 = STAIRCASE_9[:3] + ["....X.O"] + STAIRCASE_9[4:]
+STAIRCASE_7 = [*STAIRCASE_9[:3], "....X.O", *STAIRCASE_9[4:]]
 STAIRCASE_5 = [".....O.", ".OXXX..", ".....X.", ".....X.", ".OXXX.."]
 DOUBLE_FOUR_3 = [".....O.", ".....X.", ".....X.", ".....X.", ".OXXX.."]
 WINS = [
@@ -60,9 +60,9 @@ def replay_is_forced_win(cells: np.ndarray, line: list[int], attacker: int) -> b
             return False
         if mover == defender and move not in five_points(cells, attacker):
             return False
-        if mover == attacker and index > 0 and five_points(cells, defender):
-            if five_points(cells, defender) != [move]:
-                return False
+        threats = five_points(cells, defender) if mover == attacker else []
+        if threats and threats != [move]:
+            return False
         won = place_and_judge(cells, 15, 5, 0, move, mover)
         if won:
             return mover == attacker and index == len(line) - 1
@@ -72,7 +72,7 @@ def replay_is_forced_win(cells: np.ndarray, line: list[int], attacker: int) -> b
 
 
 def five_points(cells: np.ndarray, color: int) -> list[int]:
-    """Empty points where ``color`` would complete five (brute force with the kernel)."""
+    """Empty points where ``color`` would complete five (brute force, rules kernel)."""
     found = []
     for point in np.flatnonzero(cells == 0):
         trial = cells.copy()
