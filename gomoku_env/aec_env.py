@@ -1,4 +1,3 @@
-# noqa: D212, D415
 """
 # Gomoku
 
@@ -72,7 +71,12 @@ such as "h8 i9 h9". `reset(options={"opening": ...})` replaces it for one episod
 `opening`, drawn from the generator seeded by `reset(seed=...)`, for varied evaluation
 positions.
 
-`render_mode`: None or "ansi" (a text board with coordinates and the last move marked).
+`render_mode`: None, "ansi" (a text board with coordinates and the last move marked),
+"rgb_array" (an (H, W, 3) uint8 picture of a wooden board drawn with pygame-ce) or
+"human" (the same picture in a window opened on the first render, at `render_fps`).
+`env.unwrapped.set_overlay(heatmap=..., text=..., value=...)` draws what an agent thinks
+(a policy or visit counts, a value) on the pictures, and `env.unwrapped.renderer.options`
+(a `gomoku_env.render.RenderOptions`) sets cell size, move numbers and colours.
 
 The full position is available to search agents as `env.unwrapped.board`, a
 `gomoku_env.Board` with the moves played so far.
@@ -84,7 +88,7 @@ The full position is available to search agents as `env.unwrapped.board`, a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -100,8 +104,11 @@ from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.notation import action_to_notation, parse_moves
 from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.render.overlay import Overlay
+from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
 AGENTS = ("black_0", "white_0")
+_AGENT_COLORS = {"black_0": BLACK, "white_0": WHITE}
 OPENING_RADIUS = 2
 
 
@@ -113,7 +120,9 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(environment)
 
 
-def parse_opening(opening: str | list[int] | tuple[int, ...] | None, config: GameConfig) -> list[int]:
+def parse_opening(
+    opening: str | list[int] | tuple[int, ...] | None, config: GameConfig
+) -> list[int]:
     """Validate an opening (notation string or actions) and return it as actions.
 
     Raises:
@@ -131,7 +140,9 @@ def parse_opening(opening: str | list[int] | tuple[int, ...] | None, config: Gam
         try:
             board.play(action)
         except IllegalMoveError as error:
-            raise ValueError(f"bad opening move {index + 1} ({action}): {error}") from None
+            raise ValueError(
+                f"bad opening move {index + 1} ({action}): {error}"
+            ) from None
     if board.is_over:
         raise ValueError(f"opening {opening!r} already decides the game")
     return actions
@@ -140,15 +151,17 @@ def parse_opening(opening: str | list[int] | tuple[int, ...] | None, config: Gam
 def _centre_area(size: int) -> np.ndarray:
     """Actions within OPENING_RADIUS of the centre (in both row and column)."""
     centre = size // 2
-    span = np.arange(max(0, centre - OPENING_RADIUS), min(size, centre + OPENING_RADIUS + 1))
+    span = np.arange(
+        max(0, centre - OPENING_RADIUS), min(size, centre + OPENING_RADIUS + 1)
+    )
     return (span[:, None] * size + span[None, :]).ravel()
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     """Gomoku as a PettingZoo AEC env; see the module docstring for spaces and rewards."""
 
-    metadata = {
-        "render_modes": ["ansi"],
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "rgb_array", "ansi"],
         "name": "gomoku_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -170,11 +183,24 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 f"unknown render_mode {render_mode!r}; expected None or one of "
                 f"{self.metadata['render_modes']}"
             )
-        if isinstance(random_opening, bool) or not isinstance(random_opening, int) or random_opening < 0:
-            raise ValueError(f"random_opening must be an int >= 0, got {random_opening!r}")
+        if (
+            isinstance(random_opening, bool)
+            or not isinstance(random_opening, int)
+            or random_opening < 0
+        ):
+            raise ValueError(
+                f"random_opening must be an int >= 0, got {random_opening!r}"
+            )
         if random_opening > (2 * OPENING_RADIUS + 1) ** 2 // 2:
-            raise ValueError(f"random_opening {random_opening} is too many stones for the centre area")
+            raise ValueError(
+                f"random_opening {random_opening} is too many stones for the centre area"
+            )
         self.render_mode = render_mode
+        self.renderer = (
+            BoardRenderer(render_mode, self.metadata["render_fps"])
+            if render_mode in PICTURE_MODES
+            else None
+        )
         self.opening = parse_opening(opening, self.config)
         self.random_opening = random_opening
         self.possible_agents = list(AGENTS)
@@ -182,7 +208,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         size = self.config.board_size
         observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(0, 1, (size, size, PLANE_COUNT), dtype=np.int8),
+                "observation": spaces.Box(
+                    0, 1, (size, size, PLANE_COUNT), dtype=np.int8
+                ),
                 "action_mask": spaces.Box(0, 1, (cells,), dtype=np.int8),
             }
         )
@@ -199,14 +227,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        color = BLACK if agent == AGENTS[0] else WHITE
         if agent == self.agent_selection and not self.terminations[agent]:
             mask = self.board.legal_mask()
         else:
             mask = np.zeros(self.config.cells, dtype=np.int8)
-        return {"observation": self._planes.view(color), "action_mask": mask}
+        return {
+            "observation": self._planes.view(_AGENT_COLORS[agent]),
+            "action_mask": mask,
+        }
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> None:
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
         opening = self.opening
@@ -220,19 +252,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
+        board = self.board
         try:
             self._play(action)
         except IllegalMoveError as error:
-            self._finish(winner=None, reason="illegal_move", offender=agent, detail=str(error))
+            self._finish(
+                winner=None, reason="illegal_move", offender=agent, detail=str(error)
+            )
         else:
-            board = self.board
+            self.agent_selection = AGENTS[len(board.moves) % 2]
             if board.winner != EMPTY:
                 self._finish(winner=agent, reason="five")
             elif board.is_full:
                 self._finish(winner=None, reason="board_full")
-            else:
-                self.agent_selection = AGENTS[len(board.moves) % 2]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -242,14 +274,36 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 "You are calling render method without specifying any render mode."
             )
             return None
+        if self.renderer is not None:
+            return self.renderer.render(self.board)
         return render_text(self.board)
 
+    def set_overlay(
+        self,
+        heatmap: np.ndarray | None = None,
+        text: str | None = None,
+        value: float | None = None,
+    ) -> None:
+        """Draw a heat map, text or value on the pictures (see :class:`Overlay`).
+
+        Calling it with no arguments clears the overlay. Raises ValueError for a heat
+        map that does not fit the board or a value outside [-1, 1].
+        """
+        overlay = Overlay(heatmap, text, value)
+        overlay.heat_for(self.config.board_size)
+        if self.renderer is not None:
+            empty = heatmap is None and text is None and value is None
+            self.renderer.overlay = None if empty else overlay
+
     def close(self) -> None:
-        """Nothing to release for text rendering."""
+        """Close the window of the "human" render mode, if one was opened."""
+        if self.renderer is not None:
+            self.renderer.close()
 
     def _play(self, action: int) -> None:
-        previous_move = self.board.last_move
-        color = self.board.to_move
+        moves = self.board.moves
+        previous_move = moves[-1] if moves else None
+        color = BLACK if len(moves) % 2 == 0 else WHITE
         self.board.play(action)
         self._planes.place(int(action), color, previous_move)
 
@@ -280,7 +334,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 return
 
     def _finish(
-        self, winner: str | None, reason: str, offender: str | None = None, detail: str = ""
+        self,
+        winner: str | None,
+        reason: str,
+        offender: str | None = None,
+        detail: str = "",
     ) -> None:
         board = self.board
         for agent in self.agents:
@@ -295,10 +353,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             "reason": reason,
             "winner": winner,
             "winning_line": line,
-            "winning_line_notation": tuple(action_to_notation(a, board.size) for a in line),
+            "winning_line_notation": tuple(
+                action_to_notation(a, board.size) for a in line
+            ),
             "moves": len(board.moves),
         }
         if offender is not None:
             info["illegal_move"] = detail
         self.infos = {agent: dict(info) for agent in self.agents}
         self.terminations = dict.fromkeys(self.agents, True)
+        # Rewards are zero on every other step, so accumulating them only here is exact.
+        self._accumulate_rewards()

@@ -14,8 +14,8 @@ import numpy as np
 from gomoku_env import kernels
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError
-from gomoku_env.symmetry import transform_action
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
+from gomoku_env.symmetry import transform_action
 
 COLOR_NAMES = {BLACK: "black", WHITE: "white"}
 
@@ -38,13 +38,17 @@ class Board:
         self.config = config if config is not None else GameConfig()
         self.size = self.config.board_size
         self._rule_code = self.config.rule.code
+        self._win_length = self.config.win_length
+        self._cell_count = self.config.cells
         self.cells = np.zeros(self.config.cells, dtype=np.int8)
         self._empty = np.ones(self.config.cells, dtype=np.int8)
         self.moves: list[int] = []
         self.winner = EMPTY
 
     @classmethod
-    def from_moves(cls, moves: Iterable[int], config: GameConfig | None = None) -> Board:
+    def from_moves(
+        cls, moves: Iterable[int], config: GameConfig | None = None
+    ) -> Board:
         """The position reached by playing ``moves`` (actions) from the empty board."""
         board = cls(config)
         for action in moves:
@@ -97,9 +101,9 @@ class Board:
 
     def legal_mask(self) -> np.ndarray:
         """An int8 mask over actions: 1 where the side to move may play (all 0 once over)."""
-        if self.is_over:
-            return np.zeros(self.config.cells, dtype=np.int8)
-        return self._empty.copy()
+        if self.winner != EMPTY:
+            return np.zeros(self._cell_count, dtype=np.int8)
+        return self._empty.copy()  # all zero on a full board
 
     def legal_actions(self) -> np.ndarray:
         """The legal actions, in increasing order."""
@@ -137,16 +141,22 @@ class Board:
                 the board is left unchanged.
             TypeError: the action is not an integer.
         """
-        self.check_move(action)
-        action = int(action)
-        color = self.to_move
-        won = kernels.place_and_judge(
-            self.cells, self.size, self.config.win_length, self._rule_code, action, color
-        )
+        # One cheap test covers the common legal case; the slow path explains the rest.
+        if not (
+            type(action) is int
+            and self.winner == EMPTY
+            and 0 <= action < self._cell_count
+            and self._empty[action]
+        ):
+            self.check_move(action)
+            action = int(action)
+        color = BLACK if len(self.moves) % 2 == 0 else WHITE
+        if kernels.place_and_judge(
+            self.cells, self.size, self._win_length, self._rule_code, action, color
+        ):
+            self.winner = color
         self._empty[action] = 0
         self.moves.append(action)
-        if won:
-            self.winner = color
 
     def undo(self) -> int:
         """Take back the last move and return it; the position is exactly as before it."""
@@ -166,7 +176,10 @@ class Board:
         direction = kernels.winning_direction(
             self.cells, self.size, self.config.win_length, self._rule_code, action
         )
-        return tuple(int(cell) for cell in kernels.line_cells(self.cells, self.size, action, direction))
+        return tuple(
+            int(cell)
+            for cell in kernels.line_cells(self.cells, self.size, action, direction)
+        )
 
     def copy(self) -> Board:
         """An independent copy of this position and its history."""
@@ -174,6 +187,8 @@ class Board:
         clone.config = self.config
         clone.size = self.size
         clone._rule_code = self._rule_code
+        clone._win_length = self._win_length
+        clone._cell_count = self._cell_count
         clone.cells = self.cells.copy()
         clone._empty = self._empty.copy()
         clone.moves = list(self.moves)

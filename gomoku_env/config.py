@@ -38,7 +38,9 @@ class Rule(str, enum.Enum):
             return cls(str(value).lower())
         except ValueError:
             accepted = ", ".join(repr(rule.value) for rule in cls)
-            raise ValueError(f"unknown rule {value!r}; expected one of {accepted}") from None
+            raise ValueError(
+                f"unknown rule {value!r}; expected one of {accepted}"
+            ) from None
 
 
 _RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1}

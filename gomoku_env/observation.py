@@ -36,8 +36,12 @@ class ObservationPlanes:
     def __init__(self, board_size: int) -> None:
         self.board_size = board_size
         self.planes = np.zeros((2, board_size, board_size, PLANE_COUNT), dtype=np.int8)
-        self._flat = self.planes.reshape(2, board_size * board_size, PLANE_COUNT)
         self.planes[0, :, :, OBSERVER_IS_BLACK] = 1
+        # Scalar writes into a 1-D view with computed offsets are the cheapest numpy
+        # writes from Python; a move changes at most six entries.
+        self._flat = self.planes.reshape(-1)
+        self._view_stride = board_size * board_size * PLANE_COUNT
+        self._views = {BLACK: self.planes[0], WHITE: self.planes[1]}
 
     @classmethod
     def from_board(cls, board: Board) -> ObservationPlanes:
@@ -51,21 +55,28 @@ class ObservationPlanes:
 
     def place(self, action: int, color: int, previous_move: int | None) -> None:
         """Record a ``color`` stone on ``action``; ``previous_move`` loses its marker."""
-        mover_view = 0 if color == BLACK else 1
-        flat = self._flat
-        flat[mover_view, action, OWN_STONES] = 1
-        flat[1 - mover_view, action, OPPONENT_STONES] = 1
+        flat, stride = self._flat, self._view_stride
+        mover = 0 if color == BLACK else stride
+        other = stride - mover
+        cell = action * PLANE_COUNT
+        flat[mover + cell + OWN_STONES] = 1
+        flat[other + cell + OPPONENT_STONES] = 1
         if previous_move is not None:
-            flat[:, previous_move, LAST_MOVE] = 0
-        flat[:, action, LAST_MOVE] = 1
+            previous = previous_move * PLANE_COUNT + LAST_MOVE
+            flat[previous] = 0
+            flat[stride + previous] = 0
+        flat[cell + LAST_MOVE] = 1
+        flat[stride + cell + LAST_MOVE] = 1
 
     def remove(self, action: int, previous_move: int | None) -> None:
         """Undo :meth:`place`: clear ``action`` and mark ``previous_move`` again."""
-        flat = self._flat
-        flat[:, action, :LAST_MOVE + 1] = 0
-        if previous_move is not None:
-            flat[:, previous_move, LAST_MOVE] = 1
+        flat, stride = self._flat, self._view_stride
+        cell = action * PLANE_COUNT
+        for view in (0, stride):
+            flat[view + cell : view + cell + LAST_MOVE + 1] = 0
+            if previous_move is not None:
+                flat[view + previous_move * PLANE_COUNT + LAST_MOVE] = 1
 
     def view(self, color: int) -> np.ndarray:
         """A copy of the planes as seen by the ``color`` player."""
-        return self.planes[0 if color == BLACK else 1].copy()
+        return self._views[color].copy()

@@ -1,4 +1,8 @@
-"""ASCII diagrams of positions for the agent tests: X black, O white, . empty."""
+"""Small diagrams placed on a bigger board, for the pattern and search tests.
+
+A test position is usually a few stones in one corner of the board; writing only that
+part keeps the diagram readable, and ``top``/``left`` say where it sits.
+"""
 
 from __future__ import annotations
 
@@ -6,24 +10,18 @@ import numpy as np
 
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.kernels import BLACK, WHITE
+from tests.diagrams import board_from_diagram as board_from_full_diagram
+from tests.diagrams import diagram_cells
 
 
 def cells_from_diagram(
     rows: list[str], size: int = 15, top: int = 0, left: int = 0
 ) -> np.ndarray:
     """Flat int8 cells with the diagram's stones, its top-left corner at (top, left)."""
-    cells = np.zeros(size * size, dtype=np.int8)
-    for row, text in enumerate(rows):
-        for col, char in enumerate(text.replace(" ", "")):
-            point = (top + row) * size + left + col
-            if char == "X":
-                cells[point] = BLACK
-            elif char == "O":
-                cells[point] = WHITE
-            elif char != ".":
-                raise ValueError(f"bad diagram character {char!r}")
-    return cells
+    part = diagram_cells("\n".join(rows)).reshape(len(rows), -1)
+    grid = np.zeros((size, size), dtype=np.int8)
+    grid[top : top + part.shape[0], left : left + part.shape[1]] = part
+    return grid.reshape(-1)
 
 
 def board_from_diagram(
@@ -31,10 +29,10 @@ def board_from_diagram(
 ) -> Board:
     """A Board holding the diagram's stones (black to move when counts are equal)."""
     config = config or GameConfig()
-    cells = cells_from_diagram(rows, config.board_size, top, left)
-    black = np.flatnonzero(cells == BLACK)
-    white = np.flatnonzero(cells == WHITE)
-    moves: list[int] = [0] * (black.size + white.size)
-    moves[0::2] = [int(a) for a in black]
-    moves[1::2] = [int(a) for a in white]
-    return Board.with_stones(moves, config)
+    grid = cells_from_diagram(rows, config.board_size, top, left)
+    size = config.board_size
+    text = "\n".join(
+        "".join(".XO"[value] for value in grid[row * size : (row + 1) * size])
+        for row in range(size)
+    )
+    return board_from_full_diagram(text, config)
