@@ -86,7 +86,8 @@ class AlphaBetaAgent:
 
     ``act`` accepts a PettingZoo observation or a :class:`gomoku_env.Board`;
     ``last_report`` holds the principal variation, score, nodes and depth of the last
-    search.
+    search. Setting ``time_per_move`` (seconds) overrides the ``time`` option, as the
+    :class:`agents.base.TimedAgent` protocol asks (the Gomocup brain sets it).
     """
 
     def __init__(
@@ -100,6 +101,7 @@ class AlphaBetaAgent:
         self._zobrist = search.zobrist_keys(self.config.cells)
         self._table = search.new_table(self.options.table_bits)
         self._rng = np.random.default_rng(seed)
+        self.time_per_move: float | None = None
         self.last_report: SearchReport | None = None
 
     def reset(self, seed: int | None = None) -> None:
@@ -156,7 +158,8 @@ class AlphaBetaAgent:
     ) -> int:  # fmt: skip
         """Iterative deepening under the clock and the depth limit."""
         options = self.options
-        deadline = start + options.time if options.time is not None else None
+        budget = self.time_per_move if self.time_per_move is not None else options.time
+        deadline = start + budget if budget is not None else None
         context = search.SearchContext(
             zobrist=self._zobrist, tie_rank=self._tie_rank,
             counters=np.zeros(search.COUNTER_SLOTS, dtype=np.int64),

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import gomoku_env
 from agents import alphabeta_search as search
 from agents.alphabeta import AlphaBetaAgent
+from agents.base import TimedAgent
 from agents.reports import pattern_state
 from agents.specs import make_agent
 from gomoku_env import Board, GameConfig
@@ -161,3 +162,13 @@ def test_bad_options_are_rejected(options: dict, message: str) -> None:
 def test_spec_with_unknown_option_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="bad options for agent 'alphabeta'"):
         make_agent("alphabeta:speed=3")
+
+
+def test_time_per_move_overrides_the_depth_only_budget() -> None:
+    board = board_from_diagram(["X.O", ".XO", "..."], top=6, left=6)
+    agent = AlphaBetaAgent(seed=1, time=None, depth=40)
+    assert isinstance(agent, TimedAgent)
+    agent.time_per_move = 0.2
+    agent.act(board)
+    assert agent.last_report.elapsed < 1.5
+    assert agent.last_report.depth < 40
