@@ -6,8 +6,8 @@ from agents.heuristic import HeuristicAgent
 from agents.random_agent import RandomAgent
 
 __all__ = [
-    "AlphaBetaAgent",
     "Agent",
+    "AlphaBetaAgent",
     "HeuristicAgent",
     "RandomAgent",
     "TimedAgent",
