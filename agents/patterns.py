@@ -118,6 +118,56 @@ def line_shape(
 
 
 @njit(cache=True, nogil=True)
+def _line_keys(
+    cells: np.ndarray, size: int, win_length: int, point: int, direction: int
+) -> tuple[int, int]:
+    """The table keys of the segment through ``point`` for black and for white at once
+    (one pass over the cells instead of one per colour)."""
+    d_row, d_col = DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
+    row, col = point // size, point % size
+    black_key = white_key = 0
+    for offset in range(win_length, -win_length - 1, -1):
+        if offset == 0:
+            continue
+        r, c = row + offset * d_row, col + offset * d_col
+        black_value = white_value = sh.SEGMENT_BLOCKED
+        if 0 <= r < size and 0 <= c < size:
+            stone = cells[r * size + c]
+            if stone == EMPTY:
+                black_value = white_value = sh.SEGMENT_EMPTY
+            elif stone == BLACK:
+                black_value = sh.SEGMENT_OWN
+            else:
+                white_value = sh.SEGMENT_OWN
+        black_key = black_key * 3 + black_value
+        white_key = white_key * 3 + white_value
+    return black_key, white_key
+
+
+@njit(cache=True, nogil=True)
+def _judge_directions(state: PatternState, point: int, first: int, last: int) -> None:
+    """Store the shapes of ``point`` along directions ``first..last`` for both colours."""
+    table, rule_code = state.table, state.rule_code
+    for direction in range(first, last + 1):
+        if table.shape[1] > 0:
+            black_key, white_key = _line_keys(
+                state.cells, state.size, state.win_length, point, direction
+            )
+            state.shapes[0, point, direction] = table[
+                int(is_exact(rule_code, BLACK)), black_key
+            ]
+            state.shapes[1, point, direction] = table[
+                int(is_exact(rule_code, WHITE)), white_key
+            ]
+            continue
+        for side in range(2):
+            state.shapes[side, point, direction] = line_shape(
+                state.cells, state.size, state.win_length, rule_code, table,
+                point, direction, BLACK if side == 0 else WHITE,
+            )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
 def combine_shapes(point_shapes: np.ndarray, rule_code: int, color: int) -> int:
     """The value of a point from its four shapes (combinations such as four + three)."""
     fives = fours = open_threes = overlines = 0
@@ -179,13 +229,9 @@ def _set_four_flag(state: PatternState, point: int, side: int, flag: bool) -> No
 @njit(cache=True, nogil=True)
 def _judge_point(state: PatternState, point: int, first: int, last: int) -> None:
     """Re-judge directions ``first..last`` of an empty point for both colours."""
+    _judge_directions(state, point, first, last)
     for side in range(2):
         color = BLACK if side == 0 else WHITE
-        for direction in range(first, last + 1):
-            state.shapes[side, point, direction] = line_shape(
-                state.cells, state.size, state.win_length, state.rule_code, state.table,
-                point, direction, color,
-            )  # fmt: skip
         value = combine_shapes(state.shapes[side, point], state.rule_code, color)
         _set_score(state, point, side, value)
         _set_four_flag(
