@@ -25,6 +25,9 @@ from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 
 MAX_DEPTH = 64
+TIME_MARGIN = 0.85
+"""Share of the time left that the node limit of the next iteration may use: the
+node rate of a deeper iteration is a little lower than that of the last one."""
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,8 @@ class AlphaBetaAgent:
             spent = max(now - iteration_start, 1e-4)
             if deadline - now < 2 * spent:
                 break
-            node_limit = int((deadline - now) * counters[search.NODES] / spent)
+            searched = counters[search.NODES] + counters[search.VCF_NODES]
+            node_limit = int(TIME_MARGIN * (deadline - now) * searched / spent)
         pv = search.principal_variation(
             state, self._table, self._zobrist, color, key, max(completed, 1)
         )

@@ -71,7 +71,8 @@ class SearchContext(NamedTuple):
 
     zobrist: int64 (2, cells) random keys per colour and point.
     tie_rank: int64 (cells,) a seeded ranking of the points, to break ordering ties.
-    counters: int64 (COUNTER_SLOTS,) nodes, node limit, aborted flag, root best move.
+    counters: int64 (COUNTER_SLOTS,) nodes, node limit (on alpha-beta and horizon VCF
+        nodes together), aborted flag, root best move, horizon VCF nodes.
     root_moves: the moves allowed at the root (all candidates when empty).
     branching: the most moves searched per node.
     leaf_vcf_plies: plies of the VCF run at the horizon (0 turns it off).
@@ -277,7 +278,7 @@ def negamax(
     """The value of the position for ``color`` (to move), searched ``depth`` plies."""
     counters = context.counters
     counters[NODES] += 1
-    if counters[NODES] > counters[NODE_LIMIT]:
+    if counters[NODES] + counters[VCF_NODES] > counters[NODE_LIMIT]:
         counters[ABORTED] = 1
         return 0
     decided = _threat_outcome(state, color, ply)
