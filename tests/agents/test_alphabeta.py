@@ -79,6 +79,28 @@ def test_full_depth_search_equals_plain_minimax(
     assert searched_value(board, empties) == minimax(board, 0)
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 100_000),
+    win_length=st.sampled_from([3, 4]),
+    empties=st.integers(4, 6),
+    depth=st.integers(1, 4),
+)
+def test_depth_limited_search_finds_every_decision_within_its_horizon(
+    seed: int, win_length: int, empties: int, depth: int
+) -> None:
+    board = random_position(seed, win_length, empties)
+    if board is None:
+        return
+    exact = minimax(board, 0)
+    plies_to_end = search.WIN_SCORE - abs(exact)
+    value = searched_value(board, depth)
+    if exact != 0 and plies_to_end <= depth:
+        assert value == exact
+    else:
+        assert abs(value) < search.WIN_SCORE - depth
+
+
 def test_wins_in_one_and_blocks_a_four() -> None:
     win = board_from_diagram(["XXXX.", ".....", "OOOO."], top=5, left=3)
     agent = AlphaBetaAgent(seed=0, **DEPTH_ONLY)
