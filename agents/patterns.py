@@ -230,6 +230,12 @@ def _set_four_flag(state: PatternState, point: int, side: int, flag: bool) -> No
 def _judge_point(state: PatternState, point: int, first: int, last: int) -> None:
     """Re-judge directions ``first..last`` of an empty point for both colours."""
     _judge_directions(state, point, first, last)
+    _score_point(state, point)
+
+
+@njit(cache=True, nogil=True)
+def _score_point(state: PatternState, point: int) -> None:
+    """Recompute the value and four flag of an empty point from its stored shapes."""
     for side in range(2):
         color = BLACK if side == 0 else WHITE
         value = combine_shapes(state.shapes[side, point], state.rule_code, color)
@@ -240,11 +246,58 @@ def _judge_point(state: PatternState, point: int, first: int, last: int) -> None
 
 
 @njit(cache=True, nogil=True)
+def _line_values(
+    state: PatternState, point: int, direction: int, span: int
+) -> np.ndarray:
+    """Segment codes of the points ``-span..span`` along a line, for each colour."""
+    size = state.size
+    d_row, d_col = DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
+    row, col = point // size, point % size
+    values = np.full((2, 2 * span + 1), sh.SEGMENT_BLOCKED, dtype=np.int64)
+    for offset in range(-span, span + 1):
+        r, c = row + offset * d_row, col + offset * d_col
+        if 0 <= r < size and 0 <= c < size:
+            stone = state.cells[r * size + c]
+            if stone == EMPTY:
+                values[0, offset + span] = values[1, offset + span] = sh.SEGMENT_EMPTY
+            else:
+                values[stone - 1, offset + span] = sh.SEGMENT_OWN
+    return values
+
+
+@njit(cache=True, nogil=True)
+def _refresh_direction(state: PatternState, point: int, direction: int) -> None:
+    """Re-judge, with one read of the line, the empty points near ``point`` on it."""
+    reach = state.win_length
+    values = _line_values(state, point, direction, 2 * reach)
+    exact_black = int(is_exact(state.rule_code, BLACK))
+    exact_white = int(is_exact(state.rule_code, WHITE))
+    for offset in range(-reach, reach + 1):
+        centre = offset + 2 * reach
+        if offset == 0 or values[0, centre] != sh.SEGMENT_EMPTY:
+            continue
+        black_key = white_key = 0
+        for index in range(centre + reach, centre - reach - 1, -1):
+            if index != centre:
+                black_key = black_key * 3 + values[0, index]
+                white_key = white_key * 3 + values[1, index]
+        other = point + offset * (
+            DIRECTIONS[direction, 0] * state.size + DIRECTIONS[direction, 1]
+        )
+        state.shapes[0, other, direction] = state.table[exact_black, black_key]
+        state.shapes[1, other, direction] = state.table[exact_white, white_key]
+        _score_point(state, other)
+
+
+@njit(cache=True, nogil=True)
 def _refresh_lines(state: PatternState, point: int) -> None:
     """Re-judge the empty points whose segments pass through ``point``."""
     size, reach = state.size, state.win_length
     row, col = point // size, point % size
     for direction in range(4):
+        if state.table.shape[1] > 0:
+            _refresh_direction(state, point, direction)
+            continue
         d_row, d_col = DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
         for offset in range(-reach, reach + 1):
             r, c = row + offset * d_row, col + offset * d_col
