@@ -104,6 +104,7 @@ class AlphaBetaAgent:
         self._zobrist = search.zobrist_keys(self.config.cells)
         self._table = search.new_table(self.options.table_bits)
         self._rng = np.random.default_rng(seed)
+        self._tie_rank = np.arange(self.config.cells, dtype=np.int64)
         self.time_per_move: float | None = None
         self.last_report: SearchReport | None = None
 
@@ -151,7 +152,7 @@ class AlphaBetaAgent:
         candidates = search.ordered_candidates(
             state, color, self._tie_rank, -1, 4 * options.branching
         )
-        per_move = max(1, options.vcf_nodes // candidates.size)
+        per_move = max(1, options.vcf_nodes // max(1, candidates.size))
         refuting = refuting_moves(state, color, candidates, options.vcf_plies, per_move)
         return refuting[: options.branching], nodes
 
