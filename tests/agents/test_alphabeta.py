@@ -14,7 +14,7 @@ from agents.base import TimedAgent
 from agents.reports import pattern_state
 from agents.specs import make_agent
 from gomoku_env import Board, GameConfig
-from tests.agents.diagrams import board_from_diagram
+from tests.agents.helpers import board_from_diagram, play_in_env
 
 DEPTH_ONLY = {"time": None, "depth": 3, "branching": 8}
 
@@ -143,15 +143,7 @@ def test_same_seed_same_moves_in_a_pettingzoo_loop() -> None:
             ),
             "white_0": make_agent("heuristic", config, seed),
         }
-        moves = []
-        for name in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            action = (
-                None if termination or truncation else agents[name].act(observation)
-            )
-            moves.append(action)
-            env.step(action)
-        return moves
+        return play_in_env(env, agents)
 
     assert play(4) == play(4)
 

@@ -9,7 +9,7 @@ from agents.heuristic import HeuristicAgent, centre
 from agents.specs import make_agent
 from gomoku_env import GameConfig
 from gomoku_env.notation import notation_to_action
-from tests.agents.diagrams import board_from_diagram
+from tests.agents.helpers import board_from_diagram, play_in_env
 
 
 def point(name: str) -> int:
@@ -43,15 +43,7 @@ def test_same_seed_same_moves_and_observations_work() -> None:
             name: HeuristicAgent(GameConfig(board_size=9), seed=seed)
             for name in env.agents
         }
-        moves = []
-        for name in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            action = (
-                None if termination or truncation else agents[name].act(observation)
-            )
-            moves.append(action)
-            env.step(action)
-        return moves
+        return play_in_env(env, agents)
 
     assert play(1) == play(1)
     assert play(1) != play(2)

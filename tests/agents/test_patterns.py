@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from agents import patterns as pt
 from agents import shapes as sh
 from gomoku_env.kernels import BLACK, FREESTYLE, RENJU, STANDARD, WHITE
-from tests.agents.diagrams import cells_from_diagram
+from tests.agents.helpers import cells_from_diagram
 
 
 def fresh(cells: np.ndarray, size: int, win_length: int, rule: int) -> pt.PatternState:

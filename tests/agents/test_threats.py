@@ -13,7 +13,7 @@ from agents.patterns import new_state
 from agents.threats import find_vcf, refuting_moves
 from gomoku_env.kernels import BLACK, WHITE, place_and_judge
 from gomoku_env.symmetry import transform_action
-from tests.agents.diagrams import cells_from_diagram
+from tests.agents.helpers import cells_from_diagram
 
 # X attacks (black), O defends; each diagram sits at (top, left) on 15×15, then is
 # mapped by a board symmetry. The staircases chain fours, each new stone feeding the

@@ -1,4 +1,4 @@
-"""Small diagrams placed on a bigger board, for the pattern and search tests.
+"""Helpers of the agent tests: small diagrams placed on a board, and a game loop.
 
 A test position is usually a few stones in one corner of the board; writing only that
 part keeps the diagram readable, and ``top``/``left`` say where it sits.
@@ -36,3 +36,15 @@ def board_from_diagram(
         for row in range(size)
     )
     return board_from_full_diagram(text, config)
+
+
+def play_in_env(env: object, players: dict[str, object]) -> list[int | None]:
+    """Play a PettingZoo game to the end with ``players`` (agent name → Agent) and
+    return the actions stepped (None for the closing steps)."""
+    actions: list[int | None] = []
+    for name in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        action = None if termination or truncation else players[name].act(observation)
+        actions.append(action)
+        env.step(action)
+    return actions
