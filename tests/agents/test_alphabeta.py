@@ -148,8 +148,15 @@ def test_same_seed_same_moves_in_a_pettingzoo_loop() -> None:
     assert play(4) == play(4)
 
 
-def test_time_budget_reports_depth_and_principal_variation() -> None:
+def warmed_up_board() -> Board:
+    """A small position, searched once so that compiling is not timed."""
     board = board_from_diagram(["X.O", ".XO", "..."], top=6, left=6)
+    AlphaBetaAgent(seed=1, time=None, depth=2).act(board)
+    return board
+
+
+def test_time_budget_reports_depth_and_principal_variation() -> None:
+    board = warmed_up_board()
     agent = AlphaBetaAgent(seed=1, time=0.3)
     move = agent.act(board)
     report = agent.last_report
@@ -179,7 +186,7 @@ def test_spec_with_unknown_option_is_a_clear_error() -> None:
 
 
 def test_time_per_move_overrides_the_depth_only_budget() -> None:
-    board = board_from_diagram(["X.O", ".XO", "..."], top=6, left=6)
+    board = warmed_up_board()
     agent = AlphaBetaAgent(seed=1, time=None, depth=40)
     assert isinstance(agent, TimedAgent)
     agent.time_per_move = 0.2
