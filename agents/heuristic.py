@@ -6,8 +6,8 @@ import time
 
 import numpy as np
 
-from agents.patterns import move_scores
-from agents.reports import SearchReport, position_of
+from agents.patterns import ATTACK_WEIGHT, DEFENCE_WEIGHT, point_values
+from agents.reports import SearchReport, check_positive_int, position_of
 from agents.shapes import build_shape_table
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
@@ -21,13 +21,16 @@ def centre(size: int) -> int:
 class HeuristicAgent:
     """Plays the point with the best pattern move score; ties broken at random.
 
-    The move score counts what a stone makes for the mover (twice) and what it takes
-    from the opponent (once), so the agent always completes its own five, otherwise
-    blocks the opponent's, and prefers making an open four to blocking a three.
+    The move score counts what a stone makes for the mover (``attack`` times) and what
+    it takes from the opponent (``defence`` times). With the default 2 and 1 the agent
+    always completes its own five, otherwise blocks the opponent's, and prefers making
+    an open four to blocking a three; a higher ``defence`` plays more cautiously.
 
     Args:
         config: the game (defaults to 15×15 freestyle); observations must match it.
         seed: seeds the tie-breaking generator; ``reset(seed)`` reseeds.
+        attack: weight of the point's value to the mover (an int >= 0).
+        defence: weight of the point's value to the opponent (an int >= 0).
 
     ``act`` accepts a PettingZoo observation or a :class:`gomoku_env.Board`;
     ``last_report`` describes the last move.
@@ -41,9 +44,15 @@ class HeuristicAgent:
     """
 
     def __init__(
-        self, config: GameConfig | None = None, seed: int | None = None
+        self,
+        config: GameConfig | None = None,
+        seed: int | None = None,
+        attack: int = ATTACK_WEIGHT,
+        defence: int = DEFENCE_WEIGHT,
     ) -> None:
         self.config = config if config is not None else GameConfig()
+        self.attack = check_positive_int("attack", attack, minimum=0)
+        self.defence = check_positive_int("defence", defence, minimum=0)
         self._rng = np.random.default_rng(seed)
         self._table = build_shape_table(self.config.win_length)
         self.last_report: SearchReport | None = None
@@ -57,12 +66,17 @@ class HeuristicAgent:
     def scores(self, board: Board) -> np.ndarray:
         """The move score of every point for the side to move (-1 on stones)."""
         config = self.config
-        out = np.empty(config.cells, dtype=np.int64)
-        move_scores(
-            board.cells, config.board_size, config.win_length, config.rule.code,
-            board.to_move, self._table, out,
-        )  # fmt: skip
-        return out
+        own = np.empty(config.cells, dtype=np.int64)
+        opponent = np.empty(config.cells, dtype=np.int64)
+        mover = board.to_move
+        for color, out in ((mover, own), (3 - mover, opponent)):
+            point_values(
+                board.cells, config.board_size, config.win_length, config.rule.code,
+                color, self._table, out,
+            )  # fmt: skip
+        scores = self.attack * own + self.defence * opponent
+        scores[board.cells != 0] = -1
+        return scores
 
     def act(self, observation: dict[str, np.ndarray] | Board) -> int:
         """The best-scoring legal point for the position."""

@@ -392,28 +392,42 @@ def position_value(state: PatternState, color: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def point_values(
+    cells: np.ndarray, size: int, win_length: int, rule_code: int, color: int,
+    table: np.ndarray, out: np.ndarray,
+) -> None:  # fmt: skip
+    """Write into ``out`` (int64, one per cell) what a ``color`` stone is worth on each
+    empty point (0 on stones), judging the whole board without a state."""
+    point_shapes = np.empty(4, dtype=np.int8)
+    for point in range(cells.size):
+        out[point] = 0
+        if cells[point] == EMPTY:
+            for direction in range(4):
+                point_shapes[direction] = line_shape(
+                    cells, size, win_length, rule_code, table, point, direction, color
+                )
+            out[point] = combine_shapes(point_shapes, rule_code, color)
+
+
+@njit(cache=True, nogil=True)
 def move_scores(
     cells: np.ndarray, size: int, win_length: int, rule_code: int, color: int,
     table: np.ndarray, out: np.ndarray,
 ) -> None:  # fmt: skip
-    """Write into ``out`` (int64, one per cell) each point's move score for ``color``.
+    """Write into ``out`` (int64, one per cell) each point's move score for ``color``:
+    ATTACK_WEIGHT × its value to ``color`` + DEFENCE_WEIGHT × its value to the opponent.
 
     A stateless entry point for compiled callers (priors, rollout policies): it judges
     the whole board, so a search that plays and undoes moves should keep a
     :class:`PatternState` instead. Occupied points get -1. ``table`` comes from
     :func:`agents.shapes.build_shape_table` (one with no columns: judge directly).
     """
-    point_shapes = np.empty(4, dtype=np.int8)
     other = WHITE if color == BLACK else BLACK
+    defence = np.empty(cells.size, dtype=np.int64)
+    point_values(cells, size, win_length, rule_code, color, table, out)
+    point_values(cells, size, win_length, rule_code, other, table, defence)
     for point in range(cells.size):
         if cells[point] != EMPTY:
             out[point] = -1
-            continue
-        values = np.zeros(2, dtype=np.int64)
-        for index, who in enumerate((color, other)):
-            for direction in range(4):
-                point_shapes[direction] = line_shape(
-                    cells, size, win_length, rule_code, table, point, direction, who
-                )
-            values[index] = combine_shapes(point_shapes, rule_code, who)
-        out[point] = ATTACK_WEIGHT * values[0] + DEFENCE_WEIGHT * values[1]
+        else:
+            out[point] = ATTACK_WEIGHT * out[point] + DEFENCE_WEIGHT * defence[point]

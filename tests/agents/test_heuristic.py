@@ -66,3 +66,16 @@ def test_bad_input_is_rejected() -> None:
         agent.act(gomoku_env.Board(GameConfig(board_size=11)))
     with pytest.raises(TypeError, match="observation dict or a Board"):
         agent.act([1, 2, 3])
+
+
+def test_defence_weight_turns_attack_into_blocking() -> None:
+    # black has an open three to extend and white's open three to block: the default
+    # weights extend, a heavy defence weight blocks
+    board = board_from_diagram(
+        [".........", "..XXX....", ".........", "...OOO..."], top=4, left=2
+    )
+    blocks = (7 * 15 + 4, 7 * 15 + 8)
+    assert HeuristicAgent(seed=0).act(board) not in blocks
+    assert HeuristicAgent(seed=0, defence=5).act(board) in blocks
+    with pytest.raises(ValueError, match="defence must be"):
+        HeuristicAgent(defence=-1)
