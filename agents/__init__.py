@@ -5,7 +5,16 @@ it is imported, and this package imports every agent module, so any ``agents.*``
 makes all specs available (in arena worker processes too).
 """
 
+from agents.alphabeta import AlphaBetaAgent
 from agents.base import Agent, TimedAgent, legal_actions
+from agents.heuristic import HeuristicAgent
 from agents.random_agent import RandomAgent
 
-__all__ = ["Agent", "RandomAgent", "TimedAgent", "legal_actions"]
+__all__ = [
+    "Agent",
+    "AlphaBetaAgent",
+    "HeuristicAgent",
+    "RandomAgent",
+    "TimedAgent",
+    "legal_actions",
+]

@@ -26,8 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from agents.alphabeta import AlphaBetaAgent
 from agents.base import Agent
 from agents.gomocup.engine_agent import EngineAgent
+from agents.heuristic import HeuristicAgent
 from agents.python_agent import load_python_agent
 from agents.random_agent import RandomAgent
 from gomoku_env.config import GameConfig
@@ -181,4 +183,10 @@ register_agent(
     _make_engine,
     positional="path",
     usage="engine:PATH[,time=S,match_time=S,grace=S,max_memory=BYTES]",
+)
+register_agent(
+    "heuristic", lambda config, seed, **options: HeuristicAgent(config, seed, **options)
+)
+register_agent(
+    "alphabeta", lambda config, seed, **options: AlphaBetaAgent(config, seed, **options)
 )
