@@ -3,11 +3,13 @@
 One call searches one depth; :class:`agents.alphabeta.AlphaBetaAgent` drives iterative
 deepening and the clock. Inside the tree:
 
-- a side with a five point wins; a side facing two five points loses; a side to move
+- a side with a five point wins; a side facing two five points, or one that it may not
+  block (black's renju forbidden point), loses; a side to move
   with an open-four point, whose opponent cannot make any four, wins in three plies;
 - a side facing one five point has a single (forced) move, searched without using up
   depth, so four-threat sequences are resolved past the horizon;
-- candidate moves are the empty points within two of a stone, ordered by the pattern
+- candidate moves are the empty points within two of a stone (never black's forbidden
+  points under renju), ordered by the pattern
   move score (ties broken by a seeded ranking) and cut to ``branching``, the
   transposition-table move first;
 - at the horizon, a short VCF for the side to move (``leaf_vcf_plies``) turns hidden
@@ -35,8 +37,8 @@ from agents.patterns import (
     position_value,
     remove,
 )
-from agents.threats import five_point, other_color, side_of, vcf_search
-from gomoku_env.kernels import EMPTY
+from agents.threats import blocked_by_ban, five_point, other_color, side_of, vcf_search
+from gomoku_env.kernels import EMPTY, RENJU
 
 WIN_SCORE = 1_000_000_000
 WIN_THRESHOLD = WIN_SCORE - 10_000
@@ -161,6 +163,7 @@ def ordered_candidates(
             state.cells[point] == EMPTY
             and state.near[point] > 0
             and (answers or not must_answer)
+            and not blocked_by_ban(state, side, point)
         ):
             points[count] = point
             keys[count] = -(move_score(state, point, color) * 1024 + tie_rank[point])
@@ -177,7 +180,12 @@ def _threat_outcome(state: PatternState, color: int, ply: int) -> int:
     side = side_of(color)
     if state.counts[side, COUNT_FIVES] > 0:
         return WIN_SCORE - ply - 1
-    if state.counts[1 - side, COUNT_FIVES] > 1:
+    opponent_fives = state.counts[1 - side, COUNT_FIVES]
+    if opponent_fives > 1 or (
+        opponent_fives == 1
+        and state.rule_code == RENJU
+        and blocked_by_ban(state, side, five_point(state, 1 - side))
+    ):
         return -(WIN_SCORE - ply - 2)
     opponent_threats = (
         state.counts[1 - side, COUNT_FIVES] + state.counts[1 - side, COUNT_FOURS]
@@ -192,12 +200,14 @@ def _decisive_move(state: PatternState, side: int) -> int:
     """The point behind a decided outcome: the best-valued point for ``side``.
 
     It is the five point when there is one, else an open-four point; when the outcome is
-    a loss, any point will do.
+    a loss, any point that ``side`` may play will do (-1 when there is none).
     """
     best = -1
     for point in range(state.cells.size):
-        if state.cells[point] == EMPTY and (
-            best < 0 or state.scores[side, point] > state.scores[side, best]
+        if (
+            state.cells[point] == EMPTY
+            and not blocked_by_ban(state, side, point)
+            and (best < 0 or state.scores[side, point] > state.scores[side, best])
         ):
             best = point
     return best
@@ -294,6 +304,8 @@ def negamax(
         return table_value
     moves = _moves_at(state, context, color, ply, table_move)
     if moves.size == 0:
+        if ply == 0:
+            counters[BEST_MOVE] = _decisive_move(state, side_of(color))
         return 0
     child_depth = depth if forced else depth - 1
     side, opponent = side_of(color), other_color(color)

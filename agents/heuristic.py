@@ -64,7 +64,8 @@ class HeuristicAgent:
         self.last_report = None
 
     def scores(self, board: Board) -> np.ndarray:
-        """The move score of every point for the side to move (-1 on stones)."""
+        """The move score of every point for the side to move (-1 on stones and, under
+        renju, on black's forbidden points)."""
         config = self.config
         own = np.empty(config.cells, dtype=np.int64)
         opponent = np.empty(config.cells, dtype=np.int64)
@@ -76,6 +77,7 @@ class HeuristicAgent:
             )  # fmt: skip
         scores = self.attack * own + self.defence * opponent
         scores[board.cells != 0] = -1
+        scores[board.forbidden_mask() != 0] = -1
         return scores
 
     def act(self, observation: dict[str, np.ndarray] | Board) -> int:

@@ -12,9 +12,12 @@ the whole board. Everything here is numba-compiled and works on plain arrays bun
 a :class:`PatternState`; :func:`move_scores` is the one-call entry point for other
 compiled code (MCTS priors, rollout policies).
 
-Rules: standard makes an overline worthless; in renju, black's forbidden points (an
-overline, a double four or a double open three by the shapes here) are worth nothing to
-black, so they are neither threats nor moves black is steered towards.
+Rules: standard makes an overline worthless; in renju, black's forbidden points are
+worth nothing to black and flagged in ``PatternState.forbidden``, so they are neither
+threats nor moves black may search. The rules core's kernels (:mod:`gomoku_env.renju`)
+decide them, on the points whose shapes allow a ban; since a three is real only if its
+straight-four point is itself allowed, a stone can change a double three far away, so
+every double-three candidate is judged again after each move.
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ import numpy as np
 from numba import njit
 
 from agents import shapes as sh
+from gomoku_env.config import RENJU_WIN_LENGTH
 from gomoku_env.kernels import BLACK, DIRECTIONS, EMPTY, RENJU, STANDARD, WHITE
+from gomoku_env.renju import ALLOWED, code_of_move, forbidden_codes, may_be_forbidden
 
 FIVE_SCORE = 10_000_000
 OPEN_FOUR_SCORE = 1_000_000
@@ -58,6 +63,7 @@ class PatternState(NamedTuple):
     totals: int64 (2,), the sum of ``scores`` per colour.
     counts: int64 (2, 3), per colour the number of five, winning and four points.
     four_flags: bool (2, cells), whether a stone there makes a four.
+    forbidden: bool (cells,), black's renju forbidden points (all False otherwise).
     near: int16 (cells,), stones within two points (candidate moves have near > 0).
     table: the shape table of :func:`agents.shapes.build_shape_table`.
     """
@@ -71,6 +77,7 @@ class PatternState(NamedTuple):
     totals: np.ndarray
     counts: np.ndarray
     four_flags: np.ndarray
+    forbidden: np.ndarray
     near: np.ndarray
     table: np.ndarray
 
@@ -168,9 +175,9 @@ def _judge_directions(state: PatternState, point: int, first: int, last: int) ->
 
 
 @njit(cache=True, nogil=True)
-def combine_shapes(point_shapes: np.ndarray, rule_code: int, color: int) -> int:
+def combine_shapes(point_shapes: np.ndarray) -> int:
     """The value of a point from its four shapes (combinations such as four + three)."""
-    fives = fours = open_threes = overlines = 0
+    fives = fours = open_threes = 0
     total = 0
     for direction in range(4):
         shape = point_shapes[direction]
@@ -178,17 +185,10 @@ def combine_shapes(point_shapes: np.ndarray, rule_code: int, color: int) -> int:
         fives += shape == sh.FIVE
         fours += shape == sh.FOUR or shape == sh.OPEN_FOUR
         open_threes += shape == sh.OPEN_THREE
-        overlines += shape == sh.OVERLINE
         if shape == sh.OPEN_FOUR:
             fours += 1
     if fives > 0:
         return FIVE_SCORE
-    if (
-        rule_code == RENJU
-        and color == BLACK
-        and (overlines or fours >= 2 or open_threes >= 2)
-    ):
-        return 0
     if fours >= 2:
         return OPEN_FOUR_SCORE
     if fours == 1 and open_threes > 0:
@@ -196,6 +196,66 @@ def combine_shapes(point_shapes: np.ndarray, rule_code: int, color: int) -> int:
     if open_threes >= 2:
         return DOUBLE_THREE_SCORE
     return total
+
+
+@njit(cache=True, nogil=True)
+def _count_shape(point_shapes: np.ndarray, shape: int) -> int:
+    """On how many of the four lines the point has ``shape``."""
+    count = 0
+    for direction in range(4):
+        count += point_shapes[direction] == shape
+    return count
+
+
+@njit(cache=True, nogil=True)
+def ban_possible(point_shapes: np.ndarray) -> bool:
+    """Whether black's shapes on a point leave room for a renju ban.
+
+    An overline needs an overline line, a double four an open four's shape (one line
+    can hold two fours) or fours on two lines, a double three open threes on two lines
+    (a real three can become a straight four, which is an open four).
+    """
+    fours = _count_shape(point_shapes, sh.FOUR)
+    open_fours = _count_shape(point_shapes, sh.OPEN_FOUR)
+    return (
+        _count_shape(point_shapes, sh.OVERLINE) > 0
+        or open_fours > 0
+        or fours >= 2
+        or _count_shape(point_shapes, sh.OPEN_THREE) >= 2
+    )
+
+
+@njit(cache=True, nogil=True)
+def black_forbidden(cells: np.ndarray, size: int, point: int) -> bool:
+    """Whether renju forbids black the empty ``point``, as the rules core decides.
+
+    Trial stones go on ``cells`` and are taken back: pass an array no one else reads
+    meanwhile (the state's own cells, or a copy).
+    """
+    return may_be_forbidden(cells, size, point) and (
+        code_of_move(cells, size, point) != ALLOWED
+    )
+
+
+@njit(cache=True, nogil=True)
+def point_value(
+    cells: np.ndarray, size: int, rule_code: int, point_shapes: np.ndarray,
+    point: int, color: int,
+) -> tuple[int, bool]:  # fmt: skip
+    """(value, forbidden) of the empty ``point`` for ``color`` from its shapes.
+
+    Under renju a black forbidden point is worth 0 (a five is never forbidden).
+    """
+    value = combine_shapes(point_shapes)
+    if (
+        rule_code == RENJU
+        and color == BLACK
+        and value < FIVE_SCORE
+        and ban_possible(point_shapes)
+        and black_forbidden(cells, size, point)
+    ):
+        return 0, True
+    return value, False
 
 
 @njit(cache=True, nogil=True)
@@ -238,7 +298,12 @@ def _score_point(state: PatternState, point: int) -> None:
     """Recompute the value and four flag of an empty point from its stored shapes."""
     for side in range(2):
         color = BLACK if side == 0 else WHITE
-        value = combine_shapes(state.shapes[side, point], state.rule_code, color)
+        value, forbidden = point_value(
+            state.cells, state.size, state.rule_code, state.shapes[side, point],
+            point, color,
+        )  # fmt: skip
+        if side == 0:
+            state.forbidden[point] = forbidden
         _set_score(state, point, side, value)
         _set_four_flag(
             state, point, side, value > 0 and _has_four(state.shapes[side, point])
@@ -317,14 +382,32 @@ def _update_near(state: PatternState, point: int, delta: int) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _rejudge_double_threes(state: PatternState) -> None:
+    """Score again every point where black has open threes on two lines (renju).
+
+    Whether such a point is a forbidden double three depends on the points that would
+    make its threes straight fours, which a stone off its own lines can change.
+    """
+    for point in range(state.cells.size):
+        if (
+            state.cells[point] == EMPTY
+            and _count_shape(state.shapes[0, point], sh.OPEN_THREE) >= 2
+        ):
+            _score_point(state, point)
+
+
+@njit(cache=True, nogil=True)
 def place(state: PatternState, point: int, color: int) -> None:
     """Put a ``color`` stone on empty ``point`` and update the shapes it changes."""
     state.cells[point] = color
+    state.forbidden[point] = False
     for side in range(2):
         _set_score(state, point, side, 0)
         _set_four_flag(state, point, side, False)
     _update_near(state, point, 1)
     _refresh_lines(state, point)
+    if state.rule_code == RENJU:
+        _rejudge_double_threes(state)
 
 
 @njit(cache=True, nogil=True)
@@ -334,6 +417,8 @@ def remove(state: PatternState, point: int) -> None:
     _update_near(state, point, -1)
     _judge_point(state, point, 0, 3)
     _refresh_lines(state, point)
+    if state.rule_code == RENJU:
+        _rejudge_double_threes(state)
 
 
 @njit(cache=True, nogil=True)
@@ -342,6 +427,7 @@ def judge_all(state: PatternState) -> None:
     state.totals[:] = 0
     state.counts[:] = 0
     state.four_flags[:] = False
+    state.forbidden[:] = False
     state.scores[:] = 0
     state.near[:] = 0
     for point in range(state.cells.size):
@@ -356,6 +442,11 @@ def new_state(
     cells: np.ndarray, size: int, win_length: int, rule_code: int
 ) -> PatternState:
     """A :class:`PatternState` for a copy of ``cells`` (flat int8, 0/1/2)."""
+    if rule_code == RENJU and win_length != RENJU_WIN_LENGTH:
+        raise ValueError(
+            f"renju is played to five in a row: win_length must be "
+            f"{RENJU_WIN_LENGTH} under rule 'renju', got {win_length}"
+        )
     count = size * size
     state = PatternState(
         size=size,
@@ -367,6 +458,7 @@ def new_state(
         totals=np.zeros(2, dtype=np.int64),
         counts=np.zeros((2, 3), dtype=np.int64),
         four_flags=np.zeros((2, count), dtype=np.bool_),
+        forbidden=np.zeros(count, dtype=np.bool_),
         near=np.zeros(count, dtype=np.int16),
         table=sh.build_shape_table(win_length),
     )
@@ -397,8 +489,10 @@ def point_values(
     table: np.ndarray, out: np.ndarray,
 ) -> None:  # fmt: skip
     """Write into ``out`` (int64, one per cell) what a ``color`` stone is worth on each
-    empty point (0 on stones), judging the whole board without a state."""
+    empty point (0 on stones and on black's renju forbidden points), judging the whole
+    board without a state."""
     point_shapes = np.empty(4, dtype=np.int8)
+    scratch = cells.copy() if rule_code == RENJU and color == BLACK else cells
     for point in range(cells.size):
         out[point] = 0
         if cells[point] == EMPTY:
@@ -406,7 +500,9 @@ def point_values(
                 point_shapes[direction] = line_shape(
                     cells, size, win_length, rule_code, table, point, direction, color
                 )
-            out[point] = combine_shapes(point_shapes, rule_code, color)
+            out[point], _ = point_value(
+                scratch, size, rule_code, point_shapes, point, color
+            )
 
 
 @njit(cache=True, nogil=True)
@@ -419,15 +515,19 @@ def move_scores(
 
     A stateless entry point for compiled callers (priors, rollout policies): it judges
     the whole board, so a search that plays and undoes moves should keep a
-    :class:`PatternState` instead. Occupied points get -1. ``table`` comes from
-    :func:`agents.shapes.build_shape_table` (one with no columns: judge directly).
+    :class:`PatternState` instead. Occupied points get -1, and so do black's forbidden
+    points under renju. ``table`` comes from :func:`agents.shapes.build_shape_table`
+    (one with no columns: judge directly).
     """
     other = WHITE if color == BLACK else BLACK
     defence = np.empty(cells.size, dtype=np.int64)
     point_values(cells, size, win_length, rule_code, color, table, out)
     point_values(cells, size, win_length, rule_code, other, table, defence)
+    banned = np.zeros(cells.size, dtype=np.int8)
+    if rule_code == RENJU and color == BLACK:
+        banned = forbidden_codes(cells, size)
     for point in range(cells.size):
-        if cells[point] != EMPTY:
+        if cells[point] != EMPTY or banned[point] != ALLOWED:
             out[point] = -1
         else:
             out[point] = ATTACK_WEIGHT * out[point] + DEFENCE_WEIGHT * defence[point]

@@ -5,7 +5,9 @@ one point that completes the five). A sequence wins when the attacker makes a fi
 four the defender cannot stop because it has two completion points. The defender is
 not passive: when its forced block makes a four of its own, the attacker's next move
 must block that point (and make a four there, or the attack fails); a block that is a
-five for the defender refutes the attack.
+five for the defender refutes the attack. Under renju black never plays a forbidden
+point: its fours on such points are no threats (the evaluator gives them no value), and
+a white four whose only block is forbidden to black wins at once.
 
 Because every defender move is forced, the search is a narrow depth-first tree and a
 win it reports is a real forced win; a miss only means none was found within the ply
@@ -42,6 +44,12 @@ def five_point(state: PatternState, side: int) -> int:
         if state.cells[point] == EMPTY and state.scores[side, point] == FIVE_SCORE:
             return point
     return -1
+
+
+@njit(cache=True, nogil=True)
+def blocked_by_ban(state: PatternState, side: int, point: int) -> bool:
+    """Whether ``side`` may not play ``point`` (black's renju forbidden point)."""
+    return side == 0 and state.forbidden[point]
 
 
 @njit(cache=True, nogil=True)
@@ -107,7 +115,9 @@ def vcf_search(
         place(state, move, color)
         block = five_point(state, side)
         found = 0
-        if block >= 0 and state.scores[1 - side, block] != FIVE_SCORE:
+        if block >= 0 and blocked_by_ban(state, 1 - side, block):
+            found = ply + 1
+        elif block >= 0 and state.scores[1 - side, block] != FIVE_SCORE:
             place(state, block, defender)
             found = vcf_search(state, color, plies - 2, line, ply + 2, budget)
             remove(state, block)
@@ -144,10 +154,12 @@ def _opponent_wins_after(
     opponent = other_color(color)
     place(state, move, color)
     block = five_point(state, side_of(color))
-    if block >= 0:
+    length = 0
+    if block < 0:
+        length, _ = find_vcf(state, opponent, plies, node_limit, line)
+    elif not blocked_by_ban(state, side_of(opponent), block):
         place(state, block, opponent)
-    length, _ = find_vcf(state, opponent, plies, node_limit, line)
-    if block >= 0:
+        length, _ = find_vcf(state, opponent, plies, node_limit, line)
         remove(state, block)
     remove(state, move)
     return length > 0
