@@ -13,8 +13,8 @@ a :class:`PatternState`; :func:`move_scores` is the one-call entry point for oth
 compiled code (MCTS priors, rollout policies).
 
 Rules: standard makes an overline worthless; in renju, black's forbidden points are
-worth nothing to black and flagged in ``PatternState.forbidden``, so they are neither
-threats nor moves black may search. The rules core's kernels (:mod:`gomoku_env.renju`)
+worth nothing to black (their black score is BANNED), so they are neither threats nor
+moves black may search. The rules core's kernels (:mod:`gomoku_env.renju`)
 decide them, on the points whose shapes allow a ban; since a three is real only if its
 straight-four point is itself allowed, a stone can change a double three far away, so
 every double-three candidate is judged again after each move.
@@ -46,6 +46,11 @@ DEFENCE_WEIGHT = 1
 """Move scores count a point's value for the mover twice and for the opponent once, so
 that making a five beats blocking one and making an open four beats blocking a three."""
 
+BANNED = -1
+"""Black's score on its renju forbidden points: below any shape's value (10 and up), so
+that a point worth nothing is told from one black may not play without a flag array of
+its own, which would slow every evaluator call."""
+
 COUNT_FIVES = 0
 COUNT_WINNING = 1
 COUNT_FOURS = 2
@@ -63,7 +68,6 @@ class PatternState(NamedTuple):
     totals: int64 (2,), the sum of ``scores`` per colour.
     counts: int64 (2, 3), per colour the number of five, winning and four points.
     four_flags: bool (2, cells), whether a stone there makes a four.
-    forbidden: bool (cells,), black's renju forbidden points (all False otherwise).
     near: int16 (cells,), stones within two points (candidate moves have near > 0).
     table: the shape table of :func:`agents.shapes.build_shape_table`.
     """
@@ -77,7 +81,6 @@ class PatternState(NamedTuple):
     totals: np.ndarray
     counts: np.ndarray
     four_flags: np.ndarray
-    forbidden: np.ndarray
     near: np.ndarray
     table: np.ndarray
 
@@ -238,24 +241,16 @@ def black_forbidden(cells: np.ndarray, size: int, point: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def point_value(
-    cells: np.ndarray, size: int, rule_code: int, point_shapes: np.ndarray,
-    point: int, color: int,
-) -> tuple[int, bool]:  # fmt: skip
-    """(value, forbidden) of the empty ``point`` for ``color`` from its shapes.
-
-    Under renju a black forbidden point is worth 0 (a five is never forbidden).
-    """
-    value = combine_shapes(point_shapes)
-    if (
-        rule_code == RENJU
-        and color == BLACK
-        and value < FIVE_SCORE
+def black_banned(
+    cells: np.ndarray, size: int, point_shapes: np.ndarray, point: int, value: int
+) -> bool:
+    """Whether renju forbids black the empty ``point`` whose shapes are worth ``value``
+    (a five never is; the kernels run only where the shapes allow a ban)."""
+    return (
+        value < FIVE_SCORE
         and ban_possible(point_shapes)
         and black_forbidden(cells, size, point)
-    ):
-        return 0, True
-    return value, False
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -297,13 +292,15 @@ def _judge_point(state: PatternState, point: int, first: int, last: int) -> None
 def _score_point(state: PatternState, point: int) -> None:
     """Recompute the value and four flag of an empty point from its stored shapes."""
     for side in range(2):
-        color = BLACK if side == 0 else WHITE
-        value, forbidden = point_value(
-            state.cells, state.size, state.rule_code, state.shapes[side, point],
-            point, color,
-        )  # fmt: skip
-        if side == 0:
-            state.forbidden[point] = forbidden
+        value = combine_shapes(state.shapes[side, point])
+        if (
+            side == 0
+            and state.rule_code == RENJU
+            and black_banned(
+                state.cells, state.size, state.shapes[0, point], point, value
+            )
+        ):
+            value = BANNED
         _set_score(state, point, side, value)
         _set_four_flag(
             state, point, side, value > 0 and _has_four(state.shapes[side, point])
@@ -400,7 +397,6 @@ def _rejudge_double_threes(state: PatternState) -> None:
 def place(state: PatternState, point: int, color: int) -> None:
     """Put a ``color`` stone on empty ``point`` and update the shapes it changes."""
     state.cells[point] = color
-    state.forbidden[point] = False
     for side in range(2):
         _set_score(state, point, side, 0)
         _set_four_flag(state, point, side, False)
@@ -427,7 +423,6 @@ def judge_all(state: PatternState) -> None:
     state.totals[:] = 0
     state.counts[:] = 0
     state.four_flags[:] = False
-    state.forbidden[:] = False
     state.scores[:] = 0
     state.near[:] = 0
     for point in range(state.cells.size):
@@ -458,7 +453,6 @@ def new_state(
         totals=np.zeros(2, dtype=np.int64),
         counts=np.zeros((2, 3), dtype=np.int64),
         four_flags=np.zeros((2, count), dtype=np.bool_),
-        forbidden=np.zeros(count, dtype=np.bool_),
         near=np.zeros(count, dtype=np.int16),
         table=sh.build_shape_table(win_length),
     )
@@ -500,9 +494,14 @@ def point_values(
                 point_shapes[direction] = line_shape(
                     cells, size, win_length, rule_code, table, point, direction, color
                 )
-            out[point], _ = point_value(
-                scratch, size, rule_code, point_shapes, point, color
-            )
+            value = combine_shapes(point_shapes)
+            if rule_code == RENJU and color == BLACK:
+                value = (
+                    0
+                    if black_banned(scratch, size, point_shapes, point, value)
+                    else value
+                )
+            out[point] = value
 
 
 @njit(cache=True, nogil=True)

@@ -21,7 +21,14 @@ import numpy as np
 from numba import njit
 
 from agents import shapes as sh
-from agents.patterns import COUNT_FIVES, FIVE_SCORE, PatternState, place, remove
+from agents.patterns import (
+    BANNED,
+    COUNT_FIVES,
+    FIVE_SCORE,
+    PatternState,
+    place,
+    remove,
+)
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 
 
@@ -49,7 +56,7 @@ def five_point(state: PatternState, side: int) -> int:
 @njit(cache=True, nogil=True)
 def blocked_by_ban(state: PatternState, side: int, point: int) -> bool:
     """Whether ``side`` may not play ``point`` (black's renju forbidden point)."""
-    return side == 0 and state.forbidden[point]
+    return side == 0 and state.scores[0, point] == BANNED
 
 
 @njit(cache=True, nogil=True)
