@@ -78,7 +78,10 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200, help="batched steps per run")
     args = parser.parse_args()
     rate_vector(8, 9, 2, 0)  # compile the kernels before timing
-    print(f"{'board':>6} {'games':>6} {'vector steps/s':>15} {'dummy steps/s':>14} {'ratio':>7}")
+    print(
+        f"{'board':>6} {'games':>6} {'vector steps/s':>15} "
+        f"{'dummy steps/s':>14} {'ratio':>7}"
+    )
     for size in BOARD_SIZES:
         for games in GAME_COUNTS:
             vector, dummy = [], []
@@ -87,7 +90,9 @@ def main() -> None:
                 vector.append(rate_vector(games, size, args.steps, round_index))
                 dummy.append(rate_dummy(games, size, dummy_steps, round_index))
             v, d = statistics.median(vector), statistics.median(dummy)
-            print(f"{size:>4}x{size:<1} {games:>6} {v:>15,.0f} {d:>14,.0f} {v / d:>6.0f}x")
+            print(
+                f"{size:>4}x{size:<1} {games:>6} {v:>15,.0f} {d:>14,.0f} {v / d:>6.0f}x"
+            )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Train MaskablePPO to play 9×9 Gomoku: random opponent, then heuristic, then self-play.
+"""Train MaskablePPO on 9×9 Gomoku: random opponent, then heuristic, then self-play.
 
 A single file to read top to bottom (CleanRL style). Needs the ``sb3`` extra:
 ``pip install -e '.[sb3]'``. Run ``python examples/sb3_maskable_ppo.py --help``.
@@ -29,8 +29,13 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 
 import gomoku_env
 from agents.specs import registered_names
-from gomoku_env.sb3 import GomokuCNN, PolicyAgent, PolicyPool, SelfPlayCallback
-from gomoku_env.sb3 import SelfPlayOpponent
+from gomoku_env.sb3 import (
+    GomokuCNN,
+    PolicyAgent,
+    PolicyPool,
+    SelfPlayCallback,
+    SelfPlayOpponent,
+)
 from gomoku_env.sb3.vec_env import GomokuSB3VecEnv
 
 
@@ -52,9 +57,9 @@ class Args:
     """env steps of self-play"""
     target_win_rate: float = 0.95
     """win rate against random that ends phase 1"""
-    eval_every: int = 16_384
+    eval_every: int = 8_192
     """env steps between evaluations during phase 1"""
-    eval_games: int = 200
+    eval_games: int = 100
     """games per evaluation"""
     snapshot_every: int = 20_000
     """env steps between self-play snapshots"""
@@ -62,6 +67,14 @@ class Args:
     """self-play snapshots kept"""
     n_steps: int = 128
     """rollout length per env and PPO update"""
+    n_epochs: int = 4
+    """passes over each rollout"""
+    cnn_channels: int = 32
+    """width of the feature extractor's conv layers"""
+    cnn_layers: int = 2
+    """conv layers of the feature extractor"""
+    features_dim: int = 128
+    """size of the extracted feature vector"""
     batch_size: int = 512
     """PPO minibatch size"""
     learning_rate: float = 3e-4
@@ -76,12 +89,14 @@ def parse_args() -> Args:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for field in dataclasses.fields(Args):
         parser.add_argument(
-            f"--{field.name.replace('_', '-')}", type=type(field.default), default=field.default
+            f"--{field.name.replace('_', '-')}",
+            type=type(field.default),
+            default=field.default,
         )
     return Args(**vars(parser.parse_args()))
 
 
-def make_env(args: Args, opponent: object, seed: int) -> gymnasium.Env:
+def make_env(args: Args, opponent: object) -> gymnasium.Env:
     return gymnasium.make(
         gomoku_env.GYM_ENV_ID,
         opponent=opponent,
@@ -93,24 +108,28 @@ def make_env(args: Args, opponent: object, seed: int) -> gymnasium.Env:
 
 
 def make_vec_env(args: Args, opponent_for: object) -> VecEnv:
-    """One DummyVecEnv game per env, each with its own opponent from ``opponent_for()``."""
+    """A DummyVecEnv of games, each with its own opponent from ``opponent_for()``."""
     envs = DummyVecEnv(
-        [lambda: make_env(args, opponent_for(), 0) for _ in range(args.num_envs)]
+        [lambda: make_env(args, opponent_for()) for _ in range(args.num_envs)]
     )
     envs.seed(args.seed)
     return envs
 
 
-def evaluate(model: MaskablePPO, args: Args, opponent: str, games: int, seed: int) -> float:
-    """Fraction of games the greedy policy wins against ``opponent`` (random colours)."""
-    env = make_env(args, opponent, seed)
+def evaluate(
+    model: MaskablePPO, args: Args, opponent: str, games: int, seed: int
+) -> float:
+    """Fraction of games the greedy policy wins against ``opponent`` (random seats)."""
+    env = make_env(args, opponent)
     wins = 0
     for game in range(games):
         observation, info = env.reset(seed=seed + game)
         terminated = False
         while not terminated:
             action, _ = model.predict(
-                observation, deterministic=True, action_masks=info["action_mask"].astype(bool)
+                observation,
+                deterministic=True,
+                action_masks=info["action_mask"].astype(bool),
             )
             observation, reward, terminated, _, info = env.step(int(action))
         wins += reward > 0
@@ -118,7 +137,7 @@ def evaluate(model: MaskablePPO, args: Args, opponent: str, games: int, seed: in
 
 
 class TargetWinRate(BaseCallback):
-    """Evaluates against random every ``eval_every`` steps; stops at the target win rate."""
+    """Evaluates against random every ``eval_every`` steps; stops at the target."""
 
     def __init__(self, args: Args) -> None:
         super().__init__()
@@ -133,7 +152,9 @@ class TargetWinRate(BaseCallback):
         self.next_eval += self.args.eval_every
         rate = evaluate(self.model, self.args, "random", self.args.eval_games, 10_000)
         minutes = (time.perf_counter() - self.start) / 60
-        print(f"  {self.num_timesteps:>8} steps  {minutes:6.1f} min  win rate {rate:.3f}")
+        print(
+            f"  {self.num_timesteps:>8} steps  {minutes:6.1f} min  win rate {rate:.3f}"
+        )
         if rate >= self.args.target_win_rate:
             self.reached_at = (self.num_timesteps, minutes)
             return False
@@ -147,18 +168,29 @@ def main() -> None:
 
     print("phase 1: against the random opponent (one compiled call steps all games)")
     envs = GomokuSB3VecEnv(
-        args.num_envs, opponent="random", board_size=args.board_size,
-        win_length=args.win_length, play_as="random", channels_first=True, seed=args.seed,
+        args.num_envs,
+        opponent="random",
+        board_size=args.board_size,
+        win_length=args.win_length,
+        play_as="random",
+        channels_first=True,
+        seed=args.seed,
     )
     model = MaskablePPO(
         "CnnPolicy",
         envs,
         n_steps=args.n_steps,
         batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
         learning_rate=args.learning_rate,
         seed=args.seed,
         policy_kwargs={
             "features_extractor_class": GomokuCNN,
+            "features_extractor_kwargs": {
+                "features_dim": args.features_dim,
+                "channels": args.cnn_channels,
+                "layers": args.cnn_layers,
+            },
             "normalize_images": False,
             "share_features_extractor": True,
         },
@@ -167,15 +199,23 @@ def main() -> None:
     model.learn(args.random_steps, callback=target)
     if target.reached_at:
         steps, minutes = target.reached_at
-        print(f"beat random >= {args.target_win_rate:.0%} after {steps} steps, {minutes:.1f} min")
+        print(
+            f"beat random >= {args.target_win_rate:.0%} "
+            f"after {steps} steps, {minutes:.1f} min"
+        )
     else:
-        print(f"did not reach {args.target_win_rate:.0%} within {args.random_steps} steps")
+        print(
+            f"did not reach {args.target_win_rate:.0%} within {args.random_steps} steps"
+        )
 
     if "heuristic" in registered_names() and args.heuristic_steps > 0:
         print("phase 2: against the heuristic")
         model.set_env(make_vec_env(args, lambda: "heuristic"))
         model.learn(args.heuristic_steps, reset_num_timesteps=False)
-        print(f"  win rate vs heuristic: {evaluate(model, args, 'heuristic', 50, 20_000):.3f}")
+        print(
+            "  win rate vs heuristic: "
+            f"{evaluate(model, args, 'heuristic', 50, 20_000):.3f}"
+        )
     else:
         print("phase 2 skipped: no 'heuristic' agent is registered")
 
@@ -190,11 +230,16 @@ def main() -> None:
 
     model.save(args.model_path)
     print(f"saved {args.model_path}")
-    print(f"final win rate vs random: {evaluate(model, args, 'random', args.eval_games, 30_000):.3f}")
+    print(
+        "final win rate vs random: "
+        f"{evaluate(model, args, 'random', args.eval_games, 30_000):.3f}"
+    )
 
     print("the model as an Agent in the PettingZoo AEC env, as black against random:")
     agent = PolicyAgent(MaskablePPO.load(args.model_path, device="cpu"))
-    aec = gomoku_env.env(board_size=args.board_size, win_length=args.win_length, render_mode="ansi")
+    aec = gomoku_env.env(
+        board_size=args.board_size, win_length=args.win_length, render_mode="ansi"
+    )
     aec.reset(seed=args.seed)
     rng = np.random.default_rng(args.seed)
     for name in aec.agent_iter():

@@ -1,7 +1,7 @@
 """gomoku_env: Gomoku (five in a row) for reinforcement learning.
 
-Importing the package registers ``gomoku_env/gomoku-v0`` in PettingZoo's AEC registry, so
-``pettingzoo.make("aec", "gomoku_env/gomoku-v0", board_size=9)`` works after
+Importing the package registers ``gomoku_env/gomoku-v0`` in PettingZoo's AEC registry,
+so ``pettingzoo.make("aec", "gomoku_env/gomoku-v0", board_size=9)`` works after
 ``import gomoku_env``, and the single-agent ``gomoku_env/Gomoku-v0`` in Gymnasium's, so
 ``gymnasium.make("gomoku_env/Gomoku-v0", opponent="random")`` works too.
 """

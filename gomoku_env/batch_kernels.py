@@ -2,11 +2,12 @@
 
 State is a struct of arrays over ``n`` games (see :class:`GameBatch`): flat cells, the
 learner's observation planes, move counts, last moves, learner colours, one splitmix64
-random state per game, and each game's empty cells as a swap-remove list so that a random
-move costs O(1). Games are independent, so the batched loops run in parallel threads;
-each game draws only from its own generator, so results do not depend on the threads. One call of :func:`step_games` plays the learner's
-moves, the random opponent's replies, and resets finished games, so a vector env step
-costs one trip into compiled code. Stones are placed and judged by
+random state per game, and each game's empty cells as a swap-remove list so that a
+random move costs O(1). Games are independent, so the batched loops run in parallel
+threads; each game draws only from its own generator, so results do not depend on the
+threads. One call of :func:`step_games` plays the learner's moves, the random
+opponent's replies, and resets finished games, so a vector env step costs one trip into
+compiled code. Stones are placed and judged by
 :func:`gomoku_env.kernels.place_and_judge`, the same kernel the Board uses.
 """
 
@@ -18,7 +19,12 @@ import numpy as np
 from numba import njit, prange
 
 from gomoku_env.kernels import BLACK, EMPTY, WHITE, place_and_judge
-from gomoku_env.observation import LAST_MOVE, OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
+from gomoku_env.observation import (
+    LAST_MOVE,
+    OBSERVER_IS_BLACK,
+    OPPONENT_STONES,
+    OWN_STONES,
+)
 
 ONGOING = 0
 WON = 1
@@ -85,7 +91,9 @@ def set_plane(batch: GameBatch, game: int, cell: int, channel: int, value: int) 
 def random_empty_cell(batch: GameBatch, game: int) -> int:
     """A uniformly drawn empty cell of ``game`` (which must not be full)."""
     empties = batch.cells.shape[1] - batch.move_count[game]
-    return batch.empty_cells[game, next_random(batch.rng_state, game) % np.uint64(empties)]
+    return batch.empty_cells[
+        game, next_random(batch.rng_state, game) % np.uint64(empties)
+    ]
 
 
 @njit(cache=True, nogil=True)
@@ -147,16 +155,27 @@ def opponent_to_move(batch: GameBatch, game: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def finish_game(batch: GameBatch, out: StepOutput, game: int, random_opponent: bool) -> None:
-    """Record the final planes, reset ``game`` and start it if the opponent opens."""
-    out.terminated[game] = True
-    out.final_planes[game] = batch.planes[game]
+def start_game(
+    batch: GameBatch, out: StepOutput, game: int, random_opponent: bool
+) -> None:
+    """Reset ``game``; where the opponent opens, play (or flag) its first move."""
+    out.needs_opponent[game] = False
     reset_game(batch, game)
     if opponent_to_move(batch, game):
         if random_opponent:
             place(batch, game, random_empty_cell(batch, game))
         else:
             out.needs_opponent[game] = True
+
+
+@njit(cache=True, nogil=True)
+def finish_game(
+    batch: GameBatch, out: StepOutput, game: int, random_opponent: bool
+) -> None:
+    """Record the final planes, reset ``game`` and start it if the opponent opens."""
+    out.terminated[game] = True
+    out.final_planes[game] = batch.planes[game]
+    start_game(batch, out, game, random_opponent)
 
 
 @njit(cache=True, nogil=True)
@@ -169,6 +188,37 @@ def opponent_reply(batch: GameBatch, out: StepOutput, game: int, action: int) ->
     return True
 
 
+@njit(cache=True, nogil=True)
+def step_game(
+    batch: GameBatch,
+    out: StepOutput,
+    game: int,
+    action: int,
+    illegal_policy: int,
+    random_opponent: bool,
+) -> None:
+    """Play one game's learner ``action`` and (``random_opponent``) a random reply."""
+    out.rewards[game] = 0.0
+    out.terminated[game] = False
+    out.needs_opponent[game] = False
+    legal = 0 <= action < batch.cells.shape[1] and batch.cells[game, action] == EMPTY
+    out.illegal[game] = not legal
+    if not legal and illegal_policy == ILLEGAL_LOSE:
+        out.rewards[game] = -1.0
+        finish_game(batch, out, game, random_opponent)
+        return
+    if not legal:
+        action = random_empty_cell(batch, game)
+    result = place(batch, game, action)
+    if result != ONGOING:
+        out.rewards[game] = 1.0 if result == WON else 0.0
+        finish_game(batch, out, game, random_opponent)
+    elif not random_opponent:
+        out.needs_opponent[game] = True
+    elif opponent_reply(batch, out, game, random_empty_cell(batch, game)):
+        finish_game(batch, out, game, random_opponent)
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def step_games(
     batch: GameBatch,
@@ -177,33 +227,13 @@ def step_games(
     illegal_policy: int,
     random_opponent: bool,
 ) -> None:
-    """Play every game's learner action, then (``random_opponent``) a random reply.
+    """:func:`step_game` for every game, in parallel threads.
 
     Without ``random_opponent`` the games awaiting a reply are flagged in
     ``out.needs_opponent`` for :func:`apply_opponent_moves`.
     """
-    cell_count = batch.cells.shape[1]
     for game in prange(actions.size):
-        out.rewards[game] = 0.0
-        out.terminated[game] = False
-        out.needs_opponent[game] = False
-        action = actions[game]
-        legal = 0 <= action < cell_count and batch.cells[game, action] == EMPTY
-        out.illegal[game] = not legal
-        if not legal and illegal_policy == ILLEGAL_LOSE:
-            out.rewards[game] = -1.0
-            finish_game(batch, out, game, random_opponent)
-            continue
-        if not legal:
-            action = random_empty_cell(batch, game)
-        result = place(batch, game, action)
-        if result != ONGOING:
-            out.rewards[game] = 1.0 if result == WON else 0.0
-            finish_game(batch, out, game, random_opponent)
-        elif not random_opponent:
-            out.needs_opponent[game] = True
-        elif opponent_reply(batch, out, game, random_empty_cell(batch, game)):
-            finish_game(batch, out, game, random_opponent)
+        step_game(batch, out, game, actions[game], illegal_policy, random_opponent)
 
 
 @njit(cache=True, nogil=True)
@@ -220,12 +250,6 @@ def apply_opponent_moves(
 
 @njit(cache=True, nogil=True, parallel=True)
 def reset_games(batch: GameBatch, out: StepOutput, random_opponent: bool) -> None:
-    """Reset every game; where the opponent opens, play (or flag) its first move."""
+    """:func:`start_game` for every game, in parallel threads."""
     for game in prange(batch.cells.shape[0]):
-        out.needs_opponent[game] = False
-        reset_game(batch, game)
-        if opponent_to_move(batch, game):
-            if random_opponent:
-                place(batch, game, random_empty_cell(batch, game))
-            else:
-                out.needs_opponent[game] = True
+        start_game(batch, out, game, random_opponent)

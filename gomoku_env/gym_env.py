@@ -20,7 +20,7 @@ contains the opponent's first move.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -70,7 +70,7 @@ class GomokuEnv(gymnasium.Env):
         render_mode: None or "ansi".
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 2}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 2}
 
     def __init__(
         self,
@@ -89,7 +89,9 @@ class GomokuEnv(gymnasium.Env):
             "illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES
         )
         if render_mode is not None:
-            validate_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+            validate_choice(
+                "render_mode", render_mode, tuple(self.metadata["render_modes"])
+            )
         self.render_mode = render_mode
         self.channels_first = bool(channels_first)
         self.opponent = resolve_opponent(opponent, self.config)
@@ -114,7 +116,9 @@ class GomokuEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._episode_over:
-            raise RuntimeError("step() called on a finished episode; call reset() first")
+            raise RuntimeError(
+                "step() called on a finished episode; call reset() first"
+            )
         info: dict[str, Any] = {}
         action = self._checked_action(action, info)
         if action is None:
@@ -129,7 +133,7 @@ class GomokuEnv(gymnasium.Env):
         return self._observation(), reward, self.board.is_over, False, self._info(info)
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the learner's legal actions (all False once the game is over)."""
+        """Boolean mask of the learner's legal actions (all False once it is over)."""
         return self._legal_mask().astype(bool)
 
     def render(self) -> str | None:
@@ -205,7 +209,11 @@ class GomokuEnv(gymnasium.Env):
 
     def _observation(self) -> np.ndarray:
         planes = self._planes.view(self.learner_color)
-        return np.ascontiguousarray(planes.transpose(2, 0, 1)) if self.channels_first else planes
+        return (
+            np.ascontiguousarray(planes.transpose(2, 0, 1))
+            if self.channels_first
+            else planes
+        )
 
     def _info(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         info = dict(extra or {})

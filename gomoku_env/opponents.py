@@ -23,7 +23,7 @@ PolicyFunction = Callable[[np.ndarray, np.ndarray], int]
 
 @runtime_checkable
 class OpponentAgent(Protocol):
-    """The part of ``agents.Agent`` the envs rely on (repeated here to keep imports one-way)."""
+    """The part of ``agents.Agent`` the envs use (repeated to keep imports one-way)."""
 
     def reset(self, seed: int | None = None) -> None: ...
 
@@ -74,5 +74,6 @@ def resolve_opponent(
         return CallableOpponent(opponent)
     raise TypeError(
         "opponent must be an Agent (act/reset), a callable "
-        f"(observation, action_mask) -> action, or an agent spec string; got {opponent!r}"
+        "(observation, action_mask) -> action, or an agent spec string; "
+        f"got {opponent!r}"
     )

@@ -22,7 +22,7 @@ observation of the games flagged in ``info["_final_obs"]``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
@@ -46,7 +46,10 @@ from gomoku_env.observation import PLANE_COUNT
 from gomoku_env.opponents import OpponentLike, resolve_opponent
 
 GAMES_PER_THREAD = 256
-ILLEGAL_CODES = {"lose": batch_kernels.ILLEGAL_LOSE, "random": batch_kernels.ILLEGAL_RANDOM}
+ILLEGAL_CODES = {
+    "lose": batch_kernels.ILLEGAL_LOSE,
+    "random": batch_kernels.ILLEGAL_RANDOM,
+}
 
 
 class GomokuVectorEnv(VectorEnv):
@@ -62,7 +65,10 @@ class GomokuVectorEnv(VectorEnv):
             machine: a parallel step waits for its slowest thread.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": [],
+    }
 
     def __init__(
         self,
@@ -81,8 +87,14 @@ class GomokuVectorEnv(VectorEnv):
         most = numba.config.NUMBA_NUM_THREADS
         if threads is None:
             threads = min(most, max(1, num_envs // GAMES_PER_THREAD))
-        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
-            raise ValueError(f"threads must be an int from 1 to {most}, got {threads!r}")
+        if (
+            isinstance(threads, bool)
+            or not isinstance(threads, int)
+            or not 1 <= threads <= most
+        ):
+            raise ValueError(
+                f"threads must be an int from 1 to {most}, got {threads!r}"
+            )
         self.threads = threads
         self.config = GameConfig(board_size, win_length, rule)
         self.num_envs = num_envs
@@ -114,14 +126,20 @@ class GomokuVectorEnv(VectorEnv):
         if seed is not None or not self._seeded:
             sequence = np.random.SeedSequence(seed)
             self.batch.rng_state[:] = sequence.generate_state(self.num_envs, np.uint64)
-            opponent_seeds = sequence.spawn(1)[0].generate_state(self.num_envs, np.uint64)
-            for opponent, opponent_seed in zip(self.opponents, opponent_seeds, strict=False):
+            opponent_seeds = sequence.spawn(1)[0].generate_state(
+                self.num_envs, np.uint64
+            )
+            for opponent, opponent_seed in zip(
+                self.opponents, opponent_seeds, strict=False
+            ):
                 opponent.reset(seed=int(opponent_seed % SEED_BOUND))
             self._seeded = True
         numba.set_num_threads(self.threads)
         batch_kernels.reset_games(self.batch, self.out, self.random_opponent)
         self._play_opponents()
-        return self._observations(), {"action_mask": self.action_masks().astype(np.int8)}
+        return self._observations(), {
+            "action_mask": self.action_masks().astype(np.int8)
+        }
 
     def step(
         self, actions: np.ndarray
@@ -131,7 +149,9 @@ class GomokuVectorEnv(VectorEnv):
             self._check_actions(actions)
         code = ILLEGAL_CODES.get(self.illegal_action, batch_kernels.ILLEGAL_LOSE)
         numba.set_num_threads(self.threads)
-        batch_kernels.step_games(self.batch, self.out, actions, code, self.random_opponent)
+        batch_kernels.step_games(
+            self.batch, self.out, actions, code, self.random_opponent
+        )
         self._play_opponents()
         out = self.out
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}
@@ -142,7 +162,13 @@ class GomokuVectorEnv(VectorEnv):
             info["illegal_action"] = out.illegal.copy()
             info["_illegal_action"] = out.illegal.copy()
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
-        return self._observations(), out.rewards.copy(), out.terminated.copy(), truncated, info
+        return (
+            self._observations(),
+            out.rewards.copy(),
+            out.terminated.copy(),
+            truncated,
+            info,
+        )
 
     def action_masks(self) -> np.ndarray:
         """Boolean (num_envs, N*N) mask of each learner's legal actions."""
@@ -150,7 +176,9 @@ class GomokuVectorEnv(VectorEnv):
 
     def _allocate(self) -> GameBatch:
         n, cells = self.num_envs, self.config.cells
-        layout = (n, PLANE_COUNT, cells) if self.channels_first else (n, cells, PLANE_COUNT)
+        layout = (
+            (n, PLANE_COUNT, cells) if self.channels_first else (n, cells, PLANE_COUNT)
+        )
         return GameBatch(
             cells=np.zeros((n, cells), dtype=np.int8),
             planes=np.zeros(layout, dtype=np.int8),
@@ -174,7 +202,9 @@ class GomokuVectorEnv(VectorEnv):
         if hasattr(opponent, "act_batch"):
             return [opponent]
         if isinstance(opponent, str):
-            return [resolve_opponent(opponent, self.config) for _ in range(self.num_envs)]
+            return [
+                resolve_opponent(opponent, self.config) for _ in range(self.num_envs)
+            ]
         return [resolve_opponent(opponent, self.config)] * self.num_envs
 
     def _shape(self, planes: np.ndarray) -> np.ndarray:
@@ -193,7 +223,7 @@ class GomokuVectorEnv(VectorEnv):
         return view
 
     def _play_opponents(self) -> None:
-        """Ask the (non-compiled) opponent for every pending reply, until none is left."""
+        """Ask the non-compiled opponent for every pending reply until none is left."""
         while self.out.needs_opponent.any():
             games = np.flatnonzero(self.out.needs_opponent)
             planes = self._opponent_view(games)
@@ -201,12 +231,17 @@ class GomokuVectorEnv(VectorEnv):
             if len(self.opponents) == 1 and hasattr(self.opponents[0], "act_batch"):
                 replies = np.asarray(self.opponents[0].act_batch(planes, masks))
             else:
-                replies = np.array([
-                    self.opponents[game].act({"observation": p, "action_mask": m})
-                    for game, p, m in zip(games, planes, masks, strict=True)
-                ])
+                replies = np.array(
+                    [
+                        self.opponents[game].act({"observation": p, "action_mask": m})
+                        for game, p, m in zip(games, planes, masks, strict=True)
+                    ]
+                )
             replies = replies.astype(np.int64).reshape(games.size)
-            bad = np.take_along_axis(masks, replies[:, None] % masks.shape[1], 1)[:, 0] == 0
+            bad = (
+                np.take_along_axis(masks, replies[:, None] % masks.shape[1], 1)[:, 0]
+                == 0
+            )
             bad |= (replies < 0) | (replies >= masks.shape[1])
             if bad.any():
                 raise IllegalMoveError(
@@ -223,5 +258,6 @@ class GomokuVectorEnv(VectorEnv):
         if bad.size:
             game = int(bad[0])
             raise IllegalMoveError(
-                f"action {int(actions[game])} in game {game} is off the board or occupied"
+                f"action {int(actions[game])} in game {game} "
+                "is off the board or occupied"
             )

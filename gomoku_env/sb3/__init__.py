@@ -1,4 +1,4 @@
-"""Stable-Baselines3 integration: CNN extractor, SB3 models as agents, self-play, VecEnv.
+"""Stable-Baselines3 integration: CNN extractor, models as agents, self-play, VecEnv.
 
 Importing this package imports torch and stable-baselines3 (install the ``sb3`` extra);
 ``import gomoku_env`` alone never does.

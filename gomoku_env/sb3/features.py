@@ -44,7 +44,9 @@ class GomokuCNN(BaseFeaturesExtractor):
             blocks += [nn.Conv2d(width, channels, 3, padding=1), nn.ReLU()]
             width = channels
         self.convolutions = nn.Sequential(*blocks, nn.Flatten())
-        self.linear = nn.Sequential(nn.Linear(channels * cells, features_dim), nn.ReLU())
+        self.linear = nn.Sequential(
+            nn.Linear(channels * cells, features_dim), nn.ReLU()
+        )
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         planes = observations.float()

@@ -36,7 +36,9 @@ class PolicyAgent:
         seed: seeds torch's sampling on ``reset(seed)`` (only used when sampling).
     """
 
-    def __init__(self, model: Any, deterministic: bool = True, seed: int | None = None) -> None:
+    def __init__(
+        self, model: Any, deterministic: bool = True, seed: int | None = None
+    ) -> None:
         self.policy = policy_of(model)
         self.deterministic = deterministic
         shape = self.policy.observation_space.shape
@@ -52,12 +54,14 @@ class PolicyAgent:
         return int(self.act_batch(planes, observation["action_mask"][None])[0])
 
     def act_batch(self, planes: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Actions for a batch of channels-last planes (n, N, N, 4) and masks (n, N*N)."""
+        """Actions for channels-last planes (n, N, N, 4) and masks (n, N*N)."""
         if self.channels_first:
             planes = planes.transpose(0, 3, 1, 2)
         with torch.no_grad():
             actions, _ = self.policy.predict(
-                planes, deterministic=self.deterministic, action_masks=masks.astype(bool)
+                planes,
+                deterministic=self.deterministic,
+                action_masks=masks.astype(bool),
             )
         return np.asarray(actions, dtype=np.int64)
 
@@ -70,8 +74,8 @@ def load_agent(
 ) -> PolicyAgent:
     """A :class:`PolicyAgent` for a MaskablePPO model saved at ``path``.
 
-    Has the agent-factory signature ``(config, seed, **options)``, so it can back an agent
-    spec; ``config`` is checked against the model's board size when given.
+    Has the agent-factory signature ``(config, seed, **options)``, so it can back an
+    agent spec; ``config`` is checked against the model's board size when given.
     """
     from sb3_contrib import MaskablePPO
 
@@ -83,6 +87,7 @@ def load_agent(
     size = shape[1] if agent.channels_first else shape[0]
     if config is not None and config.board_size != size:
         raise ValueError(
-            f"model {str(path)!r} plays {size}x{size}, not board_size {config.board_size}"
+            f"model {str(path)!r} plays {size}x{size}, "
+            f"not board_size {config.board_size}"
         )
     return agent

@@ -33,7 +33,9 @@ class PolicyPool:
         if capacity < 1:
             raise ValueError(f"capacity must be at least 1, got {capacity}")
         if not 0.0 <= latest_probability <= 1.0:
-            raise ValueError(f"latest_probability must be in [0, 1], got {latest_probability}")
+            raise ValueError(
+                f"latest_probability must be in [0, 1], got {latest_probability}"
+            )
         self.capacity = capacity
         self.latest_probability = latest_probability
         self.snapshots: list[PolicyAgent] = []
@@ -81,15 +83,18 @@ class SelfPlayOpponent:
         snapshot = self.pool.draw(self._rng)
         if snapshot is None:
             return np.array(
-                [self._rng.choice(np.flatnonzero(mask)) for mask in masks], dtype=np.int64
+                [self._rng.choice(np.flatnonzero(mask)) for mask in masks],
+                dtype=np.int64,
             )
         return snapshot.act_batch(planes, masks)
 
 
 class SelfPlayCallback(BaseCallback):
-    """Adds a snapshot of the learner to ``pool`` at the start and every ``refresh_every`` steps."""
+    """Snapshots the learner into ``pool`` at the start and each ``refresh_every``."""
 
-    def __init__(self, pool: PolicyPool, refresh_every: int = 20_000, verbose: int = 0) -> None:
+    def __init__(
+        self, pool: PolicyPool, refresh_every: int = 20_000, verbose: int = 0
+    ) -> None:
         super().__init__(verbose)
         if refresh_every < 1:
             raise ValueError(f"refresh_every must be at least 1, got {refresh_every}")
@@ -106,5 +111,8 @@ class SelfPlayCallback(BaseCallback):
             self.pool.add(self.model)
             self._last_refresh = self.num_timesteps
             if self.verbose:
-                print(f"self-play: snapshot {len(self.pool.snapshots)} at {self.num_timesteps}")
+                print(
+                    f"self-play: snapshot {len(self.pool.snapshots)} "
+                    f"at {self.num_timesteps}"
+                )
         return True

@@ -1,7 +1,7 @@
 """The compiled vector env behind Stable-Baselines3's ``VecEnv`` interface.
 
-SB3 algorithms take a ``VecEnv``; wrapping :class:`GomokuVectorEnv` in one keeps the whole
-batch in a single compiled call instead of one Python env per game as ``DummyVecEnv``
+SB3 algorithms take a ``VecEnv``; wrapping :class:`GomokuVectorEnv` in one keeps the
+whole batch in one compiled call instead of one Python env per game as ``DummyVecEnv``
 does. MaskablePPO finds the masks through ``env_method("action_masks")``.
 """
 
@@ -12,13 +12,16 @@ from typing import Any
 
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
-from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
+from stable_baselines3.common.vec_env.base_vec_env import (
+    VecEnvIndices,
+    VecEnvStepReturn,
+)
 
 from gomoku_env.vector_env import GomokuVectorEnv
 
 
 class GomokuSB3VecEnv(VecEnv):
-    """``num_envs`` Gomoku games as an SB3 VecEnv; arguments as :class:`GomokuVectorEnv`.
+    """``num_envs`` Gomoku games as an SB3 VecEnv (arguments of ``GomokuVectorEnv``).
 
     Args:
         seed: seeds the first ``reset`` (SB3's ``seed()`` also works).
@@ -27,7 +30,9 @@ class GomokuSB3VecEnv(VecEnv):
     def __init__(self, num_envs: int, seed: int | None = None, **kwargs: Any) -> None:
         self.games = GomokuVectorEnv(num_envs, **kwargs)
         super().__init__(
-            num_envs, self.games.single_observation_space, self.games.single_action_space
+            num_envs,
+            self.games.single_observation_space,
+            self.games.single_action_space,
         )
         self._next_seed = seed
         self._actions = np.zeros(num_envs, dtype=np.int64)
@@ -39,10 +44,12 @@ class GomokuSB3VecEnv(VecEnv):
         self._reset_seeds()
         return observations
 
-    def seed(self, seed: int | None = None) -> Sequence[None | int]:
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """Seed the next ``reset`` (SB3 convention: per-game seeds seed + index)."""
         self._next_seed = seed
-        return [None if seed is None else seed + index for index in range(self.num_envs)]
+        return [
+            None if seed is None else seed + index for index in range(self.num_envs)
+        ]
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions, dtype=np.int64)
@@ -66,7 +73,9 @@ class GomokuSB3VecEnv(VecEnv):
         **method_kwargs: Any,
     ) -> list[Any]:
         if method_name != "action_masks":
-            raise AttributeError(f"GomokuSB3VecEnv has no per-game method {method_name!r}")
+            raise AttributeError(
+                f"GomokuSB3VecEnv has no per-game method {method_name!r}"
+            )
         return list(self.action_masks()[self._indices(indices)])
 
     def has_attr(self, attr_name: str) -> bool:
@@ -77,7 +86,9 @@ class GomokuSB3VecEnv(VecEnv):
             return [None] * len(self._indices(indices))
         raise AttributeError(f"GomokuSB3VecEnv has no per-game attribute {attr_name!r}")
 
-    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+    def set_attr(
+        self, attr_name: str, value: Any, indices: VecEnvIndices = None
+    ) -> None:
         raise AttributeError(f"GomokuSB3VecEnv has no settable attribute {attr_name!r}")
 
     def env_is_wrapped(

@@ -1,4 +1,4 @@
-"""The single-agent Gymnasium env: checkers, seats, rewards, illegal actions, opponents."""
+"""The single-agent Gymnasium env: checkers, seats, rewards, illegal actions."""
 
 from __future__ import annotations
 
@@ -29,14 +29,21 @@ def play_random_episode(env: GomokuEnv, seed: int) -> list[tuple]:
 @pytest.mark.parametrize("channels_first", [False, True])
 def test_gymnasium_check_env_passes(channels_first: bool) -> None:
     env = gymnasium.make(
-        gomoku_env.GYM_ENV_ID, board_size=7, channels_first=channels_first, render_mode="ansi"
+        gomoku_env.GYM_ENV_ID,
+        board_size=7,
+        channels_first=channels_first,
+        render_mode="ansi",
     )
     check_env(env.unwrapped, skip_render_check=False)
 
 
 def test_registered_on_import_and_made_with_options() -> None:
     env = gymnasium.make(
-        gomoku_env.GYM_ENV_ID, board_size=9, win_length=4, rule="standard", play_as="white"
+        gomoku_env.GYM_ENV_ID,
+        board_size=9,
+        win_length=4,
+        rule="standard",
+        play_as="white",
     )
     observation, info = env.reset(seed=0)
     assert observation.shape == (9, 9, 4)
@@ -50,7 +57,9 @@ def test_learner_as_white_first_sees_the_opponents_first_move() -> None:
     assert observation[..., 0].sum() == 0  # no stone of the learner yet
     assert observation[..., 1].sum() == 1  # one opponent stone
     assert observation[..., 3].sum() == 0  # the learner is not black
-    assert np.array_equal(observation[..., 2], observation[..., 1])  # it is the last move
+    assert np.array_equal(
+        observation[..., 2], observation[..., 1]
+    )  # it is the last move
     assert info["moves"] == 1 and info["action_mask"].sum() == 80
 
 
@@ -67,7 +76,10 @@ def test_channels_first_is_the_transpose_of_channels_last() -> None:
 def test_seeds_reproduce_episodes_exactly(play_as: str) -> None:
     env = GomokuEnv(board_size=7, play_as=play_as)
     first = [play_random_episode(env, seed) for seed in range(3)]
-    second = [play_random_episode(GomokuEnv(board_size=7, play_as=play_as), s) for s in range(3)]
+    second = [
+        play_random_episode(GomokuEnv(board_size=7, play_as=play_as), s)
+        for s in range(3)
+    ]
     assert first == second
     assert first[0] != first[1]
 
@@ -126,7 +138,7 @@ def test_learner_five_wins_plus_one_and_opponent_five_loses_minus_one() -> None:
     env = GomokuEnv(opponent=scripted([20, 21, 22, 23]), board_size=9, play_as="black")
     env.reset(seed=0)
     rewards = [env.step(action)[1] for action in (0, 1, 2, 3)]
-    observation, reward, terminated, _, info = env.step(4)
+    _, reward, terminated, _, info = env.step(4)
     assert rewards == [0.0] * 4 and reward == 1.0 and terminated
     assert info["reason"] == "five" and info["winning_line"] == (0, 1, 2, 3, 4)
 
@@ -188,7 +200,7 @@ def test_opponent_is_reseeded_by_reset() -> None:
 def test_illegal_opponent_action_is_a_clear_error() -> None:
     env = GomokuEnv(opponent=lambda planes, mask: 0, board_size=9, play_as="white")
     env.reset(seed=0)
-    with pytest.raises(IllegalMoveError, match="opponent .* illegal action"):
+    with pytest.raises(IllegalMoveError, match=r"opponent .* illegal action"):
         env.step(1)
 
 
@@ -203,7 +215,9 @@ def test_illegal_opponent_action_is_a_clear_error() -> None:
         ({"board_size": 3}, ValueError, "board_size"),
     ],
 )
-def test_bad_arguments_are_clear_errors(kwargs: dict, error: type, message: str) -> None:
+def test_bad_arguments_are_clear_errors(
+    kwargs: dict, error: type, message: str
+) -> None:
     with pytest.raises(error, match=message):
         GomokuEnv(**kwargs)
 
