@@ -45,7 +45,6 @@ from gomoku_env.gym_env import (
 from gomoku_env.observation import PLANE_COUNT
 from gomoku_env.opponents import OpponentLike, resolve_opponent
 
-GAMES_PER_THREAD = 256
 ILLEGAL_CODES = {
     "lose": batch_kernels.ILLEGAL_LOSE,
     "random": batch_kernels.ILLEGAL_RANDOM,
@@ -60,8 +59,8 @@ class GomokuVectorEnv(VectorEnv):
     ``action_masks()`` gives the (num_envs, N*N) legal mask for MaskablePPO.
 
     Args:
-        threads: compiled threads that step the games; by default one per
-            ``GAMES_PER_THREAD`` games, at most numba's thread count. Use 1 on a busy
+        threads: compiled threads that step the games, up to numba's thread count.
+            More help on an idle machine with hundreds of games; keep 1 on a busy
             machine: a parallel step waits for its slowest thread.
     """
 
@@ -80,13 +79,11 @@ class GomokuVectorEnv(VectorEnv):
         play_as: str = "black",
         illegal_action: str = "lose",
         channels_first: bool = False,
-        threads: int | None = None,
+        threads: int = 1,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         most = numba.config.NUMBA_NUM_THREADS
-        if threads is None:
-            threads = min(most, max(1, num_envs // GAMES_PER_THREAD))
         if (
             isinstance(threads, bool)
             or not isinstance(threads, int)
