@@ -6,16 +6,18 @@ Registered on ``import gomoku_env`` as ``gomoku_env/Gomoku-v0``::
     >>> env = gymnasium.make("gomoku_env/Gomoku-v0", board_size=9, opponent="random")
     >>> observation, info = env.reset(seed=0)
     >>> observation.shape, info["action_mask"].sum()
-    ((9, 9, 4), np.int64(81))
+    ((9, 9, 5), np.int64(81))
     >>> observation, reward, terminated, truncated, info = env.step(40)
 
 Observation: the AEC env's int8 planes from the learner's point of view (own stones,
-opponent stones, last move, "I am black"), channels last, or channels first with
-``channels_first=True`` for PyTorch / SB3 CNN extractors. Action: Discrete(N*N), one per
+opponent stones, last move, "I am black", points forbidden to the learner under renju),
+channels last, or channels first with ``channels_first=True`` for PyTorch / SB3 CNN
+extractors. Action: Discrete(N*N), one per
 cell. ``action_masks()`` (the method name sb3-contrib's MaskablePPO looks for) and
 ``info["action_mask"]`` give the legal cells. Rewards from the learner's view: +1 win,
 −1 loss, 0 draw and every other step. When the learner plays white, ``reset`` already
-contains the opponent's first move.
+contains the opponent's first move. Under renju black's forbidden points are masked out
+(as the AEC env's ``forbidden="mask"``): playing one is an illegal action.
 """
 
 from __future__ import annotations
@@ -125,12 +127,12 @@ class GomokuEnv(gymnasium.Env):
             info["reason"] = "illegal_action"
             return self._observation(), -1.0, True, False, self._info(info)
         self._play(action)
-        if not self.board.is_over:
+        if not self._episode_over:
             self._play_opponent()
         reward = self._reward()
-        if self.board.is_over:
+        if self._episode_over:
             info.update(self._result())
-        return self._observation(), reward, self.board.is_over, False, self._info(info)
+        return self._observation(), reward, self._episode_over, False, self._info(info)
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (all False once it is over)."""
@@ -145,22 +147,24 @@ class GomokuEnv(gymnasium.Env):
     def _start_game(self) -> None:
         self.board = Board(self.config)
         self._planes = ObservationPlanes(self.config.board_size)
+        self._mask = self.board.legal_mask()
         self._forfeited = False
 
     @property
     def _episode_over(self) -> bool:
-        return self._forfeited or self.board.is_over
+        """Over by a win, a full board, a forfeit, or (renju) no point left to black."""
+        return self._forfeited or self.board.is_over or not self._mask.any()
 
     def _legal_mask(self) -> np.ndarray:
         if self._forfeited:
             return np.zeros(self.config.cells, dtype=np.int8)
-        return self.board.legal_mask()
+        return self._mask.copy()
 
     def _checked_action(self, action: Any, info: dict[str, Any]) -> int | None:
         """The action to play, a random stand-in, or None when the learner forfeits."""
         try:
             action = _as_int(action)
-            self.board.check_move(action)
+            self._check_move(action)
             return action
         except (IllegalMoveError, TypeError) as error:
             if self.illegal_action == "raise":
@@ -169,7 +173,7 @@ class GomokuEnv(gymnasium.Env):
         if self.illegal_action == "lose":
             self._forfeited = True
             return None
-        replacement = int(self.np_random.choice(self.board.legal_actions()))
+        replacement = int(self.np_random.choice(np.flatnonzero(self._mask)))
         info["replaced_action"] = replacement
         return replacement
 
@@ -178,16 +182,27 @@ class GomokuEnv(gymnasium.Env):
         color = self.board.to_move
         self.board.play(action)
         self._planes.place(action, color, previous_move)
+        self._mask = self.board.legal_mask()  # without black's renju forbidden points
+        self._planes.show_forbidden(self.board.forbidden_mask())
+
+    def _check_move(self, action: int) -> None:
+        """Board.check_move, and under renju no forbidden point either."""
+        self.board.check_move(action)
+        reason = self.board.forbidden_reason(action)
+        if reason is not None:
+            raise IllegalMoveError(
+                f"action {action} is forbidden to black under renju: {reason}"
+            )
 
     def _play_opponent(self) -> None:
         color = self.board.to_move
         observation = {
             "observation": self._planes.view(color),
-            "action_mask": self.board.legal_mask(),
+            "action_mask": self._mask.copy(),
         }
         action = self.opponent.act(observation)
         try:
-            self.board.check_move(_as_int(action))
+            self._check_move(_as_int(action))
         except (IllegalMoveError, TypeError) as error:
             raise IllegalMoveError(
                 f"the opponent {self.opponent!r} chose an illegal action: {error}"
@@ -201,8 +216,11 @@ class GomokuEnv(gymnasium.Env):
 
     def _result(self) -> dict[str, Any]:
         winner = self.board.winner
+        reason = "five" if winner != EMPTY else "board_full"
+        if not self.board.is_over:
+            reason = "no_legal_move"
         return {
-            "reason": "five" if winner != EMPTY else "board_full",
+            "reason": reason,
             "winner": {BLACK: "black", WHITE: "white"}.get(winner),
             "winning_line": self.board.winning_line(),
         }

@@ -15,7 +15,7 @@ observation of the games flagged in ``info["_final_obs"]``.
     >>> envs = GomokuVectorEnv(4, board_size=9)
     >>> observations, info = envs.reset(seed=0)
     >>> observations.shape
-    (4, 9, 9, 4)
+    (4, 9, 9, 5)
     >>> actions = np.array([np.flatnonzero(mask)[0] for mask in envs.action_masks()])
     >>> observations, rewards, terminated, truncated, info = envs.step(actions)
 """
@@ -32,7 +32,7 @@ from gymnasium.vector.utils import batch_space
 
 from gomoku_env import batch_kernels
 from gomoku_env.batch_kernels import GameBatch, StepOutput
-from gomoku_env.config import GameConfig
+from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.gym_env import (
     COLORS,
@@ -42,9 +42,17 @@ from gomoku_env.gym_env import (
     observation_box,
     validate_choice,
 )
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.observation import (
+    LAST_MOVE,
+    OBSERVER_IS_BLACK,
+    OPPONENT_STONES,
+    OWN_STONES,
+    PLANE_COUNT,
+)
 from gomoku_env.opponents import OpponentLike, resolve_opponent
 
+# The learner's planes seen from the other side: the two stone planes swap places.
+OPPONENT_VIEW_ORDER = [OPPONENT_STONES, OWN_STONES, *range(LAST_MOVE, PLANE_COUNT)]
 ILLEGAL_CODES = {
     "lose": batch_kernels.ILLEGAL_LOSE,
     "random": batch_kernels.ILLEGAL_RANDOM,
@@ -94,6 +102,11 @@ class GomokuVectorEnv(VectorEnv):
             )
         self.threads = threads
         self.config = GameConfig(board_size, win_length, rule)
+        if self.config.rule is Rule.RENJU:
+            raise ValueError(
+                "rule 'renju' is not supported by the compiled vector env (its kernels "
+                "do not know black's forbidden points); use gym_env.GomokuEnv"
+            )
         self.num_envs = num_envs
         self.play_as = validate_choice("play_as", play_as, PLAY_AS)
         self.illegal_action = validate_choice(
@@ -215,8 +228,8 @@ class GomokuVectorEnv(VectorEnv):
         planes = self._shape(self.batch.planes[games])
         if self.channels_first:
             planes = planes.transpose(0, 2, 3, 1)
-        view = planes[..., [1, 0, 2, 3]]
-        view[..., 3] = 1 - view[..., 3]
+        view = planes[..., OPPONENT_VIEW_ORDER]
+        view[..., OBSERVER_IS_BLACK] = 1 - view[..., OBSERVER_IS_BLACK]
         return view
 
     def _play_opponents(self) -> None:

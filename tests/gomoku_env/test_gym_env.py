@@ -11,6 +11,7 @@ import gomoku_env
 from agents import RandomAgent
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.gym_env import GomokuEnv
+from gomoku_env.observation import FORBIDDEN, PLANE_COUNT
 
 
 def play_random_episode(env: GomokuEnv, seed: int) -> list[tuple]:
@@ -46,7 +47,7 @@ def test_registered_on_import_and_made_with_options() -> None:
         play_as="white",
     )
     observation, info = env.reset(seed=0)
-    assert observation.shape == (9, 9, 4)
+    assert observation.shape == (9, 9, PLANE_COUNT)
     assert env.unwrapped.config.win_length == 4
     assert info["learner_color"] == "white"
 
@@ -228,3 +229,18 @@ def test_ansi_render_shows_the_board() -> None:
     env.step(40)
     text = env.render()
     assert "[O]" in text and " X " in text
+
+
+def test_renju_masks_black_forbidden_points_and_shows_them() -> None:
+    env = GomokuEnv(
+        opponent=scripted([0, 2, 4, 6]), board_size=15, rule="renju", play_as="black"
+    )
+    env.reset(seed=0)
+    for action in (7 * 15 + 5, 7 * 15 + 6, 5 * 15 + 7, 6 * 15 + 7):
+        env.step(action)  # two twos that cross at (7, 7): a double three there
+    crossing = 7 * 15 + 7
+    assert env.board.forbidden_reason(crossing) == "double_three"
+    assert env._observation()[7, 7, FORBIDDEN] == 1
+    assert not env.action_masks()[crossing]
+    _, reward, terminated, _, info = env.step(crossing)
+    assert reward == -1.0 and terminated and "forbidden" in info["illegal_action"]

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from gomoku_env.errors import IllegalMoveError
+from gomoku_env.observation import PLANE_COUNT
 from gomoku_env.vector_env import GomokuVectorEnv
 
 
@@ -59,7 +60,7 @@ def test_rewards_and_final_boards_agree_with_the_oracle() -> None:
             assert rewards[game] == expected and (own or other or full)
             outcomes.add(expected)
         assert not rewards[~terminated].any()
-        planes = observations.reshape(16, -1, 4)
+        planes = observations.reshape(16, -1, PLANE_COUNT)
         assert np.array_equal(planes[..., 0] + planes[..., 1], env.batch.cells != 0)
     assert outcomes == {1.0, -1.0, 0.0}
 
@@ -76,10 +77,12 @@ def test_channels_first_layout() -> None:
     last = run(GomokuVectorEnv(4, board_size=7), 1, 5)
     env = GomokuVectorEnv(4, board_size=7, channels_first=True)
     first = run(env, 1, 5)
-    assert env.observation_space.shape == (4, 4, 7, 7)
-    shape = (4, 7, 7, 4)
+    assert env.observation_space.shape == (4, PLANE_COUNT, 7, 7)
+    shape = (4, 7, 7, PLANE_COUNT)
     restored = (
-        np.frombuffer(first[-1][0], np.int8).reshape(4, 4, 7, 7).transpose(0, 2, 3, 1)
+        np.frombuffer(first[-1][0], np.int8)
+        .reshape(4, PLANE_COUNT, 7, 7)
+        .transpose(0, 2, 3, 1)
     )
     assert np.array_equal(restored, np.frombuffer(last[-1][0], np.int8).reshape(shape))
 
@@ -161,3 +164,5 @@ def test_bad_arguments_are_clear_errors() -> None:
         GomokuVectorEnv(4, threads=0)
     with pytest.raises(ValueError, match="play_as"):
         GomokuVectorEnv(4, play_as="both")
+    with pytest.raises(ValueError, match="renju"):
+        GomokuVectorEnv(4, rule="renju")

@@ -12,6 +12,7 @@ from stable_baselines3.common.env_checker import check_env
 
 import gomoku_env
 from gomoku_env.gym_env import GomokuEnv
+from gomoku_env.observation import PLANE_COUNT
 from gomoku_env.sb3 import (
     GomokuCNN,
     PolicyAgent,
@@ -156,7 +157,7 @@ def test_self_play_opponent_plays_random_legal_moves_before_any_snapshot() -> No
     mask = np.zeros(25, dtype=np.int8)
     mask[[3, 7]] = 1
     assert opponent.act(
-        {"observation": np.zeros((5, 5, 4), np.int8), "action_mask": mask}
+        {"observation": np.zeros((5, 5, PLANE_COUNT), np.int8), "action_mask": mask}
     ) in (3, 7)
 
 
