@@ -253,8 +253,11 @@ def main() -> None:
         aec.step(action)
     print(aec.render())
     print(f"result: {info['reason']}, winner {info['winner']}")
-    spec = f"python:gomoku_env.sb3.policy_agent:load_agent:path={args.model_path}"
-    print(f"arena / GUI agent spec: {spec!r}")
+    spec = f"python:gomoku_env.sb3.policy_agent:load_agent,path={args.model_path}"
+    size = f"--size {args.board_size} --win-length {args.win_length}"
+    print("the same model through an agent spec, in the arena and the GUI:")
+    print(f"  gomoku arena '{spec}' mcts:simulations=200 --games 20 --board-size 9")
+    print(f"  gomoku play --black '{spec}' --white human {size}")
 
 
 if __name__ == "__main__":
