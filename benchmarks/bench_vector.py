@@ -7,7 +7,7 @@ One env step is one learner move plus the opponent's reply, as in the single-gam
 Rates are given per wall-clock second and per CPU second of this process: on a shared
 machine the second shows what the code does with the cores it is given.
 
-    python benchmarks/bench_vector.py [--rounds 5] [--steps 200] [--threads 1]
+    python benchmarks/bench_vector.py [--rounds 5] [--steps 200]
 
 Targets (issue 8): ≥ 1,000,000 steps/s at 1024 games on 9×9, ≥ 50× DummyVecEnv.
 """
@@ -35,11 +35,9 @@ def random_legal_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndar
     return order[np.argmax(masks[:, order], axis=1)]
 
 
-def rate_vector(
-    games: int, size: int, steps: int, seed: int, threads: int = 1
-) -> tuple[float, float]:
+def rate_vector(games: int, size: int, steps: int, seed: int) -> tuple[float, float]:
     """Steps per wall and per CPU second of :class:`GomokuVectorEnv`."""
-    env = GomokuVectorEnv(games, board_size=size, play_as="random", threads=threads)
+    env = GomokuVectorEnv(games, board_size=size, play_as="random")
     env.reset(seed=seed)
     return timed_steps(env.step, env.action_masks, games, steps, seed)
 
@@ -81,7 +79,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
     parser.add_argument("--steps", type=int, default=200, help="batched steps per run")
-    parser.add_argument("--threads", type=int, default=1, help="vector env threads")
     args = parser.parse_args()
     rate_vector(8, 9, 2, 0)  # compile the kernels before timing
     print(
@@ -93,9 +90,7 @@ def main() -> None:
             vector, dummy = [], []
             dummy_steps = max(2, min(args.steps, 20_000 // games))
             for round_index in range(args.rounds):
-                vector.append(
-                    rate_vector(games, size, args.steps, round_index, args.threads)
-                )
+                vector.append(rate_vector(games, size, args.steps, round_index))
                 dummy.append(rate_dummy(games, size, dummy_steps, round_index))
             print(f"{size:>4}x{size:<1} {games:>6} " + format_rates(vector, dummy))
 

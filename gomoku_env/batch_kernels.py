@@ -3,9 +3,8 @@
 State is a struct of arrays over ``n`` games (see :class:`GameBatch`): flat cells, the
 learner's observation planes, move counts, last moves, learner colours, one splitmix64
 random state per game, and each game's empty cells as a swap-remove list so that a
-random move costs O(1). Games are independent, so the batched loops run in parallel
-threads; each game draws only from its own generator, so results do not depend on the
-threads. One call of :func:`step_games` plays the learner's moves, the random
+random move costs O(1). Each game draws only from its own generator, so a game's course
+does not depend on the others. One call of :func:`step_games` plays the learner's moves, the random
 opponent's replies, and resets finished games, so a vector env step costs one trip into
 compiled code. Stones are placed and judged by
 :func:`gomoku_env.kernels.place_and_judge`, the same kernel the Board uses.
@@ -16,7 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from gomoku_env.kernels import BLACK, EMPTY, WHITE, place_and_judge
 from gomoku_env.observation import (
@@ -219,7 +218,7 @@ def step_game(
         finish_game(batch, out, game, random_opponent)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def step_games(
     batch: GameBatch,
     out: StepOutput,
@@ -227,12 +226,12 @@ def step_games(
     illegal_policy: int,
     random_opponent: bool,
 ) -> None:
-    """:func:`step_game` for every game, in parallel threads.
+    """:func:`step_game` for every game.
 
     Without ``random_opponent`` the games awaiting a reply are flagged in
     ``out.needs_opponent`` for :func:`apply_opponent_moves`.
     """
-    for game in prange(actions.size):
+    for game in range(actions.size):
         step_game(batch, out, game, actions[game], illegal_policy, random_opponent)
 
 
@@ -248,8 +247,8 @@ def apply_opponent_moves(
             finish_game(batch, out, game, False)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def reset_games(batch: GameBatch, out: StepOutput, random_opponent: bool) -> None:
-    """:func:`start_game` for every game, in parallel threads."""
-    for game in prange(batch.cells.shape[0]):
+    """:func:`start_game` for every game."""
+    for game in range(batch.cells.shape[0]):
         start_game(batch, out, game, random_opponent)

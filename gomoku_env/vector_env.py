@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -65,11 +64,6 @@ class GomokuVectorEnv(VectorEnv):
     Arguments are those of ``GomokuEnv`` plus ``num_envs``; ``opponent`` may also be an
     object with ``act_batch(planes, masks) -> actions`` over channels-last planes.
     ``action_masks()`` gives the (num_envs, N*N) legal mask for MaskablePPO.
-
-    Args:
-        threads: compiled threads that step the games, up to numba's thread count.
-            More help on an idle machine with hundreds of games; keep 1 on a busy
-            machine: a parallel step waits for its slowest thread.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -87,20 +81,9 @@ class GomokuVectorEnv(VectorEnv):
         play_as: str = "black",
         illegal_action: str = "lose",
         channels_first: bool = False,
-        threads: int = 1,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        most = numba.config.NUMBA_NUM_THREADS
-        if (
-            isinstance(threads, bool)
-            or not isinstance(threads, int)
-            or not 1 <= threads <= most
-        ):
-            raise ValueError(
-                f"threads must be an int from 1 to {most}, got {threads!r}"
-            )
-        self.threads = threads
         self.config = GameConfig(board_size, win_length, rule)
         if self.config.rule is Rule.RENJU:
             raise ValueError(
@@ -144,7 +127,6 @@ class GomokuVectorEnv(VectorEnv):
             ):
                 opponent.reset(seed=int(opponent_seed % SEED_BOUND))
             self._seeded = True
-        numba.set_num_threads(self.threads)
         batch_kernels.reset_games(self.batch, self.out, self.random_opponent)
         self._play_opponents()
         return self._observations(), {
@@ -158,7 +140,6 @@ class GomokuVectorEnv(VectorEnv):
         if self.illegal_action == "raise":
             self._check_actions(actions)
         code = ILLEGAL_CODES.get(self.illegal_action, batch_kernels.ILLEGAL_LOSE)
-        numba.set_num_threads(self.threads)
         batch_kernels.step_games(
             self.batch, self.out, actions, code, self.random_opponent
         )
