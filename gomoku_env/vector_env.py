@@ -62,7 +62,9 @@ class GomokuVectorEnv(VectorEnv):
     """``num_envs`` games of :class:`gomoku_env.gym_env.GomokuEnv`, stepped in one call.
 
     Arguments are those of ``GomokuEnv`` plus ``num_envs``; ``opponent`` may also be an
-    object with ``act_batch(planes, masks) -> actions`` over channels-last planes.
+    object with ``act_batch(planes, masks) -> actions`` over channels-last planes. A
+    spec string builds one agent per game, reset when its game starts; an Agent object
+    or a callable is shared by all games, so it should not keep per-game state.
     ``action_masks()`` gives the (num_envs, N*N) legal mask for MaskablePPO.
     """
 
@@ -187,10 +189,12 @@ class GomokuVectorEnv(VectorEnv):
         )
 
     def _make_opponents(self, opponent: OpponentLike) -> list[Any]:
-        """One opponent per game, or one shared opponent that plays batches."""
+        """One opponent per game (from a spec), or one shared by all games."""
+        self._batched = hasattr(opponent, "act_batch")
+        self._per_game_agents = isinstance(opponent, str) and not self.random_opponent
         if self.random_opponent:
             return []
-        if hasattr(opponent, "act_batch"):
+        if self._batched:
             return [opponent]
         if isinstance(opponent, str):
             return [
@@ -217,29 +221,32 @@ class GomokuVectorEnv(VectorEnv):
         """Ask the non-compiled opponent for every pending reply until none is left."""
         while self.out.needs_opponent.any():
             games = np.flatnonzero(self.out.needs_opponent)
-            planes = self._opponent_view(games)
             masks = (self.batch.cells[games] == 0).astype(np.int8)
-            if len(self.opponents) == 1 and hasattr(self.opponents[0], "act_batch"):
-                replies = np.asarray(self.opponents[0].act_batch(planes, masks))
-            else:
-                replies = np.array(
-                    [
-                        self.opponents[game].act({"observation": p, "action_mask": m})
-                        for game, p, m in zip(games, planes, masks, strict=True)
-                    ]
-                )
-            replies = replies.astype(np.int64).reshape(games.size)
-            bad = (
-                np.take_along_axis(masks, replies[:, None] % masks.shape[1], 1)[:, 0]
-                == 0
-            )
-            bad |= (replies < 0) | (replies >= masks.shape[1])
+            replies = self._ask_opponents(games, self._opponent_view(games), masks)
+            bad = (replies < 0) | (replies >= masks.shape[1])
+            bad |= masks[np.arange(games.size), replies % masks.shape[1]] == 0
             if bad.any():
                 raise IllegalMoveError(
                     f"the opponent chose illegal action {int(replies[bad][0])} "
                     f"in game {int(games[bad][0])}"
                 )
             batch_kernels.apply_opponent_moves(self.batch, self.out, games, replies)
+
+    def _ask_opponents(
+        self, games: np.ndarray, planes: np.ndarray, masks: np.ndarray
+    ) -> np.ndarray:
+        """The opponents' actions in ``games``; per-game agents reset on a new game."""
+        if self._batched:
+            replies = self.opponents[0].act_batch(planes, masks)
+        else:
+            if self._per_game_agents:
+                for game in games[self.batch.move_count[games] <= 1]:
+                    self.opponents[game].reset()
+            replies = [
+                self.opponents[game].act({"observation": p, "action_mask": m})
+                for game, p, m in zip(games, planes, masks, strict=True)
+            ]
+        return np.asarray(replies).astype(np.int64).reshape(games.size)
 
     def _check_actions(self, actions: np.ndarray) -> None:
         cells = self.config.cells

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 import pytest
 
+from agents import specs
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.observation import PLANE_COUNT
 from gomoku_env.vector_env import GomokuVectorEnv
@@ -163,3 +166,35 @@ def test_bad_arguments_are_clear_errors() -> None:
         GomokuVectorEnv(4, play_as="both")
     with pytest.raises(ValueError, match="renju"):
         GomokuVectorEnv(4, rule="renju")
+
+
+class ResetCounter:
+    """A per-game agent that counts its resets and plays its first legal cell."""
+
+    instances: ClassVar[list[ResetCounter]] = []
+
+    def __init__(self, config: object = None, seed: int | None = None) -> None:
+        self.resets = 0
+        ResetCounter.instances.append(self)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.resets += 1
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+def test_spec_opponents_are_one_agent_per_game_reset_at_each_new_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(specs._FACTORIES, "reset_counter", ResetCounter)
+    ResetCounter.instances.clear()
+    env = GomokuVectorEnv(3, opponent="reset_counter", board_size=5, play_as="white")
+    env.reset(seed=0)
+    finished = np.zeros(3, dtype=int)
+    for _ in range(30):
+        *_, terminated, _, _ = env.step(np.argmax(env.action_masks(), axis=1))
+        finished += terminated
+    assert len(ResetCounter.instances) == 3 and finished.sum() > 3
+    # seeding, the first game, and one reset per later game
+    assert [agent.resets for agent in ResetCounter.instances] == list(finished + 2)
