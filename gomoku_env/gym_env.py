@@ -35,6 +35,7 @@ from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
 from gomoku_env.opponents import OpponentLike, resolve_opponent
+from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
 PLAY_AS = ("black", "white", "random")
 ILLEGAL_ACTION_POLICIES = ("lose", "raise", "random")
@@ -68,11 +69,15 @@ class GomokuEnv(gymnasium.Env):
         illegal_action: what an illegal learner action does: "lose" (the episode ends
             with −1), "raise" (an IllegalMoveError, state unchanged) or "random" (a
             random legal move is played instead, reported in ``info``).
-        channels_first: observation shape (4, N, N) instead of (N, N, 4).
-        render_mode: None or "ansi".
+        channels_first: observation shape (C, N, N) instead of (N, N, C).
+        render_mode: None, "ansi" (text), "human" (a pygame window) or "rgb_array"
+            (pictures), as in the AEC env.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 2}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", *PICTURE_MODES],
+        "render_fps": 2,
+    }
 
     def __init__(
         self,
@@ -95,6 +100,11 @@ class GomokuEnv(gymnasium.Env):
                 "render_mode", render_mode, tuple(self.metadata["render_modes"])
             )
         self.render_mode = render_mode
+        self.renderer = (
+            BoardRenderer(render_mode, self.metadata["render_fps"])
+            if render_mode in PICTURE_MODES
+            else None
+        )
         self.channels_first = bool(channels_first)
         self.opponent = resolve_opponent(opponent, self.config)
         self.observation_space = observation_box(board_size, self.channels_first)
@@ -138,11 +148,18 @@ class GomokuEnv(gymnasium.Env):
         """Boolean mask of the learner's legal actions (all False once it is over)."""
         return self._legal_mask().astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
+        if self.renderer is not None:
+            return self.renderer.render(self.board)
         return render_text(self.board)
+
+    def close(self) -> None:
+        """Close the window of the "human" render mode, if one was opened."""
+        if self.renderer is not None:
+            self.renderer.close()
 
     def _start_game(self) -> None:
         self.board = Board(self.config)

@@ -212,7 +212,7 @@ def test_illegal_opponent_action_is_a_clear_error() -> None:
         ({"opponent": "nobody"}, ValueError, "unknown agent 'nobody'"),
         ({"play_as": "red"}, ValueError, "play_as 'red'"),
         ({"illegal_action": "ignore"}, ValueError, "illegal_action 'ignore'"),
-        ({"render_mode": "human"}, ValueError, "render_mode 'human'"),
+        ({"render_mode": "window"}, ValueError, "render_mode 'window'"),
         ({"board_size": 3}, ValueError, "board_size"),
     ],
 )
@@ -244,3 +244,14 @@ def test_renju_masks_black_forbidden_points_and_shows_them() -> None:
     assert not env.action_masks()[crossing]
     _, reward, terminated, _, info = env.step(crossing)
     assert reward == -1.0 and terminated and "forbidden" in info["illegal_action"]
+
+
+def test_rgb_array_render_is_a_picture_of_the_board() -> None:
+    env = GomokuEnv(board_size=9, render_mode="rgb_array")
+    env.reset(seed=0)
+    empty = env.render()
+    env.step(40)
+    picture = env.render()
+    env.close()
+    assert picture.ndim == 3 and picture.shape[2] == 3 and picture.dtype == np.uint8
+    assert not np.array_equal(picture, empty)
