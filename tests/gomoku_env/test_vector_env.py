@@ -6,6 +6,7 @@ from typing import ClassVar
 
 import numpy as np
 import pytest
+from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 from agents import specs
 from gomoku_env.errors import IllegalMoveError
@@ -198,3 +199,14 @@ def test_spec_opponents_are_one_agent_per_game_reset_at_each_new_game(
     assert len(ResetCounter.instances) == 3 and finished.sum() > 3
     # seeding, the first game, and one reset per later game
     assert [agent.resets for agent in ResetCounter.instances] == list(finished + 2)
+
+
+def test_gymnasium_vector_wrappers_see_finished_episodes() -> None:
+    env = RecordEpisodeStatistics(GomokuVectorEnv(4, board_size=7, play_as="black"))
+    env.reset(seed=0)
+    for _ in range(40):
+        *_, terminated, _, info = env.step(np.argmax(env.env.action_masks(), axis=1))
+        if terminated.any():
+            break
+    assert np.array_equal(info["_episode"], terminated)
+    assert set(info["episode"]["r"][terminated]) <= {-1.0, 0.0, 1.0}
