@@ -138,7 +138,13 @@ class GomokuVectorEnv(VectorEnv):
     def step(
         self, actions: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be {self.num_envs} integers, got shape {actions.shape} "
+                f"of {actions.dtype}"
+            )
+        actions = actions.astype(np.int64)
         if self.illegal_action == "raise":
             self._check_actions(actions)
         code = ILLEGAL_CODES.get(self.illegal_action, batch_kernels.ILLEGAL_LOSE)

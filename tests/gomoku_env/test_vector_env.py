@@ -167,6 +167,12 @@ def test_bad_arguments_are_clear_errors() -> None:
         GomokuVectorEnv(4, play_as="both")
     with pytest.raises(ValueError, match="renju"):
         GomokuVectorEnv(4, rule="renju")
+    env = GomokuVectorEnv(4, board_size=5)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"4 integers, got shape \(3,\)"):
+        env.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="float"):
+        env.step(np.zeros(4))
 
 
 class ResetCounter:
