@@ -2,7 +2,7 @@
 
 Against the random opponent one ``step`` is one compiled call for all games (learner
 moves, random replies, resets of finished games). Any other opponent is asked for all
-pending replies at once: through ``act_batch(planes, masks)`` when it has one (e.g. a
+pending replies at once: through ``act_batch(planes, masks, games)`` when it has one (a
 self-play snapshot, one network forward for every game), else game by game through its
 ``act(observation)``.
 
@@ -62,7 +62,8 @@ class GomokuVectorEnv(VectorEnv):
     """``num_envs`` games of :class:`gomoku_env.gym_env.GomokuEnv`, stepped in one call.
 
     Arguments are those of ``GomokuEnv`` plus ``num_envs``; ``opponent`` may also be an
-    object with ``act_batch(planes, masks) -> actions`` over channels-last planes. A
+    object with ``act_batch(planes, masks, games) -> actions`` over channels-last planes
+    of the games (slot numbers) ``games``. A
     spec string builds one agent per game, reset when its game starts; an Agent object
     or a callable is shared by all games, so it should not keep per-game state.
     ``action_masks()`` gives the (num_envs, N*N) legal mask for MaskablePPO.
@@ -243,7 +244,7 @@ class GomokuVectorEnv(VectorEnv):
     ) -> np.ndarray:
         """The opponents' actions in ``games``; per-game agents reset on a new game."""
         if self._batched:
-            replies = self.opponents[0].act_batch(planes, masks)
+            replies = self.opponents[0].act_batch(planes, masks, games)
         else:
             if self._per_game_agents:
                 for game in games[self.batch.move_count[games] <= 1]:

@@ -53,8 +53,14 @@ class PolicyAgent:
         planes = observation["observation"][None]
         return int(self.act_batch(planes, observation["action_mask"][None])[0])
 
-    def act_batch(self, planes: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Actions for channels-last planes (n, N, N, 4) and masks (n, N*N)."""
+    def act_batch(
+        self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Actions for channels-last planes (n, N, N, C) and masks (n, N*N).
+
+        ``games`` (the vector env's slot numbers) is accepted and unused: the policy
+        keeps no per-game state.
+        """
         if self.channels_first:
             planes = planes.transpose(0, 3, 1, 2)
         with torch.no_grad():

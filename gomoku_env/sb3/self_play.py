@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from gomoku_env.observation import OWN_STONES
 from gomoku_env.sb3.policy_agent import PolicyAgent, policy_of
 
 
@@ -61,26 +62,50 @@ class PolicyPool:
 
 
 class SelfPlayOpponent:
-    """An Agent that plays a snapshot from ``pool`` (random moves while it is empty)."""
+    """An Agent that plays a snapshot from ``pool`` (random moves while it is empty).
+
+    As an Agent it draws a snapshot per episode at ``reset``. As the batched opponent of
+    :class:`~gomoku_env.vector_env.GomokuVectorEnv` it draws one per game when that game
+    starts and answers all games of a snapshot with one network forward.
+    """
 
     def __init__(self, pool: PolicyPool, seed: int | None = None) -> None:
         self.pool = pool
         self._rng = np.random.default_rng(seed)
         self._snapshot: PolicyAgent | None = None
+        self._game_snapshots: dict[int, PolicyAgent | None] = {}
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._snapshot = self.pool.draw(self._rng)
+        self._game_snapshots.clear()
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
-        if self._snapshot is None:
-            return int(self._rng.choice(np.flatnonzero(observation["action_mask"])))
-        return self._snapshot.act(observation)
+        return self._play(
+            self._snapshot,
+            observation["observation"][None],
+            observation["action_mask"][None],
+        )[0]
 
-    def act_batch(self, planes: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Actions for a batch of games, all played by one snapshot drawn now."""
-        snapshot = self.pool.draw(self._rng)
+    def act_batch(
+        self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray
+    ) -> np.ndarray:
+        """Actions for games ``games`` (slot numbers), each by its own game's snapshot."""
+        stones = planes[..., OWN_STONES].sum(axis=(1, 2))
+        for game, own in zip(games.tolist(), stones.tolist(), strict=True):
+            if own == 0 or game not in self._game_snapshots:  # a new game
+                self._game_snapshots[game] = self.pool.draw(self._rng)
+        drawn = [self._game_snapshots[game] for game in games.tolist()]
+        actions = np.empty(games.size, dtype=np.int64)
+        for snapshot in {id(s): s for s in drawn}.values():
+            rows = np.array([s is snapshot for s in drawn])
+            actions[rows] = self._play(snapshot, planes[rows], masks[rows])
+        return actions
+
+    def _play(
+        self, snapshot: PolicyAgent | None, planes: np.ndarray, masks: np.ndarray
+    ) -> np.ndarray:
         if snapshot is None:
             return np.array(
                 [self._rng.choice(np.flatnonzero(mask)) for mask in masks],

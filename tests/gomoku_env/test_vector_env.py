@@ -134,7 +134,10 @@ class BatchSpy:
     def reset(self, seed: int | None = None) -> None:
         pass
 
-    def act_batch(self, planes: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def act_batch(
+        self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray
+    ) -> np.ndarray:
+        assert games.size == masks.shape[0] and (games < 4).all()
         self.calls += 1
         assert (masks.sum(axis=1) > 0).all()
         assert np.array_equal(

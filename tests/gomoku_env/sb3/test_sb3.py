@@ -12,7 +12,7 @@ from stable_baselines3.common.env_checker import check_env
 
 import gomoku_env
 from gomoku_env.gym_env import GomokuEnv
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.observation import OPPONENT_STONES, PLANE_COUNT
 from gomoku_env.sb3 import (
     GomokuCNN,
     PolicyAgent,
@@ -164,21 +164,28 @@ def test_self_play_opponent_plays_random_legal_moves_before_any_snapshot() -> No
 def test_self_play_opponent_drives_the_vector_env_in_batches(
     trained: MaskablePPO,
 ) -> None:
-    pool = PolicyPool()
-    pool.add(trained)
+    pool = PolicyPool(capacity=3, latest_probability=0.0)
+    for _ in range(3):
+        pool.add(trained)
+    opponent = SelfPlayOpponent(pool, seed=0)
     envs = gomoku_env.vector_env.GomokuVectorEnv(
         8,
-        opponent=SelfPlayOpponent(pool, seed=0),
+        opponent=opponent,
         board_size=5,
         win_length=4,
         play_as="white",
         channels_first=True,
     )
     observations, _ = envs.reset(seed=0)
-    assert (observations[:, 1].sum(axis=(1, 2)) == 1).all()
-    for _ in range(6):
-        actions = np.argmax(envs.action_masks(), axis=1)
-        envs.step(actions)
+    assert (observations[:, OPPONENT_STONES].sum(axis=(1, 2)) == 1).all()
+    first = dict(opponent._game_snapshots)
+    assert set(first) == set(range(8)) and len({id(s) for s in first.values()}) > 1
+    finished = np.zeros(8, dtype=bool)
+    for _ in range(3):
+        *_, terminated, _, _ = envs.step(np.argmax(envs.action_masks(), axis=1))
+        finished |= terminated
+    kept = [game for game in range(8) if not finished[game]]
+    assert kept and all(opponent._game_snapshots[g] is first[g] for g in kept)
 
 
 @pytest.mark.parametrize(
