@@ -8,6 +8,9 @@ A single file to read top to bottom (CleanRL style). Needs the ``sb3`` extra:
 2. Against the pattern heuristic, when an agent named "heuristic" is registered.
 3. Self-play against frozen snapshots of itself (a pool refreshed by a callback).
 
+Every phase trains on ``GomokuSB3VecEnv``: all games step together, in one compiled call
+against random, with one network forward per snapshot in self-play.
+
 The model is saved, evaluated, and wrapped as an Agent that plays a full game in the
 PettingZoo AEC env. The same wrapper puts it in the arena or the GUI through the agent
 spec ``python:gomoku_env.sb3.policy_agent:load_agent`` with ``path=<model.zip>``.
@@ -25,7 +28,6 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 
 import gomoku_env
 from agents.specs import registered_names
@@ -79,8 +81,8 @@ class Args:
     """PPO minibatch size"""
     learning_rate: float = 3e-4
     """Adam learning rate"""
-    threads: int = 2
-    """torch CPU threads"""
+    threads: int = 1
+    """torch CPU threads (small networks on a busy machine: 1 is fastest)"""
     model_path: str = "gomoku_maskable_ppo.zip"
     """where the trained model is saved"""
 
@@ -107,13 +109,17 @@ def make_env(args: Args, opponent: object) -> gymnasium.Env:
     )
 
 
-def make_vec_env(args: Args, opponent_for: object) -> VecEnv:
-    """A DummyVecEnv of games, each with its own opponent from ``opponent_for()``."""
-    envs = DummyVecEnv(
-        [lambda: make_env(args, opponent_for()) for _ in range(args.num_envs)]
+def make_vec_env(args: Args, opponent: object, seed: int) -> GomokuSB3VecEnv:
+    """``num_envs`` games against ``opponent``, stepped together (SB3 VecEnv)."""
+    return GomokuSB3VecEnv(
+        args.num_envs,
+        opponent=opponent,
+        board_size=args.board_size,
+        win_length=args.win_length,
+        play_as="random",
+        channels_first=True,
+        seed=seed,
     )
-    envs.seed(args.seed)
-    return envs
 
 
 def evaluate(
@@ -167,18 +173,9 @@ def main() -> None:
     torch.set_num_threads(args.threads)
 
     print("phase 1: against the random opponent (one compiled call steps all games)")
-    envs = GomokuSB3VecEnv(
-        args.num_envs,
-        opponent="random",
-        board_size=args.board_size,
-        win_length=args.win_length,
-        play_as="random",
-        channels_first=True,
-        seed=args.seed,
-    )
     model = MaskablePPO(
         "CnnPolicy",
-        envs,
+        make_vec_env(args, "random", args.seed),
         n_steps=args.n_steps,
         batch_size=args.batch_size,
         n_epochs=args.n_epochs,
@@ -210,7 +207,7 @@ def main() -> None:
 
     if "heuristic" in registered_names() and args.heuristic_steps > 0:
         print("phase 2: against the heuristic")
-        model.set_env(make_vec_env(args, lambda: "heuristic"))
+        model.set_env(make_vec_env(args, "heuristic", args.seed + 1))
         model.learn(args.heuristic_steps, reset_num_timesteps=False)
         print(
             "  win rate vs heuristic: "
@@ -221,7 +218,8 @@ def main() -> None:
 
     print("phase 3: self-play against a pool of frozen snapshots")
     pool = PolicyPool(capacity=args.pool_size)
-    model.set_env(make_vec_env(args, lambda: SelfPlayOpponent(pool)))
+    opponent = SelfPlayOpponent(pool, seed=args.seed)
+    model.set_env(make_vec_env(args, opponent, args.seed + 2))
     model.learn(
         args.self_play_steps,
         callback=SelfPlayCallback(pool, refresh_every=args.snapshot_every, verbose=1),
