@@ -98,27 +98,27 @@ def parse_args() -> Args:
     return Args(**vars(parser.parse_args()))
 
 
+def game_options(args: Args) -> dict[str, object]:
+    """The env arguments shared by training and evaluation: random seats, CNN layout."""
+    return {
+        "board_size": args.board_size,
+        "win_length": args.win_length,
+        "play_as": "random",
+        "channels_first": True,
+    }
+
+
 def make_env(args: Args, opponent: object) -> gymnasium.Env:
+    """One game against ``opponent``, for evaluation."""
     return gymnasium.make(
-        gomoku_env.GYM_ENV_ID,
-        opponent=opponent,
-        board_size=args.board_size,
-        win_length=args.win_length,
-        play_as="random",
-        channels_first=True,
+        gomoku_env.GYM_ENV_ID, opponent=opponent, **game_options(args)
     )
 
 
 def make_vec_env(args: Args, opponent: object, seed: int) -> GomokuSB3VecEnv:
     """``num_envs`` games against ``opponent``, stepped together (SB3 VecEnv)."""
     return GomokuSB3VecEnv(
-        args.num_envs,
-        opponent=opponent,
-        board_size=args.board_size,
-        win_length=args.win_length,
-        play_as="random",
-        channels_first=True,
-        seed=seed,
+        args.num_envs, opponent=opponent, seed=seed, **game_options(args)
     )
 
 
