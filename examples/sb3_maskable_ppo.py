@@ -19,7 +19,10 @@ spec ``python:gomoku_env.sb3.policy_agent:load_agent`` with ``path=<model.zip>``
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
+import inspect
+import itertools
 import time
 from dataclasses import dataclass
 
@@ -87,13 +90,25 @@ class Args:
     """where the trained model is saved"""
 
 
+def field_docs() -> dict[str, str]:
+    """The docstring under each field of Args, read from this file's source."""
+    body = ast.parse(inspect.getsource(Args)).body[0].body
+    return {
+        field.target.id: text.value.value
+        for field, text in itertools.pairwise(body)
+        if isinstance(field, ast.AnnAssign) and isinstance(text, ast.Expr)
+    }
+
+
 def parse_args() -> Args:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    docs = field_docs()
     for field in dataclasses.fields(Args):
         parser.add_argument(
             f"--{field.name.replace('_', '-')}",
             type=type(field.default),
             default=field.default,
+            help=f"{docs[field.name]} (default: {field.default})",
         )
     return Args(**vars(parser.parse_args()))
 
