@@ -182,13 +182,9 @@ class TargetWinRate(BaseCallback):
         return True
 
 
-def main() -> None:
-    args = parse_args()
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-
-    print("phase 1: against the random opponent (one compiled call steps all games)")
-    model = MaskablePPO(
+def make_model(args: Args) -> MaskablePPO:
+    """MaskablePPO with the Gomoku CNN, on games against the random opponent."""
+    return MaskablePPO(
         "CnnPolicy",
         make_vec_env(args, "random", args.seed),
         n_steps=args.n_steps,
@@ -207,6 +203,10 @@ def main() -> None:
             "share_features_extractor": True,
         },
     )
+
+
+def train_against_random(model: MaskablePPO, args: Args) -> None:
+    print("phase 1: against the random opponent (one compiled call steps all games)")
     target = TargetWinRate(args)
     model.learn(args.random_steps, callback=target)
     if target.reached_at:
@@ -220,17 +220,19 @@ def main() -> None:
             f"did not reach {args.target_win_rate:.0%} within {args.random_steps} steps"
         )
 
-    if "heuristic" in registered_names() and args.heuristic_steps > 0:
-        print("phase 2: against the heuristic")
-        model.set_env(make_vec_env(args, "heuristic", args.seed + 1))
-        model.learn(args.heuristic_steps, reset_num_timesteps=False)
-        print(
-            "  win rate vs heuristic: "
-            f"{evaluate(model, args, 'heuristic', 50, 20_000):.3f}"
-        )
-    else:
-        print("phase 2 skipped: no 'heuristic' agent is registered")
 
+def train_against_heuristic(model: MaskablePPO, args: Args) -> None:
+    if "heuristic" not in registered_names() or args.heuristic_steps <= 0:
+        print("phase 2 skipped: no 'heuristic' agent is registered")
+        return
+    print("phase 2: against the heuristic")
+    model.set_env(make_vec_env(args, "heuristic", args.seed + 1))
+    model.learn(args.heuristic_steps, reset_num_timesteps=False)
+    rate = evaluate(model, args, "heuristic", 50, 20_000)
+    print(f"  win rate vs heuristic: {rate:.3f}")
+
+
+def train_self_play(model: MaskablePPO, args: Args) -> None:
     print("phase 3: self-play against a pool of frozen snapshots")
     pool = PolicyPool(capacity=args.pool_size)
     opponent = SelfPlayOpponent(pool, seed=args.seed)
@@ -241,13 +243,9 @@ def main() -> None:
         reset_num_timesteps=False,
     )
 
-    model.save(args.model_path)
-    print(f"saved {args.model_path}")
-    print(
-        "final win rate vs random: "
-        f"{evaluate(model, args, 'random', args.eval_games, 30_000):.3f}"
-    )
 
+def play_as_agent(args: Args) -> None:
+    """Load the saved model as an Agent and play it as black in the AEC env."""
     print("the model as an Agent in the PettingZoo AEC env, as black against random:")
     agent = PolicyAgent(MaskablePPO.load(args.model_path, device="cpu"))
     aec = gomoku_env.env(
@@ -271,6 +269,21 @@ def main() -> None:
     print("the same model through an agent spec, in the arena and the GUI:")
     print(f"  gomoku arena '{spec}' mcts:simulations=200 --games 20 --board-size 9")
     print(f"  gomoku play --black '{spec}' --white human {size}")
+
+
+def main() -> None:
+    args = parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    model = make_model(args)
+    train_against_random(model, args)
+    train_against_heuristic(model, args)
+    train_self_play(model, args)
+    model.save(args.model_path)
+    print(f"saved {args.model_path}")
+    rate = evaluate(model, args, "random", args.eval_games, 30_000)
+    print(f"final win rate vs random: {rate:.3f}")
+    play_as_agent(args)
 
 
 if __name__ == "__main__":
