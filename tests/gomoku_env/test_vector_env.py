@@ -197,7 +197,8 @@ class ResetCounter:
 def test_spec_opponents_are_one_agent_per_game_reset_at_each_new_game(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(specs._FACTORIES, "reset_counter", ResetCounter)
+    monkeypatch.setattr(specs, "_REGISTRY", dict(specs._REGISTRY))  # undone after
+    specs.register_agent("reset_counter", ResetCounter)
     ResetCounter.instances.clear()
     env = GomokuVectorEnv(3, opponent="reset_counter", board_size=5, play_as="white")
     env.reset(seed=0)
