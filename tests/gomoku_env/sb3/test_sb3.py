@@ -12,6 +12,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.env_checker import check_env
 
 import gomoku_env
+from agents.specs import make_agent
 from gomoku_env.gym_env import GomokuEnv
 from gomoku_env.observation import OPPONENT_STONES, PLANE_COUNT
 from gomoku_env.sb3 import (
@@ -129,6 +130,9 @@ def test_saved_model_loads_as_an_agent(trained: MaskablePPO, tmp_path) -> None:
         load_agent(config=gomoku_env.GameConfig(board_size=9), path=path)
     with pytest.raises(ValueError, match="no saved MaskablePPO model"):
         load_agent(path=tmp_path / "missing.zip")
+    spec = f"python:gomoku_env.sb3.policy_agent:load_agent,path={path}"
+    from_spec = make_agent(spec, gomoku_env.GameConfig(board_size=5, win_length=4))
+    assert play_aec_game(from_spec, "white_0", 1)["reason"] in ("five", "board_full")
 
 
 def test_snapshots_are_frozen_copies(trained: MaskablePPO) -> None:
