@@ -1,12 +1,14 @@
 """gomoku_env: Gomoku (five in a row) for reinforcement learning.
 
-Importing the package registers ``gomoku_env/gomoku-v0`` in PettingZoo's AEC registry, so
-``pettingzoo.make("aec", "gomoku_env/gomoku-v0", board_size=9)`` works after
-``import gomoku_env``.
+Importing the package registers ``gomoku_env/gomoku-v0`` in PettingZoo's AEC registry,
+so ``pettingzoo.make("aec", "gomoku_env/gomoku-v0", board_size=9)`` works after
+``import gomoku_env``, and the single-agent ``gomoku_env/Gomoku-v0`` in Gymnasium's, so
+``gymnasium.make("gomoku_env/Gomoku-v0", opponent="random")`` works too.
 """
 
 from importlib.metadata import PackageNotFoundError, version
 
+import gymnasium
 import pettingzoo
 
 from gomoku_env.aec_env import env, raw_env
@@ -22,14 +24,18 @@ except PackageNotFoundError:  # running from a source tree that was never instal
     __version__ = "0.0.0"
 
 ENV_ID = "gomoku_env/gomoku-v0"
+GYM_ENV_ID = "gomoku_env/Gomoku-v0"
 
 if ENV_ID not in pettingzoo.aec_registry:
     pettingzoo.register("aec", ENV_ID, entry_point="gomoku_env.aec_env:env")
+if GYM_ENV_ID not in gymnasium.registry:
+    gymnasium.register(GYM_ENV_ID, entry_point="gomoku_env.gym_env:GomokuEnv")
 
 __all__ = [
     "BLACK",
     "EMPTY",
     "ENV_ID",
+    "GYM_ENV_ID",
     "WHITE",
     "Board",
     "GameConfig",

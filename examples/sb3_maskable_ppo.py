@@ -1,0 +1,290 @@
+"""Train MaskablePPO on 9×9 Gomoku: random opponent, then heuristic, then self-play.
+
+A single file to read top to bottom (CleanRL style). Needs the ``sb3`` extra:
+``pip install -e '.[sb3]'``. Run ``python examples/sb3_maskable_ppo.py --help``.
+
+1. Against the random opponent until the greedy policy wins ``target_win_rate`` of its
+   evaluation games (the steps and minutes this takes are printed).
+2. Against the pattern heuristic, when an agent named "heuristic" is registered.
+3. Self-play against frozen snapshots of itself (a pool refreshed by a callback).
+
+Every phase trains on ``GomokuSB3VecEnv``: all games step together, in one compiled call
+against random, with one network forward per snapshot in self-play.
+
+The model is saved, evaluated, and wrapped as an Agent that plays a full game in the
+PettingZoo AEC env. The same wrapper puts it in the arena or the GUI through the agent
+spec ``python:gomoku_env.sb3.policy_agent:load_agent`` with ``path=<model.zip>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import inspect
+import itertools
+import time
+from dataclasses import dataclass
+
+import gymnasium
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+
+import gomoku_env
+from agents.specs import registered_names
+from gomoku_env.sb3 import (
+    GomokuCNN,
+    PolicyAgent,
+    PolicyPool,
+    SelfPlayCallback,
+    SelfPlayOpponent,
+)
+from gomoku_env.sb3.vec_env import GomokuSB3VecEnv
+
+
+@dataclass(frozen=True)
+class Args:
+    seed: int = 1
+    """seed of the envs, the opponents and torch"""
+    board_size: int = 9
+    """side of the board"""
+    win_length: int = 5
+    """stones in a row that win"""
+    num_envs: int = 16
+    """games played in parallel"""
+    random_steps: int = 1_000_000
+    """most env steps against the random opponent (stops early at the target)"""
+    heuristic_steps: int = 200_000
+    """env steps against the heuristic opponent (skipped when it is not registered)"""
+    self_play_steps: int = 200_000
+    """env steps of self-play"""
+    target_win_rate: float = 0.95
+    """win rate against random that ends phase 1"""
+    eval_every: int = 8_192
+    """env steps between evaluations during phase 1"""
+    eval_games: int = 100
+    """games per evaluation"""
+    snapshot_every: int = 20_000
+    """env steps between self-play snapshots"""
+    pool_size: int = 8
+    """self-play snapshots kept"""
+    n_steps: int = 128
+    """rollout length per env and PPO update"""
+    n_epochs: int = 4
+    """passes over each rollout"""
+    cnn_channels: int = 32
+    """width of the feature extractor's conv layers"""
+    cnn_layers: int = 2
+    """conv layers of the feature extractor"""
+    features_dim: int = 128
+    """size of the extracted feature vector"""
+    batch_size: int = 512
+    """PPO minibatch size"""
+    learning_rate: float = 3e-4
+    """Adam learning rate"""
+    threads: int = 1
+    """torch CPU threads (small networks on a busy machine: 1 is fastest)"""
+    model_path: str = "gomoku_maskable_ppo.zip"
+    """where the trained model is saved"""
+
+
+def field_docs() -> dict[str, str]:
+    """The docstring under each field of Args, read from this file's source."""
+    body = ast.parse(inspect.getsource(Args)).body[0].body
+    return {
+        field.target.id: text.value.value
+        for field, text in itertools.pairwise(body)
+        if isinstance(field, ast.AnnAssign) and isinstance(text, ast.Expr)
+    }
+
+
+def parse_args() -> Args:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    docs = field_docs()
+    for field in dataclasses.fields(Args):
+        parser.add_argument(
+            f"--{field.name.replace('_', '-')}",
+            type=type(field.default),
+            default=field.default,
+            help=f"{docs[field.name]} (default: {field.default})",
+        )
+    return Args(**vars(parser.parse_args()))
+
+
+def game_options(args: Args) -> dict[str, object]:
+    """The env arguments shared by training and evaluation: random seats, CNN layout."""
+    return {
+        "board_size": args.board_size,
+        "win_length": args.win_length,
+        "play_as": "random",
+        "channels_first": True,
+    }
+
+
+def make_env(args: Args, opponent: object) -> gymnasium.Env:
+    """One game against ``opponent``, for evaluation."""
+    return gymnasium.make(
+        gomoku_env.GYM_ENV_ID, opponent=opponent, **game_options(args)
+    )
+
+
+def make_vec_env(args: Args, opponent: object, seed: int) -> GomokuSB3VecEnv:
+    """``num_envs`` games against ``opponent``, stepped together (SB3 VecEnv)."""
+    return GomokuSB3VecEnv(
+        args.num_envs, opponent=opponent, seed=seed, **game_options(args)
+    )
+
+
+def evaluate(
+    model: MaskablePPO, args: Args, opponent: str, games: int, seed: int
+) -> float:
+    """Fraction of games the greedy policy wins against ``opponent`` (random seats)."""
+    env = make_env(args, opponent)
+    wins = 0
+    for game in range(games):
+        observation, info = env.reset(seed=seed + game)
+        terminated = False
+        while not terminated:
+            action, _ = model.predict(
+                observation,
+                deterministic=True,
+                action_masks=info["action_mask"].astype(bool),
+            )
+            observation, reward, terminated, _, info = env.step(int(action))
+        wins += reward > 0
+    return wins / games
+
+
+class TargetWinRate(BaseCallback):
+    """Evaluates against random every ``eval_every`` steps; stops at the target."""
+
+    def __init__(self, args: Args) -> None:
+        super().__init__()
+        self.args = args
+        self.start = time.perf_counter()
+        self.next_eval = args.eval_every
+        self.reached_at: tuple[int, float] | None = None
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps < self.next_eval:
+            return True
+        self.next_eval += self.args.eval_every
+        rate = evaluate(self.model, self.args, "random", self.args.eval_games, 10_000)
+        minutes = (time.perf_counter() - self.start) / 60
+        print(
+            f"  {self.num_timesteps:>8} steps  {minutes:6.1f} min  win rate {rate:.3f}"
+        )
+        if rate >= self.args.target_win_rate:
+            self.reached_at = (self.num_timesteps, minutes)
+            return False
+        return True
+
+
+def make_model(args: Args) -> MaskablePPO:
+    """MaskablePPO with the Gomoku CNN, on games against the random opponent."""
+    return MaskablePPO(
+        "CnnPolicy",
+        make_vec_env(args, "random", args.seed),
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        learning_rate=args.learning_rate,
+        seed=args.seed,
+        policy_kwargs={
+            "features_extractor_class": GomokuCNN,
+            "features_extractor_kwargs": {
+                "features_dim": args.features_dim,
+                "channels": args.cnn_channels,
+                "layers": args.cnn_layers,
+            },
+            "normalize_images": False,
+            "share_features_extractor": True,
+        },
+    )
+
+
+def train_against_random(model: MaskablePPO, args: Args) -> None:
+    print("phase 1: against the random opponent (one compiled call steps all games)")
+    target = TargetWinRate(args)
+    model.learn(args.random_steps, callback=target)
+    if target.reached_at:
+        steps, minutes = target.reached_at
+        print(
+            f"beat random >= {args.target_win_rate:.0%} "
+            f"after {steps} steps, {minutes:.1f} min"
+        )
+    else:
+        print(
+            f"did not reach {args.target_win_rate:.0%} within {args.random_steps} steps"
+        )
+
+
+def train_against_heuristic(model: MaskablePPO, args: Args) -> None:
+    if "heuristic" not in registered_names() or args.heuristic_steps <= 0:
+        print("phase 2 skipped: no 'heuristic' agent is registered")
+        return
+    print("phase 2: against the heuristic")
+    model.set_env(make_vec_env(args, "heuristic", args.seed + 1))
+    model.learn(args.heuristic_steps, reset_num_timesteps=False)
+    rate = evaluate(model, args, "heuristic", 50, 20_000)
+    print(f"  win rate vs heuristic: {rate:.3f}")
+
+
+def train_self_play(model: MaskablePPO, args: Args) -> None:
+    print("phase 3: self-play against a pool of frozen snapshots")
+    pool = PolicyPool(capacity=args.pool_size)
+    opponent = SelfPlayOpponent(pool, seed=args.seed)
+    model.set_env(make_vec_env(args, opponent, args.seed + 2))
+    model.learn(
+        args.self_play_steps,
+        callback=SelfPlayCallback(pool, refresh_every=args.snapshot_every, verbose=1),
+        reset_num_timesteps=False,
+    )
+
+
+def play_as_agent(args: Args) -> None:
+    """Load the saved model as an Agent and play it as black in the AEC env."""
+    print("the model as an Agent in the PettingZoo AEC env, as black against random:")
+    agent = PolicyAgent(MaskablePPO.load(args.model_path, device="cpu"))
+    aec = gomoku_env.env(
+        board_size=args.board_size, win_length=args.win_length, render_mode="ansi"
+    )
+    aec.reset(seed=args.seed)
+    rng = np.random.default_rng(args.seed)
+    for name in aec.agent_iter():
+        observation, _, terminated, truncated, info = aec.last()
+        if terminated or truncated:
+            action = None
+        elif name == "black_0":
+            action = agent.act(observation)
+        else:
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        aec.step(action)
+    print(aec.render())
+    print(f"result: {info['reason']}, winner {info['winner']}")
+    spec = f"python:gomoku_env.sb3.policy_agent:load_agent,path={args.model_path}"
+    size = f"--size {args.board_size} --win-length {args.win_length}"
+    print("the same model through an agent spec, in the arena and the GUI:")
+    print(f"  gomoku arena '{spec}' mcts:simulations=200 --games 20 --board-size 9")
+    print(f"  gomoku play --black '{spec}' --white human {size}")
+
+
+def main() -> None:
+    args = parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    model = make_model(args)
+    train_against_random(model, args)
+    train_against_heuristic(model, args)
+    train_self_play(model, args)
+    model.save(args.model_path)
+    print(f"saved {args.model_path}")
+    rate = evaluate(model, args, "random", args.eval_games, 30_000)
+    print(f"final win rate vs random: {rate:.3f}")
+    play_as_agent(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,254 @@
+"""Compiled kernels that step many single-agent games at once.
+
+State is a struct of arrays over ``n`` games (see :class:`GameBatch`): flat cells, the
+learner's observation planes, move counts, last moves, learner colours, one splitmix64
+random state per game, and each game's empty cells as a swap-remove list so that a
+random move costs O(1). Each game draws only from its own generator, so a game's course
+does not depend on the others. One call of :func:`step_games` plays the learner's moves, the random
+opponent's replies, and resets finished games, so a vector env step costs one trip into
+compiled code. Stones are placed and judged by
+:func:`gomoku_env.kernels.place_and_judge`, the same kernel the Board uses.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from gomoku_env.kernels import BLACK, EMPTY, WHITE, place_and_judge
+from gomoku_env.observation import (
+    LAST_MOVE,
+    OBSERVER_IS_BLACK,
+    OPPONENT_STONES,
+    OWN_STONES,
+)
+
+ONGOING = 0
+WON = 1
+FULL = 2
+
+ILLEGAL_LOSE = 0
+ILLEGAL_RANDOM = 1
+
+PLAY_AS_RANDOM = 0  # otherwise the colour code, BLACK or WHITE
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
+
+
+class GameBatch(NamedTuple):
+    """The arrays of ``n`` games; ``planes`` is (n, cells, 4) or (n, 4, cells)."""
+
+    cells: np.ndarray
+    planes: np.ndarray
+    move_count: np.ndarray
+    last_move: np.ndarray
+    learner_color: np.ndarray
+    rng_state: np.ndarray
+    empty_cells: np.ndarray
+    empty_index: np.ndarray
+    channels_first: bool
+    size: int
+    win_length: int
+    rule_code: int
+    play_as: int
+
+
+class StepOutput(NamedTuple):
+    """Per-game results of one step: written by the kernels, read by the env."""
+
+    rewards: np.ndarray
+    terminated: np.ndarray
+    illegal: np.ndarray
+    needs_opponent: np.ndarray
+    final_planes: np.ndarray
+
+
+@njit(cache=True, nogil=True)
+def next_random(rng_state: np.ndarray, game: int) -> np.uint64:
+    """The next splitmix64 number of ``game``'s own generator."""
+    z = rng_state[game] + _GOLDEN
+    rng_state[game] = z
+    z = (z ^ (z >> np.uint64(30))) * _MIX_1
+    z = (z ^ (z >> np.uint64(27))) * _MIX_2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True)
+def set_plane(batch: GameBatch, game: int, cell: int, channel: int, value: int) -> None:
+    """Write one plane entry in whichever layout the batch uses."""
+    if batch.channels_first:
+        batch.planes[game, channel, cell] = value
+    else:
+        batch.planes[game, cell, channel] = value
+
+
+@njit(cache=True, nogil=True)
+def random_empty_cell(batch: GameBatch, game: int) -> int:
+    """A uniformly drawn empty cell of ``game`` (which must not be full)."""
+    empties = batch.cells.shape[1] - batch.move_count[game]
+    return batch.empty_cells[
+        game, next_random(batch.rng_state, game) % np.uint64(empties)
+    ]
+
+
+@njit(cache=True, nogil=True)
+def remove_empty(batch: GameBatch, game: int, cell: int) -> None:
+    """Take ``cell`` out of the empty list (the last empty cell fills its slot)."""
+    last = batch.cells.shape[1] - batch.move_count[game] - 1
+    slot = batch.empty_index[game, cell]
+    moved = batch.empty_cells[game, last]
+    batch.empty_cells[game, slot] = moved
+    batch.empty_index[game, moved] = slot
+    batch.empty_cells[game, last] = cell
+    batch.empty_index[game, cell] = last
+
+
+@njit(cache=True, nogil=True)
+def reset_game(batch: GameBatch, game: int) -> None:
+    """Empty ``game``'s board and draw or set the learner's colour."""
+    batch.cells[game, :] = EMPTY
+    batch.planes[game] = 0
+    batch.move_count[game] = 0
+    batch.last_move[game] = -1
+    for cell in range(batch.cells.shape[1]):
+        batch.empty_cells[game, cell] = cell
+        batch.empty_index[game, cell] = cell
+    color = batch.play_as
+    if color == 0:
+        color = BLACK if next_random(batch.rng_state, game) >> np.uint64(63) else WHITE
+    batch.learner_color[game] = color
+    if color == BLACK:
+        for cell in range(batch.cells.shape[1]):
+            set_plane(batch, game, cell, OBSERVER_IS_BLACK, 1)
+
+
+@njit(cache=True, nogil=True)
+def place(batch: GameBatch, game: int, action: int) -> int:
+    """Play the side to move's stone on ``action``: ONGOING, WON or FULL."""
+    color = BLACK if batch.move_count[game] % 2 == 0 else WHITE
+    remove_empty(batch, game, action)
+    won = place_and_judge(
+        batch.cells[game], batch.size, batch.win_length, batch.rule_code, action, color
+    )
+    own = color == batch.learner_color[game]
+    set_plane(batch, game, action, OWN_STONES if own else OPPONENT_STONES, 1)
+    if batch.last_move[game] >= 0:
+        set_plane(batch, game, batch.last_move[game], LAST_MOVE, 0)
+    set_plane(batch, game, action, LAST_MOVE, 1)
+    batch.last_move[game] = action
+    batch.move_count[game] += 1
+    if won:
+        return WON
+    return FULL if batch.move_count[game] == batch.cells.shape[1] else ONGOING
+
+
+@njit(cache=True, nogil=True)
+def opponent_to_move(batch: GameBatch, game: int) -> bool:
+    """Whether the side to move in ``game`` is the opponent's."""
+    mover = BLACK if batch.move_count[game] % 2 == 0 else WHITE
+    return mover != batch.learner_color[game]
+
+
+@njit(cache=True, nogil=True)
+def start_game(
+    batch: GameBatch, out: StepOutput, game: int, random_opponent: bool
+) -> None:
+    """Reset ``game``; where the opponent opens, play (or flag) its first move."""
+    out.needs_opponent[game] = False
+    reset_game(batch, game)
+    if opponent_to_move(batch, game):
+        if random_opponent:
+            place(batch, game, random_empty_cell(batch, game))
+        else:
+            out.needs_opponent[game] = True
+
+
+@njit(cache=True, nogil=True)
+def finish_game(
+    batch: GameBatch, out: StepOutput, game: int, random_opponent: bool
+) -> None:
+    """Record the final planes, reset ``game`` and start it if the opponent opens."""
+    out.terminated[game] = True
+    out.final_planes[game] = batch.planes[game]
+    start_game(batch, out, game, random_opponent)
+
+
+@njit(cache=True, nogil=True)
+def opponent_reply(batch: GameBatch, out: StepOutput, game: int, action: int) -> bool:
+    """Play the opponent's ``action``; finish the game if it ends. True if it ended."""
+    result = place(batch, game, action)
+    if result == ONGOING:
+        return False
+    out.rewards[game] = -1.0 if result == WON else 0.0
+    return True
+
+
+@njit(cache=True, nogil=True)
+def step_game(
+    batch: GameBatch,
+    out: StepOutput,
+    game: int,
+    action: int,
+    illegal_policy: int,
+    random_opponent: bool,
+) -> None:
+    """Play one game's learner ``action`` and (``random_opponent``) a random reply."""
+    out.rewards[game] = 0.0
+    out.terminated[game] = False
+    out.needs_opponent[game] = False
+    legal = 0 <= action < batch.cells.shape[1] and batch.cells[game, action] == EMPTY
+    out.illegal[game] = not legal
+    if not legal and illegal_policy == ILLEGAL_LOSE:
+        out.rewards[game] = -1.0
+        finish_game(batch, out, game, random_opponent)
+        return
+    if not legal:
+        action = random_empty_cell(batch, game)
+    result = place(batch, game, action)
+    if result != ONGOING:
+        out.rewards[game] = 1.0 if result == WON else 0.0
+        finish_game(batch, out, game, random_opponent)
+    elif not random_opponent:
+        out.needs_opponent[game] = True
+    elif opponent_reply(batch, out, game, random_empty_cell(batch, game)):
+        finish_game(batch, out, game, random_opponent)
+
+
+@njit(cache=True, nogil=True)
+def step_games(
+    batch: GameBatch,
+    out: StepOutput,
+    actions: np.ndarray,
+    illegal_policy: int,
+    random_opponent: bool,
+) -> None:
+    """:func:`step_game` for every game.
+
+    Without ``random_opponent`` the games awaiting a reply are flagged in
+    ``out.needs_opponent`` for :func:`apply_opponent_moves`.
+    """
+    for game in range(actions.size):
+        step_game(batch, out, game, actions[game], illegal_policy, random_opponent)
+
+
+@njit(cache=True, nogil=True)
+def apply_opponent_moves(
+    batch: GameBatch, out: StepOutput, games: np.ndarray, actions: np.ndarray
+) -> None:
+    """Play the opponent's ``actions`` in ``games`` (legality checked by the caller)."""
+    for index in range(games.size):
+        game = games[index]
+        out.needs_opponent[game] = False
+        if opponent_reply(batch, out, game, actions[index]):
+            finish_game(batch, out, game, False)
+
+
+@njit(cache=True, nogil=True)
+def reset_games(batch: GameBatch, out: StepOutput, random_opponent: bool) -> None:
+    """:func:`start_game` for every game."""
+    for game in range(batch.cells.shape[0]):
+        start_game(batch, out, game, random_opponent)

@@ -1,0 +1,267 @@
+"""Gomoku as a single-agent Gymnasium env: the learner against a built-in opponent.
+
+Registered on ``import gomoku_env`` as ``gomoku_env/Gomoku-v0``::
+
+    >>> import gymnasium, gomoku_env
+    >>> env = gymnasium.make("gomoku_env/Gomoku-v0", board_size=9, opponent="random")
+    >>> observation, info = env.reset(seed=0)
+    >>> observation.shape, info["action_mask"].sum()
+    ((9, 9, 5), np.int64(81))
+    >>> observation, reward, terminated, truncated, info = env.step(40)
+
+Observation: the AEC env's int8 planes from the learner's point of view (own stones,
+opponent stones, last move, "I am black", points forbidden to the learner under renju),
+channels last, or channels first with ``channels_first=True`` for PyTorch / SB3 CNN
+extractors. Action: Discrete(N*N), one per
+cell. ``action_masks()`` (the method name sb3-contrib's MaskablePPO looks for) and
+``info["action_mask"]`` give the legal cells. Rewards from the learner's view: +1 win,
+−1 loss, 0 draw and every other step. When the learner plays white, ``reset`` already
+contains the opponent's first move. Under renju black's forbidden points are masked out
+(as the AEC env's ``forbidden="mask"``): playing one is an illegal action.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from gomoku_env.ansi import render_text
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
+from gomoku_env.errors import IllegalMoveError
+from gomoku_env.kernels import BLACK, EMPTY, WHITE
+from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.opponents import OpponentLike, resolve_opponent
+from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
+
+PLAY_AS = ("black", "white", "random")
+ILLEGAL_ACTION_POLICIES = ("lose", "raise", "random")
+COLORS = {"black": BLACK, "white": WHITE}
+SEED_BOUND = 2**63
+
+
+def validate_choice(name: str, value: Any, accepted: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``accepted``; otherwise a ValueError naming both."""
+    if value not in accepted:
+        raise ValueError(f"unknown {name} {value!r}; expected one of {accepted}")
+    return value
+
+
+def observation_box(board_size: int, channels_first: bool) -> spaces.Box:
+    """The int8 plane space in the requested layout."""
+    shape = (board_size, board_size, PLANE_COUNT)
+    if channels_first:
+        shape = (PLANE_COUNT, board_size, board_size)
+    return spaces.Box(0, 1, shape, dtype=np.int8)
+
+
+class GomokuEnv(gymnasium.Env):
+    """The learner plays one colour, ``opponent`` the other; one step is one move each.
+
+    Args:
+        opponent: an Agent, a callable ``(observation_planes, action_mask) -> action``,
+            or an agent spec such as ``"random"``; reseeded from ``reset(seed)``.
+        board_size, win_length, rule: the game (see :class:`GameConfig`).
+        play_as: the learner's colour, "black", "white" or "random" (drawn per episode).
+        illegal_action: what an illegal learner action does: "lose" (the episode ends
+            with −1), "raise" (an IllegalMoveError, state unchanged) or "random" (a
+            random legal move is played instead, reported in ``info``).
+        channels_first: observation shape (C, N, N) instead of (N, N, C).
+        render_mode: None, "ansi" (text), "human" (a pygame window) or "rgb_array"
+            (pictures), as in the AEC env.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", *PICTURE_MODES],
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        opponent: OpponentLike = "random",
+        board_size: int = 15,
+        win_length: int = 5,
+        rule: str = "freestyle",
+        play_as: str = "black",
+        illegal_action: str = "lose",
+        channels_first: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        self.config = GameConfig(board_size, win_length, rule)
+        self.play_as = validate_choice("play_as", play_as, PLAY_AS)
+        self.illegal_action = validate_choice(
+            "illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES
+        )
+        if render_mode is not None:
+            validate_choice(
+                "render_mode", render_mode, tuple(self.metadata["render_modes"])
+            )
+        self.render_mode = render_mode
+        self.renderer = (
+            BoardRenderer(render_mode, self.metadata["render_fps"])
+            if render_mode in PICTURE_MODES
+            else None
+        )
+        self.channels_first = bool(channels_first)
+        self.opponent = resolve_opponent(opponent, self.config)
+        self.observation_space = observation_box(board_size, self.channels_first)
+        self.action_space = spaces.Discrete(self.config.cells)
+        self.learner_color = BLACK
+        self._start_game()
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.opponent.reset(seed=int(self.np_random.integers(SEED_BOUND)))
+        if self.play_as == "random":
+            self.learner_color = BLACK if self.np_random.random() < 0.5 else WHITE
+        else:
+            self.learner_color = COLORS[self.play_as]
+        self._start_game()
+        if self.learner_color == WHITE:
+            self._play_opponent()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._episode_over:
+            raise RuntimeError(
+                "step() called on a finished episode; call reset() first"
+            )
+        info: dict[str, Any] = {}
+        action = self._checked_action(action, info)
+        if action is None:
+            info["reason"] = "illegal_action"
+            return self._observation(), -1.0, True, False, self._info(info)
+        self._play(action)
+        if not self._episode_over:
+            self._play_opponent()
+        reward = self._reward()
+        if self._episode_over:
+            info.update(self._result())
+        return self._observation(), reward, self._episode_over, False, self._info(info)
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (all False once it is over)."""
+        return self._legal_mask().astype(bool)
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        if self.renderer is not None:
+            return self.renderer.render(self.board)
+        return render_text(self.board)
+
+    def close(self) -> None:
+        """Close the window of the "human" render mode, if one was opened."""
+        if self.renderer is not None:
+            self.renderer.close()
+
+    def _start_game(self) -> None:
+        self.board = Board(self.config)
+        self._planes = ObservationPlanes(self.config.board_size)
+        self._mask = self.board.legal_mask()
+        self._forfeited = False
+
+    @property
+    def _episode_over(self) -> bool:
+        """Over by a win, a full board, a forfeit, or (renju) no point left to black."""
+        return self._forfeited or self.board.is_over or not self._mask.any()
+
+    def _legal_mask(self) -> np.ndarray:
+        if self._forfeited:
+            return np.zeros(self.config.cells, dtype=np.int8)
+        return self._mask.copy()
+
+    def _checked_action(self, action: Any, info: dict[str, Any]) -> int | None:
+        """The action to play, a random stand-in, or None when the learner forfeits."""
+        try:
+            action = _as_int(action)
+            self._check_move(action)
+            return action
+        except (IllegalMoveError, TypeError) as error:
+            if self.illegal_action == "raise":
+                raise
+            info["illegal_action"] = str(error)
+        if self.illegal_action == "lose":
+            self._forfeited = True
+            return None
+        replacement = int(self.np_random.choice(np.flatnonzero(self._mask)))
+        info["replaced_action"] = replacement
+        return replacement
+
+    def _play(self, action: int) -> None:
+        previous_move = self.board.last_move
+        color = self.board.to_move
+        self.board.play(action)
+        self._planes.place(action, color, previous_move)
+        self._mask = self.board.legal_mask()  # without black's renju forbidden points
+        self._planes.show_forbidden(self.board.forbidden_mask())
+
+    def _check_move(self, action: int) -> None:
+        """Board.check_move, and under renju no forbidden point either."""
+        self.board.check_move(action)
+        reason = self.board.forbidden_reason(action)
+        if reason is not None:
+            raise IllegalMoveError(
+                f"action {action} is forbidden to black under renju: {reason}"
+            )
+
+    def _play_opponent(self) -> None:
+        color = self.board.to_move
+        observation = {
+            "observation": self._planes.view(color),
+            "action_mask": self._mask.copy(),
+        }
+        action = self.opponent.act(observation)
+        try:
+            self._check_move(_as_int(action))
+        except (IllegalMoveError, TypeError) as error:
+            raise IllegalMoveError(
+                f"the opponent {self.opponent!r} chose an illegal action: {error}"
+            ) from None
+        self._play(_as_int(action))
+
+    def _reward(self) -> float:
+        if self.board.winner == EMPTY:
+            return 0.0
+        return 1.0 if self.board.winner == self.learner_color else -1.0
+
+    def _result(self) -> dict[str, Any]:
+        winner = self.board.winner
+        reason = "five" if winner != EMPTY else "board_full"
+        if not self.board.is_over:
+            reason = "no_legal_move"
+        return {
+            "reason": reason,
+            "winner": {BLACK: "black", WHITE: "white"}.get(winner),
+            "winning_line": self.board.winning_line(),
+        }
+
+    def _observation(self) -> np.ndarray:
+        planes = self._planes.view(self.learner_color)
+        return (
+            np.ascontiguousarray(planes.transpose(2, 0, 1))
+            if self.channels_first
+            else planes
+        )
+
+    def _info(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        info = dict(extra or {})
+        info["action_mask"] = self._legal_mask()
+        info["learner_color"] = "black" if self.learner_color == BLACK else "white"
+        info["moves"] = len(self.board.moves)
+        return info
+
+
+def _as_int(action: Any) -> int:
+    """``action`` as a Python int (numpy scalars and 0-d arrays accepted)."""
+    if isinstance(action, np.ndarray) and action.size == 1:
+        action = action.reshape(()).item()
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"action must be an int, got {action!r}")
+    return int(action)

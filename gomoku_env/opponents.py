@@ -1,0 +1,79 @@
+"""Opponents for the single-agent envs: an Agent, a plain callable, or an agent spec.
+
+The Gymnasium env plays the other side of the board with an object that has the
+``agents.Agent`` shape (``act(observation) -> int`` and ``reset(seed)``). Users may hand
+it one directly, a function ``f(observation_planes, action_mask) -> action``, or a spec
+string such as ``"random"`` or ``"mcts:simulations=200"``. Specs are resolved through
+``agents.specs`` only when an env is built, because the rules and env layers must not
+import the agents package at module import time (imports flow rules ← env ← agents).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from gomoku_env.config import GameConfig
+
+PolicyFunction = Callable[[np.ndarray, np.ndarray], int]
+
+
+@runtime_checkable
+class OpponentAgent(Protocol):
+    """The part of ``agents.Agent`` the envs use (repeated to keep imports one-way)."""
+
+    def reset(self, seed: int | None = None) -> None: ...
+
+    def act(self, observation: dict[str, np.ndarray]) -> int: ...
+
+
+OpponentLike = OpponentAgent | PolicyFunction | str
+
+
+class CallableOpponent:
+    """Adapts ``f(observation_planes, action_mask) -> action`` to the Agent shape.
+
+    ``reset(seed)`` is forwarded to the function's own ``reset`` when it has one, so a
+    stateful callable object can still be reseeded by the env.
+    """
+
+    def __init__(self, function: PolicyFunction) -> None:
+        self.function = function
+
+    def reset(self, seed: int | None = None) -> None:
+        reset = getattr(self.function, "reset", None)
+        if callable(reset) and not inspect.isclass(self.function):
+            reset(seed=seed)
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        return self.function(observation["observation"], observation["action_mask"])
+
+    def __repr__(self) -> str:
+        return f"CallableOpponent({self.function!r})"
+
+
+def resolve_opponent(
+    opponent: Any, config: GameConfig, seed: int | None = None
+) -> OpponentAgent:
+    """The Agent-shaped opponent described by ``opponent`` for games of ``config``.
+
+    Raises:
+        TypeError: ``opponent`` is neither an Agent, a callable nor a spec string.
+        ValueError: the spec names no registered agent or has bad options.
+    """
+    if isinstance(opponent, str):
+        from agents.specs import make_agent  # lazy: the env layer sits below agents
+
+        return make_agent(opponent, config=config, seed=seed)
+    if isinstance(opponent, OpponentAgent):
+        return opponent
+    if callable(opponent):
+        return CallableOpponent(opponent)
+    raise TypeError(
+        "opponent must be an Agent (act/reset), a callable "
+        "(observation, action_mask) -> action, or an agent spec string; "
+        f"got {opponent!r}"
+    )

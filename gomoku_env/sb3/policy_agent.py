@@ -1,0 +1,99 @@
+"""An SB3 maskable policy as a Gomoku Agent, for the AEC env, the arena and the GUI.
+
+The gym env's observation is the AEC observation planes seen by the learner, so a
+trained policy can play any seat: only the layout (channels first or last) may differ.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from gomoku_env.config import GameConfig
+from gomoku_env.observation import PLANE_COUNT
+
+
+def policy_of(model: Any) -> MaskableActorCriticPolicy:
+    """The maskable policy of a MaskablePPO model (or the policy itself)."""
+    policy = getattr(model, "policy", model)
+    if not isinstance(policy, MaskableActorCriticPolicy):
+        raise TypeError(
+            f"expected a MaskablePPO model or MaskableActorCriticPolicy, got {model!r}"
+        )
+    return policy
+
+
+class PolicyAgent:
+    """Plays the action an SB3 maskable policy picks for the AEC observation.
+
+    Args:
+        model: a MaskablePPO model or its policy.
+        deterministic: play the most likely legal action instead of sampling.
+        seed: seeds torch's sampling on ``reset(seed)`` (only used when sampling).
+    """
+
+    def __init__(
+        self, model: Any, deterministic: bool = True, seed: int | None = None
+    ) -> None:
+        self.policy = policy_of(model)
+        self.deterministic = deterministic
+        shape = self.policy.observation_space.shape
+        self.channels_first = shape[0] == PLANE_COUNT and shape[-1] != PLANE_COUNT
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None and not self.deterministic:
+            torch.manual_seed(seed)
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        planes = observation["observation"][None]
+        return int(self.act_batch(planes, observation["action_mask"][None])[0])
+
+    def act_batch(
+        self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Actions for channels-last planes (n, N, N, C) and masks (n, N*N).
+
+        ``games`` (the vector env's slot numbers) is accepted and unused: the policy
+        keeps no per-game state.
+        """
+        if self.channels_first:
+            planes = planes.transpose(0, 3, 1, 2)
+        with torch.no_grad():
+            actions, _ = self.policy.predict(
+                planes,
+                deterministic=self.deterministic,
+                action_masks=masks.astype(bool),
+            )
+        return np.asarray(actions, dtype=np.int64)
+
+
+def load_agent(
+    config: GameConfig | None = None,
+    seed: int | None = None,
+    path: str | Path = "gomoku_maskable_ppo.zip",
+    deterministic: bool = True,
+) -> PolicyAgent:
+    """A :class:`PolicyAgent` for a MaskablePPO model saved at ``path``.
+
+    Has the agent-factory signature ``(config, seed, **options)``, so it can back an
+    agent spec; ``config`` is checked against the model's board size when given.
+    """
+    from sb3_contrib import MaskablePPO
+
+    if not Path(path).is_file():
+        raise ValueError(f"no saved MaskablePPO model at {str(path)!r}")
+    model = MaskablePPO.load(path, device="cpu")
+    agent = PolicyAgent(model, deterministic=deterministic, seed=seed)
+    shape = agent.policy.observation_space.shape
+    size = shape[1] if agent.channels_first else shape[0]
+    if config is not None and config.board_size != size:
+        raise ValueError(
+            f"model {str(path)!r} plays {size}x{size}, "
+            f"not board_size {config.board_size}"
+        )
+    return agent

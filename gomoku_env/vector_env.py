@@ -1,0 +1,268 @@
+"""Many single-agent Gomoku games stepped together: a Gymnasium ``VectorEnv``.
+
+Against the random opponent one ``step`` is one compiled call for all games (learner
+moves, random replies, resets of finished games). Any other opponent is asked for all
+pending replies at once: through ``act_batch(planes, masks, games)`` when it has one (a
+self-play snapshot, one network forward for every game), else game by game through its
+``act(observation)``.
+
+Finished games reset in the same step (Gymnasium's ``AutoresetMode.SAME_STEP``): the
+returned observation is the new game's, and ``info["final_obs"]`` holds the last
+observation of the games flagged in ``info["_final_obs"]``.
+
+    >>> import numpy as np
+    >>> from gomoku_env.vector_env import GomokuVectorEnv
+    >>> envs = GomokuVectorEnv(4, board_size=9)
+    >>> observations, info = envs.reset(seed=0)
+    >>> observations.shape
+    (4, 9, 9, 5)
+    >>> actions = np.array([np.flatnonzero(mask)[0] for mask in envs.action_masks()])
+    >>> observations, rewards, terminated, truncated, info = envs.step(actions)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from gomoku_env import batch_kernels
+from gomoku_env.batch_kernels import GameBatch, StepOutput
+from gomoku_env.config import GameConfig, Rule
+from gomoku_env.errors import IllegalMoveError
+from gomoku_env.gym_env import (
+    COLORS,
+    ILLEGAL_ACTION_POLICIES,
+    PLAY_AS,
+    SEED_BOUND,
+    observation_box,
+    validate_choice,
+)
+from gomoku_env.observation import (
+    LAST_MOVE,
+    OBSERVER_IS_BLACK,
+    OPPONENT_STONES,
+    OWN_STONES,
+    PLANE_COUNT,
+)
+from gomoku_env.opponents import OpponentLike, resolve_opponent
+
+# The learner's planes seen from the other side: the two stone planes swap places.
+OPPONENT_VIEW_ORDER = [OPPONENT_STONES, OWN_STONES, *range(LAST_MOVE, PLANE_COUNT)]
+ILLEGAL_CODES = {
+    "lose": batch_kernels.ILLEGAL_LOSE,
+    "random": batch_kernels.ILLEGAL_RANDOM,
+}
+
+
+class GomokuVectorEnv(VectorEnv):
+    """``num_envs`` games of :class:`gomoku_env.gym_env.GomokuEnv`, stepped in one call.
+
+    Arguments are those of ``GomokuEnv`` plus ``num_envs``; ``opponent`` may also be an
+    object with ``act_batch(planes, masks, games) -> actions`` over channels-last planes
+    of the games (slot numbers) ``games``. A
+    spec string builds one agent per game, reset when its game starts; an Agent object
+    or a callable is shared by all games, so it should not keep per-game state.
+    ``action_masks()`` gives the (num_envs, N*N) legal mask for MaskablePPO.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        num_envs: int,
+        opponent: OpponentLike = "random",
+        board_size: int = 15,
+        win_length: int = 5,
+        rule: str = "freestyle",
+        play_as: str = "black",
+        illegal_action: str = "lose",
+        channels_first: bool = False,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        self.config = GameConfig(board_size, win_length, rule)
+        if self.config.rule is Rule.RENJU:
+            raise ValueError(
+                "rule 'renju' is not supported by the compiled vector env (its kernels "
+                "do not know black's forbidden points); use gym_env.GomokuEnv"
+            )
+        self.num_envs = num_envs
+        self.play_as = validate_choice("play_as", play_as, PLAY_AS)
+        self.illegal_action = validate_choice(
+            "illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES
+        )
+        self.channels_first = bool(channels_first)
+        self.random_opponent = isinstance(opponent, str) and opponent == "random"
+        self.opponents = self._make_opponents(opponent)
+        self.single_observation_space = observation_box(board_size, self.channels_first)
+        self.single_action_space = spaces.Discrete(self.config.cells)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.batch = self._allocate()
+        self.out = StepOutput(
+            rewards=np.zeros(num_envs, dtype=np.float32),
+            terminated=np.zeros(num_envs, dtype=np.bool_),
+            illegal=np.zeros(num_envs, dtype=np.bool_),
+            needs_opponent=np.zeros(num_envs, dtype=np.bool_),
+            final_planes=np.zeros_like(self.batch.planes),
+        )
+        self._seeded = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start new games in every slot; ``seed`` makes all of them reproducible."""
+        if seed is not None or not self._seeded:
+            sequence = np.random.SeedSequence(seed)
+            self.batch.rng_state[:] = sequence.generate_state(self.num_envs, np.uint64)
+            opponent_seeds = sequence.spawn(1)[0].generate_state(
+                self.num_envs, np.uint64
+            )
+            for opponent, opponent_seed in zip(
+                self.opponents, opponent_seeds, strict=False
+            ):
+                opponent.reset(seed=int(opponent_seed % SEED_BOUND))
+            self._seeded = True
+        batch_kernels.reset_games(self.batch, self.out, self.random_opponent)
+        self._play_opponents()
+        return self._observations(), {
+            "action_mask": self.action_masks().astype(np.int8)
+        }
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be {self.num_envs} integers, got shape {actions.shape} "
+                f"of {actions.dtype}"
+            )
+        actions = actions.astype(np.int64)
+        if self.illegal_action == "raise":
+            self._check_actions(actions)
+        code = ILLEGAL_CODES.get(self.illegal_action, batch_kernels.ILLEGAL_LOSE)
+        batch_kernels.step_games(
+            self.batch, self.out, actions, code, self.random_opponent
+        )
+        self._play_opponents()
+        out = self.out
+        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}
+        if out.terminated.any():
+            info["final_obs"] = self._shape(out.final_planes.copy())
+            info["_final_obs"] = out.terminated.copy()
+        if out.illegal.any():
+            info["illegal_action"] = out.illegal.copy()
+            info["_illegal_action"] = out.illegal.copy()
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        return (
+            self._observations(),
+            out.rewards.copy(),
+            out.terminated.copy(),
+            truncated,
+            info,
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean (num_envs, N*N) mask of each learner's legal actions."""
+        return self.batch.cells == 0
+
+    def _allocate(self) -> GameBatch:
+        n, cells = self.num_envs, self.config.cells
+        layout = (
+            (n, PLANE_COUNT, cells) if self.channels_first else (n, cells, PLANE_COUNT)
+        )
+        return GameBatch(
+            cells=np.zeros((n, cells), dtype=np.int8),
+            planes=np.zeros(layout, dtype=np.int8),
+            move_count=np.zeros(n, dtype=np.int64),
+            last_move=np.full(n, -1, dtype=np.int64),
+            learner_color=np.zeros(n, dtype=np.int8),
+            rng_state=np.zeros(n, dtype=np.uint64),
+            empty_cells=np.zeros((n, cells), dtype=np.int64),
+            empty_index=np.zeros((n, cells), dtype=np.int64),
+            channels_first=self.channels_first,
+            size=self.config.board_size,
+            win_length=self.config.win_length,
+            rule_code=self.config.rule.code,
+            play_as=COLORS.get(self.play_as, batch_kernels.PLAY_AS_RANDOM),
+        )
+
+    def _make_opponents(self, opponent: OpponentLike) -> list[Any]:
+        """One opponent per game (from a spec), or one shared by all games."""
+        self._batched = hasattr(opponent, "act_batch")
+        self._per_game_agents = isinstance(opponent, str) and not self.random_opponent
+        if self.random_opponent:
+            return []
+        if self._batched:
+            return [opponent]
+        if isinstance(opponent, str):
+            return [
+                resolve_opponent(opponent, self.config) for _ in range(self.num_envs)
+            ]
+        return [resolve_opponent(opponent, self.config)] * self.num_envs
+
+    def _shape(self, planes: np.ndarray) -> np.ndarray:
+        return planes.reshape((planes.shape[0], *self.single_observation_space.shape))
+
+    def _observations(self) -> np.ndarray:
+        return self._shape(self.batch.planes.copy())
+
+    def _opponent_view(self, games: np.ndarray) -> np.ndarray:
+        """Channels-last planes of ``games`` from the opponent's side of the board."""
+        planes = self._shape(self.batch.planes[games])
+        if self.channels_first:
+            planes = planes.transpose(0, 2, 3, 1)
+        view = planes[..., OPPONENT_VIEW_ORDER]
+        view[..., OBSERVER_IS_BLACK] = 1 - view[..., OBSERVER_IS_BLACK]
+        return view
+
+    def _play_opponents(self) -> None:
+        """Ask the non-compiled opponent for every pending reply until none is left."""
+        while self.out.needs_opponent.any():
+            games = np.flatnonzero(self.out.needs_opponent)
+            masks = (self.batch.cells[games] == 0).astype(np.int8)
+            replies = self._ask_opponents(games, self._opponent_view(games), masks)
+            bad = (replies < 0) | (replies >= masks.shape[1])
+            bad |= masks[np.arange(games.size), replies % masks.shape[1]] == 0
+            if bad.any():
+                raise IllegalMoveError(
+                    f"the opponent chose illegal action {int(replies[bad][0])} "
+                    f"in game {int(games[bad][0])}"
+                )
+            batch_kernels.apply_opponent_moves(self.batch, self.out, games, replies)
+
+    def _ask_opponents(
+        self, games: np.ndarray, planes: np.ndarray, masks: np.ndarray
+    ) -> np.ndarray:
+        """The opponents' actions in ``games``; per-game agents reset on a new game."""
+        if self._batched:
+            replies = self.opponents[0].act_batch(planes, masks, games)
+        else:
+            if self._per_game_agents:
+                for game in games[self.batch.move_count[games] <= 1]:
+                    self.opponents[game].reset()
+            replies = [
+                self.opponents[game].act({"observation": p, "action_mask": m})
+                for game, p, m in zip(games, planes, masks, strict=True)
+            ]
+        return np.asarray(replies).astype(np.int64).reshape(games.size)
+
+    def _check_actions(self, actions: np.ndarray) -> None:
+        cells = self.config.cells
+        off_board = (actions < 0) | (actions >= cells)
+        occupied = self.batch.cells[np.arange(self.num_envs), actions % cells] != 0
+        bad = np.flatnonzero(off_board | occupied)
+        if bad.size:
+            game = int(bad[0])
+            raise IllegalMoveError(
+                f"action {int(actions[game])} in game {game} "
+                "is off the board or occupied"
+            )

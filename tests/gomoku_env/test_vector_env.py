@@ -1,0 +1,222 @@
+"""The compiled vector env: rules against an oracle, seeds, seats, opponents."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+import pytest
+from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+from agents import specs
+from gomoku_env.errors import IllegalMoveError
+from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.vector_env import GomokuVectorEnv
+
+
+def has_line(stones: np.ndarray, length: int) -> bool:
+    """Plain-Python oracle: whether a 0/1 grid holds ``length`` in a row."""
+    size = stones.shape[0]
+    for row in range(size):
+        for col in range(size):
+            for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(row + i * d_row, col + i * d_col) for i in range(length)]
+                if all(
+                    0 <= r < size and 0 <= c < size and stones[r, c] for r, c in cells
+                ):
+                    return True
+    return False
+
+
+def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
+
+
+def run(env: GomokuVectorEnv, seed: int, steps: int) -> list[tuple]:
+    """Observations, rewards and terminations of ``steps`` seeded random steps."""
+    rng = np.random.default_rng(seed)
+    observations, _ = env.reset(seed=seed)
+    trace = [observations.tobytes()]
+    for _ in range(steps):
+        observations, rewards, terminated, _, _ = env.step(
+            random_actions(env.action_masks(), rng)
+        )
+        trace.append((observations.tobytes(), rewards.tobytes(), terminated.tobytes()))
+    return trace
+
+
+def test_rewards_and_final_boards_agree_with_the_oracle() -> None:
+    env = GomokuVectorEnv(16, board_size=6, win_length=4, play_as="random")
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    outcomes = set()
+    for _ in range(60):
+        observations, rewards, terminated, truncated, info = env.step(
+            random_actions(env.action_masks(), rng)
+        )
+        assert not truncated.any() and "illegal_action" not in info
+        assert np.array_equal(info["action_mask"], env.action_masks().astype(np.int8))
+        for game in np.flatnonzero(terminated):
+            final = info["final_obs"][game]
+            own, other = has_line(final[..., 0], 4), has_line(final[..., 1], 4)
+            full = (final[..., 0] + final[..., 1]).all()
+            expected = 1.0 if own else -1.0 if other else 0.0
+            assert rewards[game] == expected and (own or other or full)
+            outcomes.add(expected)
+        assert not rewards[~terminated].any()
+        planes = observations.reshape(16, -1, PLANE_COUNT)
+        assert np.array_equal(planes[..., 0] + planes[..., 1], env.batch.cells != 0)
+    assert outcomes == {1.0, -1.0, 0.0}
+
+
+def test_seeds_reproduce_episodes_exactly() -> None:
+    one = run(GomokuVectorEnv(64, board_size=7, play_as="random"), 3, 20)
+    again = run(GomokuVectorEnv(64, board_size=7, play_as="random"), 3, 20)
+    assert one == again
+    assert one != run(GomokuVectorEnv(64, board_size=7, play_as="random"), 4, 20)
+
+
+def test_channels_first_layout() -> None:
+    last = run(GomokuVectorEnv(4, board_size=7), 1, 5)
+    env = GomokuVectorEnv(4, board_size=7, channels_first=True)
+    first = run(env, 1, 5)
+    assert env.observation_space.shape == (4, PLANE_COUNT, 7, 7)
+    shape = (4, 7, 7, PLANE_COUNT)
+    restored = (
+        np.frombuffer(first[-1][0], np.int8)
+        .reshape(4, PLANE_COUNT, 7, 7)
+        .transpose(0, 2, 3, 1)
+    )
+    assert np.array_equal(restored, np.frombuffer(last[-1][0], np.int8).reshape(shape))
+
+
+def test_learner_as_white_starts_after_the_opponents_move() -> None:
+    env = GomokuVectorEnv(8, board_size=9, play_as="white")
+    observations, info = env.reset(seed=0)
+    assert (observations[..., 1].sum(axis=(1, 2)) == 1).all()
+    assert not observations[..., 0].any() and not observations[..., 3].any()
+    assert (info["action_mask"].sum(axis=1) == 80).all()
+
+
+def test_illegal_actions_lose_or_raise() -> None:
+    env = GomokuVectorEnv(2, board_size=9)
+    env.reset(seed=0)
+    env.step(np.array([40, 40]))
+    occupied = int(np.flatnonzero(env.batch.cells[0])[0])
+    _, rewards, terminated, _, info = env.step(np.array([occupied, 0]))
+    assert rewards[0] == -1.0 and terminated[0] and info["illegal_action"][0]
+    assert not info["_illegal_action"][1]
+
+    env = GomokuVectorEnv(2, board_size=9, illegal_action="raise")
+    env.reset(seed=0)
+    env.step(np.array([40, 40]))
+    cells = env.batch.cells.copy()
+    with pytest.raises(IllegalMoveError, match="action 40 in game 0"):
+        env.step(np.array([40, 1]))
+    assert np.array_equal(env.batch.cells, cells)
+
+
+def test_illegal_action_random_plays_a_legal_move() -> None:
+    env = GomokuVectorEnv(1, board_size=9, illegal_action="random")
+    env.reset(seed=0)
+    env.step(np.array([40]))
+    _, _, terminated, _, info = env.step(np.array([40]))
+    assert info["illegal_action"][0] and not terminated[0]
+    assert (env.batch.cells != 0).sum() == 4
+
+
+class BatchSpy:
+    """A batched opponent that checks what it is shown; plays the first legal cell."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act_batch(
+        self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray
+    ) -> np.ndarray:
+        assert games.size == masks.shape[0] and (games < 4).all()
+        self.calls += 1
+        assert (masks.sum(axis=1) > 0).all()
+        assert np.array_equal(
+            planes[..., 0] + planes[..., 1] == 0, masks.reshape(planes.shape[:3]) == 1
+        )
+        return np.argmax(masks, axis=1)
+
+
+@pytest.mark.parametrize("play_as", ["black", "white"])
+def test_batched_and_per_game_opponents_see_their_own_side(play_as: str) -> None:
+    spy = BatchSpy()
+    seen_colours = []
+
+    def per_game(planes: np.ndarray, mask: np.ndarray) -> int:
+        assert mask.sum() > 0
+        seen_colours.append(int(planes[0, 0, 3]))
+        return int(np.flatnonzero(mask)[-1])
+
+    for opponent in (spy, per_game, "random"):
+        env = GomokuVectorEnv(4, opponent=opponent, board_size=5, play_as=play_as)
+        run(env, 0, 40)
+    assert spy.calls >= 40
+    assert set(seen_colours) == {1 if play_as == "white" else 0}
+
+
+def test_bad_arguments_are_clear_errors() -> None:
+    with pytest.raises(ValueError, match="num_envs"):
+        GomokuVectorEnv(0)
+    with pytest.raises(ValueError, match="play_as"):
+        GomokuVectorEnv(4, play_as="both")
+    with pytest.raises(ValueError, match="renju"):
+        GomokuVectorEnv(4, rule="renju")
+    env = GomokuVectorEnv(4, board_size=5)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"4 integers, got shape \(3,\)"):
+        env.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="float"):
+        env.step(np.zeros(4))
+
+
+class ResetCounter:
+    """A per-game agent that counts its resets and plays its first legal cell."""
+
+    instances: ClassVar[list[ResetCounter]] = []
+
+    def __init__(self, config: object = None, seed: int | None = None) -> None:
+        self.resets = 0
+        ResetCounter.instances.append(self)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.resets += 1
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+def test_spec_opponents_are_one_agent_per_game_reset_at_each_new_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(specs, "_REGISTRY", dict(specs._REGISTRY))  # undone after
+    specs.register_agent("reset_counter", ResetCounter)
+    ResetCounter.instances.clear()
+    env = GomokuVectorEnv(3, opponent="reset_counter", board_size=5, play_as="white")
+    env.reset(seed=0)
+    finished = np.zeros(3, dtype=int)
+    for _ in range(30):
+        *_, terminated, _, _ = env.step(np.argmax(env.action_masks(), axis=1))
+        finished += terminated
+    assert len(ResetCounter.instances) == 3 and finished.sum() > 3
+    # seeding, the first game, and one reset per later game
+    assert [agent.resets for agent in ResetCounter.instances] == list(finished + 2)
+
+
+def test_gymnasium_vector_wrappers_see_finished_episodes() -> None:
+    env = RecordEpisodeStatistics(GomokuVectorEnv(4, board_size=7, play_as="black"))
+    env.reset(seed=0)
+    for _ in range(40):
+        *_, terminated, _, info = env.step(np.argmax(env.env.action_masks(), axis=1))
+        if terminated.any():
+            break
+    assert np.array_equal(info["_episode"], terminated)
+    assert set(info["episode"]["r"][terminated]) <= {-1.0, 0.0, 1.0}
