@@ -121,14 +121,14 @@ from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
-from gomoku_env.notation import action_to_notation, parse_moves
+from gomoku_env.notation import action_to_notation
 from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.openings import OPENING_RADIUS, centre_area, parse_opening
 from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
 AGENTS = ("black_0", "white_0")
 _AGENT_COLORS = {"black_0": BLACK, "white_0": WHITE}
-OPENING_RADIUS = 2
 FORBIDDEN_OPTIONS = ("mask", "lose")
 
 
@@ -138,43 +138,6 @@ def env(**kwargs: Any) -> AECEnv:
     environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)
-
-
-def parse_opening(
-    opening: str | list[int] | tuple[int, ...] | None, config: GameConfig
-) -> list[int]:
-    """Validate an opening (notation string or actions) and return it as actions.
-
-    Raises:
-        ValueError: a point is malformed, off the board or occupied, or the opening
-            already decides the game.
-    """
-    if opening is None:
-        return []
-    if isinstance(opening, str):
-        actions = parse_moves(opening, config.board_size)
-    else:
-        actions = [int(action) for action in opening]
-    board = Board(config)
-    for index, action in enumerate(actions):
-        try:
-            board.play(action)
-        except IllegalMoveError as error:
-            raise ValueError(
-                f"bad opening move {index + 1} ({action}): {error}"
-            ) from None
-    if board.is_over:
-        raise ValueError(f"opening {opening!r} already decides the game")
-    return actions
-
-
-def _centre_area(size: int) -> np.ndarray:
-    """Actions within OPENING_RADIUS of the centre (in both row and column)."""
-    centre = size // 2
-    span = np.arange(
-        max(0, centre - OPENING_RADIUS), min(size, centre + OPENING_RADIUS + 1)
-    )
-    return (span[:, None] * size + span[None, :]).ravel()
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
@@ -246,7 +209,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         )
         self.observation_spaces = {agent: observation_space for agent in AGENTS}
         self.action_spaces = {agent: spaces.Discrete(cells) for agent in AGENTS}
-        self._opening_area = _centre_area(size)
+        self._opening_area = centre_area(size)
         self._np_random, _ = seeding.np_random(None)
         self._reset_state(self.opening)
 

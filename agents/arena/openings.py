@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from agents.arena.builtin_openings import BUILTIN_BOOK
-from gomoku_env.aec_env import parse_opening
 from gomoku_env.config import GameConfig
 from gomoku_env.notation import format_moves
+from gomoku_env.openings import parse_opening
 from gomoku_env.symmetry import inverse_permutations
 
 Opening = tuple[int, ...]

@@ -1,0 +1,55 @@
+"""Openings: the moves played before an episode's first step.
+
+Evaluation wants games that start from varied, sensible positions. An opening is either
+given (a notation string such as "h8 i9 h9", or actions) and validated here once, or
+drawn at random from the points near the centre.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
+from gomoku_env.errors import IllegalMoveError
+from gomoku_env.notation import parse_moves
+
+OPENING_RADIUS = 2
+"""Random opening stones fall within this many rows and columns of the centre."""
+
+
+def parse_opening(
+    opening: str | list[int] | tuple[int, ...] | None, config: GameConfig
+) -> list[int]:
+    """Validate an opening (notation string or actions) and return it as actions.
+
+    Raises:
+        ValueError: a point is malformed, off the board or occupied, or the opening
+            already decides the game.
+    """
+    if opening is None:
+        return []
+    if isinstance(opening, str):
+        actions = parse_moves(opening, config.board_size)
+    else:
+        actions = [int(action) for action in opening]
+    board = Board(config)
+    for index, action in enumerate(actions):
+        try:
+            board.play(action)
+        except IllegalMoveError as error:
+            raise ValueError(
+                f"bad opening move {index + 1} ({action}): {error}"
+            ) from None
+    if board.is_over:
+        raise ValueError(f"opening {opening!r} already decides the game")
+    return actions
+
+
+def centre_area(size: int) -> np.ndarray:
+    """Actions within OPENING_RADIUS of the centre (in both row and column)."""
+    centre = size // 2
+    span = np.arange(
+        max(0, centre - OPENING_RADIUS), min(size, centre + OPENING_RADIUS + 1)
+    )
+    return (span[:, None] * size + span[None, :]).ravel()
