@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.base import Agent
+from agents.mcts import MCTSAgent
 from agents.random_agent import RandomAgent
 from gomoku_env.config import GameConfig
 
@@ -73,3 +74,4 @@ def make_agent(spec: str, config: GameConfig | None = None, seed: int | None = N
 
 
 register_agent("random", lambda config, seed, **options: RandomAgent(seed=seed, **options))
+register_agent("mcts", lambda config, seed, **kw: MCTSAgent(config, seed=seed, **kw))
