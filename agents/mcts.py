@@ -72,6 +72,8 @@ class MCTSAgent:
         batch: leaves gathered per round (kept apart by virtual loss).
         distance: candidate points within this distance of a stone (0: every point).
         tactical: always take a win in one and block the opponent's win in one.
+        rollout: ``"tactical"`` rollouts also take wins and block them; ``"random"``
+            rollouts are uniform (faster, weaker).
         reuse: keep the subtree under the moves played between searches.
         temperature: 0 plays the best move; > 0 samples visits ** (1 / temperature).
         max_nodes: tree capacity in nodes (memory bound).
@@ -83,10 +85,11 @@ class MCTSAgent:
         config: GameConfig | None = None,
         simulations: int | None = 1000,
         time: float | None = None,
-        c: float = 1.4,
+        c: float = 1.0,
         batch: int = 1,
         distance: int = 2,
         tactical: bool = True,
+        rollout: str = "tactical",
         reuse: bool = True,
         temperature: float = 0.0,
         max_nodes: int = 1_000_000,
@@ -104,6 +107,7 @@ class MCTSAgent:
             exploration=c,
             candidate_distance=distance,
             tactical=tactical,
+            rollout=rollout,
             max_nodes=max_nodes,
             max_edges=max_nodes * 16,
         )

@@ -8,7 +8,9 @@ and hands each search its rows back.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -84,12 +86,25 @@ def step_searches(
 
 def run_searches(
     searches: Sequence[SearchTree],
-    evaluator: Evaluator,
+    evaluator: Evaluator | None,
     simulations: int,
     leaves_per_search: int = 8,
+    workers: int | None = None,
 ) -> list[int]:
-    """Step ``searches`` together until each has done ``simulations`` more simulations
-    or is solved; returns the simulations each did."""
+    """Run ``simulations`` more simulations in each search (fewer if it gets solved);
+    returns the simulations each did.
+
+    With an evaluator, the searches are stepped together (one evaluator call per
+    round). With ``evaluator=None`` each search plays random rollouts, the searches
+    spread over ``workers`` threads (default: one per CPU; the kernels release the GIL).
+    """
+    if evaluator is None:
+        with ThreadPoolExecutor(workers or os.cpu_count() or 1) as pool:
+            runs = pool.map(
+                lambda search: search.run(simulations, batch=leaves_per_search),
+                searches,
+            )
+            return list(runs)
     start = [search.simulations for search in searches]
     while True:
         remaining = [

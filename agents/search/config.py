@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 FORMULAS = ("uct", "puct")
+ROLLOUTS = ("random", "tactical")
 
 
 def _check_number(
@@ -42,6 +43,8 @@ class SearchConfig:
             points within d (Chebyshev) of a stone (the whole board when it is empty).
         tactical: a win in one is always taken and an opponent's win in one always
             blocked (the only moves expanded in those positions).
+        rollout: ``"random"`` plays rollouts uniformly at random; ``"tactical"`` also
+            takes a win in one and blocks the opponent's (slower, far more telling).
         max_nodes: node capacity of the tree (memory bound; a full tree stops growing).
         max_edges: edge capacity (an expanded node holds one edge per candidate move).
     """
@@ -54,6 +57,7 @@ class SearchConfig:
     dirichlet_fraction: float = 0.0
     candidate_distance: int = 0
     tactical: bool = True
+    rollout: str = "random"
     max_nodes: int = 1_000_000
     max_edges: int = 16_000_000
 
@@ -73,5 +77,7 @@ class SearchConfig:
         _check_int("candidate_distance", self.candidate_distance, 0)
         if not isinstance(self.tactical, bool):
             raise TypeError(f"tactical must be a bool, got {self.tactical!r}")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {ROLLOUTS}, got {self.rollout!r}")
         _check_int("max_nodes", self.max_nodes, 2)
         _check_int("max_edges", self.max_edges, 1)

@@ -60,10 +60,16 @@ def candidate_points(
     points: np.ndarray,
 ) -> int:
     """The candidate points of the side to move, listed in ``points``; the count."""
+    count = 0
+    if distance <= 0:
+        for action in range(cells.size):
+            if is_legal_point(cells, size, rule_code, action, to_move):
+                points[count] = action
+                count += 1
+        return count
     mask = np.empty(cells.size, dtype=np.int8)
     if candidate_mask(cells, size, rule_code, to_move, distance, mask) == 0:
         candidate_mask(cells, size, rule_code, to_move, 0, mask)
-    count = 0
     for action in range(cells.size):
         if mask[action]:
             points[count] = action
@@ -113,13 +119,17 @@ def expand_node(
     game: np.ndarray,
     to_move: int,
     priors: np.ndarray,
+    shuffle: bool,
     rng: np.ndarray,
 ) -> bool:
     """Create the edges of leaf ``node`` (position ``cells``, ``to_move`` to play).
 
-    ``game`` holds (size, win_length, rule_code, distance, tactical). A win in one is
-    proven at once: its child is created with status WIN and ``node`` becomes LOSS.
-    Returns False (node left unexpanded) when the arrays are full or no move exists.
+    ``game`` holds (size, win_length, rule_code, distance, tactical, rollout). A win in
+    one is proven at once: its child is created with status WIN and ``node`` becomes
+    LOSS.
+    ``shuffle`` randomises the edge order (PUCT breaks ties by order; UCT draws its
+    unvisited edges at random anyway). Returns False (node left unexpanded) when the
+    arrays are full or no move exists.
     """
     size, win_length, rule_code = game[0], game[1], game[2]
     distance, tactical = game[3], game[4]
@@ -141,5 +151,6 @@ def expand_node(
         count = candidate_points(cells, size, rule_code, to_move, distance, points)
     if count == 0:
         return False
-    shuffle_points(points, count, rng)
+    if shuffle:
+        shuffle_points(points, count, rng)
     return write_edges(tree, node, points, count, priors)

@@ -177,16 +177,28 @@ def winning_points(
     color: int,
     out: np.ndarray,
 ) -> int:
-    """Legal points where ``color`` would win at once, written to ``out``; the count."""
+    """Legal points where ``color`` would win at once, written to ``out``; the count.
+
+    Only empty neighbours of ``color`` stones can complete a line, so those are the
+    points tested (a few dozen in a game, not the whole board).
+    """
+    tested = np.zeros(cells.size, dtype=np.int8)
     count = 0
-    for action in range(cells.size):
-        if cells[action] != EMPTY:
+    for stone in range(cells.size):
+        if cells[stone] != color:
             continue
-        if wins_at(
-            cells, size, win_length, rule_code, action, color
-        ) and is_legal_point(cells, size, rule_code, action, color):
-            out[count] = action
-            count += 1
+        row, col = stone // size, stone % size
+        for r in range(max(0, row - 1), min(size, row + 2)):
+            for c in range(max(0, col - 1), min(size, col + 2)):
+                action = r * size + c
+                if cells[action] != EMPTY or tested[action]:
+                    continue
+                tested[action] = 1
+                if wins_at(
+                    cells, size, win_length, rule_code, action, color
+                ) and is_legal_point(cells, size, rule_code, action, color):
+                    out[count] = action
+                    count += 1
     return count
 
 

@@ -17,8 +17,10 @@ from agents.search.expand import expand_node
 from agents.search.position_kernels import legal_mask_into, opponent, write_planes
 from agents.search.rollout import rollout
 from agents.search.select import (
+    FORMULA,
     LEAF_COLLISION,
     LEAF_PROVEN,
+    PUCT,
     VIRTUAL_LOSS,
     backup,
     descend,
@@ -36,6 +38,7 @@ def gather_leaves(
     root_state: np.ndarray,
     max_leaves: int,
     leaves: np.ndarray,
+    rng: np.ndarray,
 ) -> tuple[int, int]:
     """Collect up to ``max_leaves`` pending leaves into ``leaves``.
 
@@ -50,7 +53,7 @@ def gather_leaves(
             break
         cells[:] = root_cells
         state[:3] = root_state
-        leaf = descend(tree, cells, game, knobs, state)
+        leaf = descend(tree, cells, game, knobs, state, rng)
         if state[3] == LEAF_PROVEN:
             backup(tree, leaf, proven_value(tree.status[leaf]), knobs[VIRTUAL_LOSS])
             proven += 1
@@ -113,6 +116,12 @@ def write_leaf_inputs(
 
 
 @njit(cache=True, nogil=True)
+def shuffled(knobs: np.ndarray) -> bool:
+    """Whether expansions shuffle their edges: PUCT breaks ties by edge order."""
+    return knobs[FORMULA] == PUCT
+
+
+@njit(cache=True, nogil=True)
 def expand_and_back_up(
     tree: TreeArrays,
     leaf: int,
@@ -128,7 +137,7 @@ def expand_and_back_up(
     move at the leaf), or its proven result if the expansion proved it."""
     tree.pending[leaf] = 0
     if tree.edge_start[leaf] < 0:
-        expand_node(tree, leaf, cells, game, to_move, priors, rng)
+        expand_node(tree, leaf, cells, game, to_move, priors, shuffled(knobs), rng)
     if tree.status[leaf] != UNKNOWN:
         value = -proven_value(tree.status[leaf])
     backup(tree, leaf, -value, knobs[VIRTUAL_LOSS])
@@ -168,10 +177,10 @@ def apply_evaluations(
 
 @njit(cache=True, nogil=True)
 def rollout_value(
-    cells: np.ndarray, game: np.ndarray, to_move: int, stones: int, rng: np.ndarray
+    cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray
 ) -> float:
     """A random rollout's result for the side to move: +1 win, -1 loss, 0 draw."""
-    winner = rollout(cells, game, to_move, stones, rng)
+    winner = rollout(cells, game, to_move, rng)
     if winner == 0:
         return 0.0
     return 1.0 if winner == to_move else -1.0
@@ -189,12 +198,13 @@ def evaluate_by_rollout(
 ) -> None:
     """Expand a gathered leaf with uniform priors, play it out once, back up."""
     cells = np.empty_like(root_cells)
-    to_move, _, stones = leaf_position(tree, leaf, root_cells, root_state, cells)
+    to_move, _, _ = leaf_position(tree, leaf, root_cells, root_state, cells)
     tree.pending[leaf] = 0
     if tree.edge_start[leaf] < 0:
-        expand_node(tree, leaf, cells, game, to_move, np.empty(0, np.float32), rng)
+        no_priors = np.empty(0, np.float32)
+        expand_node(tree, leaf, cells, game, to_move, no_priors, shuffled(knobs), rng)
     if tree.status[leaf] == UNKNOWN:
-        value = -rollout_value(cells, game, to_move, stones, rng)
+        value = -rollout_value(cells, game, to_move, rng)
     else:
         value = proven_value(tree.status[leaf])
     backup(tree, leaf, value, knobs[VIRTUAL_LOSS])
@@ -224,6 +234,7 @@ def run_rollouts(
             root_state,
             min(batch, simulations - done),
             leaves,
+            rng,
         )
         done += found + proven
         for k in range(found):

@@ -17,6 +17,7 @@ from numba import njit
 
 from agents.search.arrays import DRAW, LOSS, UNKNOWN, WIN, TreeArrays, new_node
 from agents.search.position_kernels import opponent, play_and_judge
+from agents.search.rng import random_below
 
 UCT = 0
 PUCT = 1
@@ -44,12 +45,30 @@ def proven_value(status: int) -> float:
 
 
 @njit(cache=True, nogil=True)
-def select_edge(tree: TreeArrays, node: int, knobs: np.ndarray) -> int:
+def open_random_edge(tree: TreeArrays, node: int, rng: np.ndarray) -> int:
+    """UCT's next unvisited edge: a random one among the untried, swapped to the front
+    of them (a Fisher-Yates shuffle done one step at a time, as edges are needed)."""
+    start, count, tried = tree.edge_start[node], tree.edge_count[node], tree.tried[node]
+    first = start + tried
+    other = first + random_below(rng, count - tried)
+    tree.edge_move[first], tree.edge_move[other] = (
+        tree.edge_move[other],
+        tree.edge_move[first],
+    )
+    tree.edge_prior[first], tree.edge_prior[other] = (
+        tree.edge_prior[other],
+        tree.edge_prior[first],
+    )
+    return first
+
+
+@njit(cache=True, nogil=True)
+def select_edge(tree: TreeArrays, node: int, knobs: np.ndarray, rng: np.ndarray) -> int:
     """The edge to follow from expanded ``node``; -1 if every child is a proven loss."""
     start, count = tree.edge_start[node], tree.edge_count[node]
     uct = knobs[FORMULA] == UCT
     if uct and tree.tried[node] < count:
-        return start + tree.tried[node]
+        return open_random_edge(tree, node, rng)
     parent_visits = max(tree.visits[node], 1)
     scale = math.log(parent_visits) if uct else math.sqrt(parent_visits)
     best, best_score = -1, -math.inf
@@ -118,6 +137,7 @@ def descend(
     game: np.ndarray,
     knobs: np.ndarray,
     state: np.ndarray,
+    rng: np.ndarray,
 ) -> int:
     """Walk from the root to a leaf, playing the moves on ``cells`` (the root position).
 
@@ -137,7 +157,7 @@ def descend(
             break
         if tree.edge_start[node] < 0:
             break
-        edge = select_edge(tree, node, knobs)
+        edge = select_edge(tree, node, knobs, rng)
         if edge < 0:
             tree.status[node] = WIN
             kind = LEAF_PROVEN

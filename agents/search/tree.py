@@ -24,7 +24,7 @@ from agents.search.arrays import (
     clear_tree,
     compact_subtree,
 )
-from agents.search.config import SearchConfig
+from agents.search.config import ROLLOUTS, SearchConfig
 from agents.search.rng import new_state
 from agents.search.rounds import (
     apply_evaluations,
@@ -65,6 +65,7 @@ class SearchTree:
                 game.rule.code,
                 cfg.candidate_distance,
                 int(cfg.tactical),
+                ROLLOUTS.index(cfg.rollout),
             ],
             dtype=np.int64,
         )
@@ -273,6 +274,7 @@ class SearchTree:
             self._state,
             max_leaves,
             self._leaves,
+            self._kernel_rng,
         )
         write_leaf_inputs(
             self._tree,

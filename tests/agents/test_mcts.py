@@ -61,7 +61,7 @@ def test_time_budget_is_respected() -> None:
     agent.act_on_board(Board(GameConfig(board_size=15)))
     elapsed = time.perf_counter() - started
     assert 0.3 <= agent.last_summary.seconds < 0.3 + 0.15
-    assert elapsed < 0.3 + 0.3
+    assert elapsed < 0.3 + 0.5
     assert agent.last_summary.simulations > 100
 
 

@@ -6,7 +6,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.search.position_kernels import candidate_mask, wins_at, write_planes
+from agents.search.position_kernels import (
+    candidate_mask,
+    winning_points,
+    wins_at,
+    write_planes,
+)
 from gomoku_env import Board, GameConfig, Rule
 from gomoku_env.kernels import winning_direction
 from gomoku_env.observation import ObservationPlanes
@@ -64,3 +69,22 @@ def test_candidates_are_near_stones_or_everywhere_on_an_empty_board() -> None:
     cells[0] = 1
     assert candidate_mask(cells, 9, 0, 1, 2, out) == 8
     assert set(np.flatnonzero(out)) == {1, 2, 9, 10, 11, 18, 19, 20}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    stones=st.integers(0, 60),
+    rule=st.sampled_from(list(Rule)),
+)
+def test_winning_points_are_every_win_in_one(seed, stones, rule) -> None:
+    cells = random_position(seed, 9, stones)
+    for color in (1, 2):
+        out = np.empty(81, dtype=np.int32)
+        count = winning_points(cells, 9, 4, rule.code, color, out)
+        expected = [
+            action
+            for action in np.flatnonzero(cells == 0)
+            if wins_at(cells, 9, 4, rule.code, action, color)
+        ]
+        assert sorted(out[:count]) == expected
