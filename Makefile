@@ -14,7 +14,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,render]'
 	touch $(STAMP)
 
 demo: setup
@@ -29,6 +29,7 @@ lint: setup
 
 bench: setup
 	$(BIN)/python benchmarks/bench_env.py
+	$(BIN)/python benchmarks/bench_rules.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -45,3 +45,18 @@ def legal_actions(observation: dict[str, np.ndarray]) -> np.ndarray:
     if actions.size == 0:
         raise ValueError("the observation has no legal action: is this agent to move?")
     return actions
+
+
+@runtime_checkable
+class TimedAgent(Protocol):
+    """An agent whose thinking time per move can be set from outside.
+
+    The Gomocup brain (and anything else that plays under a clock) sets
+    ``time_per_move`` before each ``act`` call: a wall-clock budget in seconds, or None
+    for the agent's own budget (a number of simulations, a depth). An agent honours it
+    by stopping its search once the budget is spent and answering with the best move
+    found so far; when it also has a simulation or depth budget, whichever runs out
+    first stops the search. Agents that do not think (random) need not have it.
+    """
+
+    time_per_move: float | None

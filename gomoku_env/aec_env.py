@@ -1,4 +1,3 @@
-# noqa: D212, D415
 """
 # Gomoku
 
@@ -12,20 +11,22 @@
 | Agents             | 2                                             |
 | Action Shape       | (board_size * board_size,)                    |
 | Action Values      | Discrete(board_size * board_size)             |
-| Observation Shape  | (board_size, board_size, 4)                   |
+| Observation Shape  | (board_size, board_size, 5)                   |
 | Observation Values | [0, 1]                                        |
 
 Gomoku (five in a row) on a square board of any size from 5 to 25. Two players take
 turns placing stones; black moves first. The first player to make an unbroken line of
 `win_length` stones horizontally, vertically or diagonally wins; the rule decides whether
-a longer line also wins.
+a longer line also wins. Under `rule="renju"` black may not play the forbidden points
+(overline, double four, double three; a move making an exact five is always allowed).
 
 ### Observation Space
 
-A dict: `observation` holds int8 planes of shape (board_size, board_size, 4), channels
+A dict: `observation` holds int8 planes of shape (board_size, board_size, 5), channels
 last, from the point of view of the observing agent, and `action_mask` an int8 vector of
 length board_size * board_size with 1 for legal moves. The mask is all zeros for the agent
-that is not to move and once the game is over.
+that is not to move and once the game is over. Under renju with `forbidden="mask"` black's
+forbidden points are 0 in its mask.
 
 | Channel | Meaning                                                        |
 |---------|----------------------------------------------------------------|
@@ -33,6 +34,10 @@ that is not to move and once the game is over.
 | 1       | the opponent's stones                                          |
 | 2       | the last move (one cell set; all zero before the first move)   |
 | 3       | the observer's colour: all ones for black_0, all zeros for white_0 |
+| 4       | points forbidden to the observer, if to move (see below)       |
+
+Plane 4 holds black's renju forbidden points while black_0 is to move; it is all zeros
+for white_0, while white is to move, under the other rules and once the game is over.
 
 Row 0 of the planes is the top row of the board (row `board_size` in notation), column 0
 the left column (column `a`).
@@ -48,22 +53,33 @@ converts to and from standard notation ("h8" is the centre of 15×15).
 |---------|--------|-------------------|-------------------------------|
 | +1      | -1     | 0                 | -1 for the offender, 0 other  |
 
-An illegal move (occupied or off the board) ends the game. When it ends, every agent's
-`info` has `reason` ("five", "board_full" or "illegal_move"), `winner` (an agent name or
-None) and `winning_line` (the actions of the winning line, empty if none).
+An illegal move (occupied or off the board, or a forbidden point under renju with
+`forbidden="mask"`) ends the game. Under renju with `forbidden="lose"` black may play a
+forbidden point and loses (-1 black, +1 white). When the game ends, every agent's `info`
+has `reason`, `winner` (an agent name or None) and `winning_line` (the actions of the
+winning line, empty if none). `reason` is one of "five", "board_full", "illegal_move",
+"forbidden_overline", "forbidden_double_four", "forbidden_double_three", or (renju with
+`forbidden="mask"`, when every empty point is forbidden to black) "no_legal_move", a draw.
 
 ### Arguments
 
 ``` python
-gomoku_env.env(board_size=15, win_length=5, rule="freestyle", opening=None,
-               random_opening=0, render_mode=None)
+gomoku_env.env(board_size=15, win_length=5, rule="freestyle", forbidden="mask",
+               opening=None, random_opening=0, render_mode=None)
 ```
 
 `board_size`: side of the board, 5 to 25.
 
 `win_length`: stones in a row that win, 3 to board_size.
 
-`rule`: "freestyle" (win_length or more wins) or "standard" (exactly win_length wins).
+`rule`: "freestyle" (win_length or more wins), "standard" (exactly win_length wins) or
+"renju" (win_length 5 only: black wins with exactly five and may not play overlines,
+double fours or double threes, the threes judged recursively as in the international
+rules; white wins with five or more).
+
+`forbidden`: what a forbidden point does under renju (ignored by the other rules).
+"mask" (default): it is 0 in black's action mask and playing it is an illegal move.
+"lose": it stays in the mask and playing it loses, as in tournament play.
 
 `opening`: moves played before the first step, as a list of actions or a notation string
 such as "h8 i9 h9". `reset(options={"opening": ...})` replaces it for one episode.
@@ -72,19 +88,26 @@ such as "h8 i9 h9". `reset(options={"opening": ...})` replaces it for one episod
 `opening`, drawn from the generator seeded by `reset(seed=...)`, for varied evaluation
 positions.
 
-`render_mode`: None or "ansi" (a text board with coordinates and the last move marked).
+`render_mode`: None, "ansi" (a text board with coordinates and the last move marked),
+"rgb_array" (an (H, W, 3) uint8 picture of a wooden board drawn with pygame-ce) or
+"human" (the same picture in a window opened on the first render, at `render_fps`).
+`env.unwrapped.set_overlay(heatmap=..., text=..., value=...)` draws what an agent thinks
+(a policy or visit counts, a value) on the pictures, and `env.unwrapped.renderer.options`
+(a `gomoku_env.render.RenderOptions`) sets cell size, move numbers and colours.
 
 The full position is available to search agents as `env.unwrapped.board`, a
 `gomoku_env.Board` with the moves played so far.
 
 ### Version History
 
-* v0: Initial version (gomoku_env 0.1.0)
+* v0: Initial version (gomoku_env 0.1.0): rules freestyle, standard and renju (with the
+  `forbidden` option); observation planes 0-4, plane 4 holding the points forbidden to
+  the player to move.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -95,14 +118,18 @@ from pettingzoo.utils import wrappers
 
 from gomoku_env.ansi import render_text
 from gomoku_env.board import Board
-from gomoku_env.config import GameConfig
+from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.notation import action_to_notation, parse_moves
 from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.render.overlay import Overlay
+from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
 AGENTS = ("black_0", "white_0")
+_AGENT_COLORS = {"black_0": BLACK, "white_0": WHITE}
 OPENING_RADIUS = 2
+FORBIDDEN_OPTIONS = ("mask", "lose")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -113,7 +140,9 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(environment)
 
 
-def parse_opening(opening: str | list[int] | tuple[int, ...] | None, config: GameConfig) -> list[int]:
+def parse_opening(
+    opening: str | list[int] | tuple[int, ...] | None, config: GameConfig
+) -> list[int]:
     """Validate an opening (notation string or actions) and return it as actions.
 
     Raises:
@@ -131,7 +160,9 @@ def parse_opening(opening: str | list[int] | tuple[int, ...] | None, config: Gam
         try:
             board.play(action)
         except IllegalMoveError as error:
-            raise ValueError(f"bad opening move {index + 1} ({action}): {error}") from None
+            raise ValueError(
+                f"bad opening move {index + 1} ({action}): {error}"
+            ) from None
     if board.is_over:
         raise ValueError(f"opening {opening!r} already decides the game")
     return actions
@@ -140,15 +171,17 @@ def parse_opening(opening: str | list[int] | tuple[int, ...] | None, config: Gam
 def _centre_area(size: int) -> np.ndarray:
     """Actions within OPENING_RADIUS of the centre (in both row and column)."""
     centre = size // 2
-    span = np.arange(max(0, centre - OPENING_RADIUS), min(size, centre + OPENING_RADIUS + 1))
+    span = np.arange(
+        max(0, centre - OPENING_RADIUS), min(size, centre + OPENING_RADIUS + 1)
+    )
     return (span[:, None] * size + span[None, :]).ravel()
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     """Gomoku as a PettingZoo AEC env; see the module docstring for spaces and rewards."""
 
-    metadata = {
-        "render_modes": ["ansi"],
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "rgb_array", "ansi"],
         "name": "gomoku_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -159,22 +192,45 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         board_size: int = 15,
         win_length: int = 5,
         rule: str = "freestyle",
+        forbidden: str = "mask",
         opening: str | list[int] | None = None,
         random_opening: int = 0,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
         self.config = GameConfig(board_size, win_length, rule)
+        if forbidden not in FORBIDDEN_OPTIONS:
+            raise ValueError(
+                f"unknown forbidden option {forbidden!r}; expected one of "
+                f"{FORBIDDEN_OPTIONS}"
+            )
+        self.forbidden = forbidden
+        self._renju = self.config.rule is Rule.RENJU
+        self._masks_forbidden = self._renju and forbidden == "mask"
+        self._forbidden_loses = self._renju and forbidden == "lose"
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"unknown render_mode {render_mode!r}; expected None or one of "
                 f"{self.metadata['render_modes']}"
             )
-        if isinstance(random_opening, bool) or not isinstance(random_opening, int) or random_opening < 0:
-            raise ValueError(f"random_opening must be an int >= 0, got {random_opening!r}")
+        if (
+            isinstance(random_opening, bool)
+            or not isinstance(random_opening, int)
+            or random_opening < 0
+        ):
+            raise ValueError(
+                f"random_opening must be an int >= 0, got {random_opening!r}"
+            )
         if random_opening > (2 * OPENING_RADIUS + 1) ** 2 // 2:
-            raise ValueError(f"random_opening {random_opening} is too many stones for the centre area")
+            raise ValueError(
+                f"random_opening {random_opening} is too many stones for the centre area"
+            )
         self.render_mode = render_mode
+        self.renderer = (
+            BoardRenderer(render_mode, self.metadata["render_fps"])
+            if render_mode in PICTURE_MODES
+            else None
+        )
         self.opening = parse_opening(opening, self.config)
         self.random_opening = random_opening
         self.possible_agents = list(AGENTS)
@@ -182,7 +238,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         size = self.config.board_size
         observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(0, 1, (size, size, PLANE_COUNT), dtype=np.int8),
+                "observation": spaces.Box(
+                    0, 1, (size, size, PLANE_COUNT), dtype=np.int8
+                ),
                 "action_mask": spaces.Box(0, 1, (cells,), dtype=np.int8),
             }
         )
@@ -199,14 +257,20 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        color = BLACK if agent == AGENTS[0] else WHITE
         if agent == self.agent_selection and not self.terminations[agent]:
-            mask = self.board.legal_mask()
+            mask = self.board.legal_mask()  # without black's forbidden points
+            if self._forbidden_loses:
+                mask += self._forbidden
         else:
             mask = np.zeros(self.config.cells, dtype=np.int8)
-        return {"observation": self._planes.view(color), "action_mask": mask}
+        return {
+            "observation": self._planes.view(_AGENT_COLORS[agent]),
+            "action_mask": mask,
+        }
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> None:
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
         opening = self.opening
@@ -221,18 +285,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             return
         self._cumulative_rewards[agent] = 0
         try:
+            self._reject_masked_forbidden(action)
             self._play(action)
         except IllegalMoveError as error:
-            self._finish(winner=None, reason="illegal_move", offender=agent, detail=str(error))
+            self._finish(
+                winner=None, reason="illegal_move", offender=agent, detail=str(error)
+            )
         else:
-            board = self.board
-            if board.winner != EMPTY:
-                self._finish(winner=agent, reason="five")
-            elif board.is_full:
-                self._finish(winner=None, reason="board_full")
-            else:
-                self.agent_selection = AGENTS[len(board.moves) % 2]
-        self._accumulate_rewards()
+            self.agent_selection = AGENTS[len(self.board.moves) % 2]
+            self._judge(agent)
         if self.render_mode == "human":
             self.render()
 
@@ -242,16 +303,74 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 "You are calling render method without specifying any render mode."
             )
             return None
+        if self.renderer is not None:
+            return self.renderer.render(self.board)
         return render_text(self.board)
 
+    def set_overlay(
+        self,
+        heatmap: np.ndarray | None = None,
+        text: str | None = None,
+        value: float | None = None,
+    ) -> None:
+        """Draw a heat map, text or value on the pictures (see :class:`Overlay`).
+
+        Calling it with no arguments clears the overlay. Raises ValueError for a heat
+        map that does not fit the board or a value outside [-1, 1].
+        """
+        overlay = Overlay(heatmap, text, value)
+        overlay.heat_for(self.config.board_size)
+        if self.renderer is not None:
+            empty = heatmap is None and text is None and value is None
+            self.renderer.overlay = None if empty else overlay
+
     def close(self) -> None:
-        """Nothing to release for text rendering."""
+        """Close the window of the "human" render mode, if one was opened."""
+        if self.renderer is not None:
+            self.renderer.close()
+
+    def _judge(self, mover: str) -> None:
+        """End the game if the move just played by ``mover`` decided it."""
+        board = self.board
+        if board.forbidden_loss is not None:
+            self._finish(winner=AGENTS[1], reason=f"forbidden_{board.forbidden_loss}")
+        elif board.winner != EMPTY:
+            self._finish(winner=mover, reason="five")
+        elif board.is_full:
+            self._finish(winner=None, reason="board_full")
+        elif self._masks_forbidden and self._all_empty_points_forbidden():
+            self._finish(winner=None, reason="no_legal_move")
+
+    def _all_empty_points_forbidden(self) -> bool:
+        empty_points = self.config.cells - len(self.board.moves)
+        return int(self._forbidden.sum()) == empty_points
+
+    def _reject_masked_forbidden(self, action: int) -> None:
+        """Under forbidden="mask", a forbidden point is an illegal move, not a loss."""
+        if not self._masks_forbidden or not isinstance(action, (int, np.integer)):
+            return
+        board = self.board
+        on_board = not board.is_over and 0 <= action < self.config.cells
+        reason = board.forbidden_reason(action) if on_board else None
+        if reason is not None:
+            point = action_to_notation(int(action), board.size)
+            raise IllegalMoveError(
+                f"action {action} ({point}) is forbidden to black under renju: {reason}"
+            )
 
     def _play(self, action: int) -> None:
-        previous_move = self.board.last_move
-        color = self.board.to_move
+        moves = self.board.moves
+        previous_move = moves[-1] if moves else None
+        color = BLACK if len(moves) % 2 == 0 else WHITE
         self.board.play(action)
         self._planes.place(int(action), color, previous_move)
+        if self._renju:
+            self._update_forbidden()
+
+    def _update_forbidden(self) -> None:
+        """Black's forbidden points, once per move: observing only reads them."""
+        self._forbidden = self.board.forbidden_mask()
+        self._planes.show_forbidden(self._forbidden)
 
     def _reset_state(self, opening: list[int]) -> None:
         while True:
@@ -262,6 +381,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._play_random_opening()
             if not self.board.is_over:
                 break
+        if self._renju:
+            self._update_forbidden()
         self.agents = self.possible_agents[:]
         self.agent_selection = AGENTS[len(self.board.moves) % 2]
         self.rewards = dict.fromkeys(self.agents, 0)
@@ -280,7 +401,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 return
 
     def _finish(
-        self, winner: str | None, reason: str, offender: str | None = None, detail: str = ""
+        self,
+        winner: str | None,
+        reason: str,
+        offender: str | None = None,
+        detail: str = "",
     ) -> None:
         board = self.board
         for agent in self.agents:
@@ -295,10 +420,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             "reason": reason,
             "winner": winner,
             "winning_line": line,
-            "winning_line_notation": tuple(action_to_notation(a, board.size) for a in line),
+            "winning_line_notation": tuple(
+                action_to_notation(a, board.size) for a in line
+            ),
             "moves": len(board.moves),
         }
         if offender is not None:
             info["illegal_move"] = detail
         self.infos = {agent: dict(info) for agent in self.agents}
         self.terminations = dict.fromkeys(self.agents, True)
+        # Rewards are zero on every other step, so accumulating them only here is exact.
+        self._accumulate_rewards()

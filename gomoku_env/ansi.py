@@ -32,7 +32,9 @@ def render_text(board: Board) -> str:
         number = size - row
         cells = "".join(
             _cell_text(
-                STONE_SYMBOLS[int(board.cells[action])], action == last, action in winning
+                STONE_SYMBOLS[int(board.cells[action])],
+                action == last,
+                action in winning,
             )
             for action in range(row * size, (row + 1) * size)
         )

@@ -11,11 +11,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from gomoku_env import kernels
+from gomoku_env import kernels, renju
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError
-from gomoku_env.symmetry import transform_action
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
+from gomoku_env.symmetry import transform_action
 
 COLOR_NAMES = {BLACK: "black", WHITE: "white"}
 
@@ -38,13 +38,20 @@ class Board:
         self.config = config if config is not None else GameConfig()
         self.size = self.config.board_size
         self._rule_code = self.config.rule.code
+        self._win_length = self.config.win_length
+        self._cell_count = self.config.cells
         self.cells = np.zeros(self.config.cells, dtype=np.int8)
         self._empty = np.ones(self.config.cells, dtype=np.int8)
         self.moves: list[int] = []
         self.winner = EMPTY
+        self.forbidden_loss: str | None = None
+        self._renju = self._rule_code == kernels.RENJU
+        self._forbidden_codes: np.ndarray | None = None
 
     @classmethod
-    def from_moves(cls, moves: Iterable[int], config: GameConfig | None = None) -> Board:
+    def from_moves(
+        cls, moves: Iterable[int], config: GameConfig | None = None
+    ) -> Board:
         """The position reached by playing ``moves`` (actions) from the empty board."""
         board = cls(config)
         for action in moves:
@@ -96,21 +103,28 @@ class Board:
         return self.cells.reshape(self.size, self.size)
 
     def legal_mask(self) -> np.ndarray:
-        """An int8 mask over actions: 1 where the side to move may play (all 0 once over)."""
-        if self.is_over:
-            return np.zeros(self.config.cells, dtype=np.int8)
-        return self._empty.copy()
+        """An int8 mask over actions: 1 where the side to move may play (all 0 once over).
+
+        Under renju black's forbidden points are 0: playing one loses (see :meth:`play`).
+        """
+        if self.winner != EMPTY:
+            return np.zeros(self._cell_count, dtype=np.int8)
+        mask = self._empty.copy()  # all zero on a full board
+        if self._renju and len(self.moves) % 2 == 0:
+            mask -= self.forbidden_mask()
+        return mask
 
     def legal_actions(self) -> np.ndarray:
         """The legal actions, in increasing order."""
         return np.flatnonzero(self.legal_mask())
 
     def is_legal(self, action: int) -> bool:
-        """Whether the side to move may play ``action`` now."""
+        """Whether the side to move may play ``action`` now (not on a forbidden point)."""
         return (
             not self.is_over
             and 0 <= action < self.config.cells
             and self.cells[action] == EMPTY
+            and not self.forbidden_reason(action)
         )
 
     def check_move(self, action: int) -> None:
@@ -136,17 +150,34 @@ class Board:
             IllegalMoveError: the action is off the board, occupied, or the game is over;
                 the board is left unchanged.
             TypeError: the action is not an integer.
+
+        Under renju a black move on a forbidden point, which :meth:`legal_mask` and
+        :meth:`is_legal` leave out, is still accepted and loses, as in tournament play:
+        ``winner`` becomes WHITE and ``forbidden_loss`` names the shape.
         """
-        self.check_move(action)
-        action = int(action)
-        color = self.to_move
-        won = kernels.place_and_judge(
-            self.cells, self.size, self.config.win_length, self._rule_code, action, color
-        )
+        # One cheap test covers the common legal case; the slow path explains the rest.
+        if not (
+            type(action) is int
+            and self.winner == EMPTY
+            and 0 <= action < self._cell_count
+            and self._empty[action]
+        ):
+            self.check_move(action)
+            action = int(action)
+        color = BLACK if len(self.moves) % 2 == 0 else WHITE
+        forbidden = self._renju and color == BLACK and self.forbidden_reason(action)
+        if forbidden:
+            # Tournament renju: the stone stands and black loses on the spot.
+            self.forbidden_loss = forbidden
+            self.cells[action] = BLACK
+            self.winner = WHITE
+        elif kernels.place_and_judge(
+            self.cells, self.size, self._win_length, self._rule_code, action, color
+        ):
+            self.winner = color
+        self._forbidden_codes = None
         self._empty[action] = 0
         self.moves.append(action)
-        if won:
-            self.winner = color
 
     def undo(self) -> int:
         """Take back the last move and return it; the position is exactly as before it."""
@@ -156,17 +187,56 @@ class Board:
         self.cells[action] = EMPTY
         self._empty[action] = 1
         self.winner = EMPTY
+        self.forbidden_loss = None
+        self._forbidden_codes = None
         return action
+
+    def forbidden_reason(self, action: int) -> str | None:
+        """Why the side to move may not play the empty ``action`` under renju, or None.
+
+        "overline", "double_four" or "double_three" for black under renju; None for an
+        allowed or occupied point, for white, and under the other rules. Playing such a
+        point anyway loses (see :meth:`play`); the env can mask it out instead.
+        """
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"action must be an int, got {action!r}")
+        if not 0 <= action < self._cell_count:
+            raise ValueError(
+                f"action {action!r} is off the {self.size}x{self.size} board"
+            )
+        if not self._renju or len(self.moves) % 2 == 1:
+            return None
+        if self._forbidden_codes is not None:
+            code = self._forbidden_codes[action]
+        else:
+            code = renju.forbidden_code(self.cells, self.size, int(action))
+        return renju.FORBIDDEN_REASONS[code]
+
+    def forbidden_mask(self) -> np.ndarray:
+        """An int8 mask with 1 on the points forbidden to the side to move.
+
+        All zero for white, under other rules and once the game is over. Computed once
+        per position (cached until the next play or undo), so the env and a search can
+        both ask for it.
+        """
+        if not self._renju or len(self.moves) % 2 == 1 or self.is_over:
+            return np.zeros(self._cell_count, dtype=np.int8)
+        if self._forbidden_codes is None:
+            self._forbidden_codes = renju.forbidden_codes(self.cells, self.size)
+        return (self._forbidden_codes != renju.ALLOWED).view(np.int8)
 
     def winning_line(self) -> tuple[int, ...]:
         """The cells of the winning line (empty when nobody has won)."""
-        if self.winner == EMPTY:
+        if self.winner == EMPTY or self.forbidden_loss is not None:
             return ()
         action = self.moves[-1]
         direction = kernels.winning_direction(
             self.cells, self.size, self.config.win_length, self._rule_code, action
         )
-        return tuple(int(cell) for cell in kernels.line_cells(self.cells, self.size, action, direction))
+        return tuple(
+            int(cell)
+            for cell in kernels.line_cells(self.cells, self.size, action, direction)
+        )
 
     def copy(self) -> Board:
         """An independent copy of this position and its history."""
@@ -174,10 +244,15 @@ class Board:
         clone.config = self.config
         clone.size = self.size
         clone._rule_code = self._rule_code
+        clone._win_length = self._win_length
+        clone._cell_count = self._cell_count
         clone.cells = self.cells.copy()
         clone._empty = self._empty.copy()
         clone.moves = list(self.moves)
         clone.winner = self.winner
+        clone.forbidden_loss = self.forbidden_loss
+        clone._renju = self._renju
+        clone._forbidden_codes = self._forbidden_codes
         return clone
 
     def transformed(self, symmetry: int) -> Board:

@@ -19,10 +19,14 @@ class Rule(str, enum.Enum):
 
     FREESTYLE: a line of ``win_length`` or more wins.
     STANDARD: exactly ``win_length`` wins; a longer line (an overline) does not.
+    RENJU: five only; black wins with exactly five and may not play the forbidden
+    points (overline, double four, double three: see :mod:`gomoku_env.renju`), white
+    wins with five or more.
     """
 
     FREESTYLE = "freestyle"
     STANDARD = "standard"
+    RENJU = "renju"
 
     @property
     def code(self) -> int:
@@ -38,10 +42,13 @@ class Rule(str, enum.Enum):
             return cls(str(value).lower())
         except ValueError:
             accepted = ", ".join(repr(rule.value) for rule in cls)
-            raise ValueError(f"unknown rule {value!r}; expected one of {accepted}") from None
+            raise ValueError(
+                f"unknown rule {value!r}; expected one of {accepted}"
+            ) from None
 
 
-_RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1}
+_RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 2}
+RENJU_WIN_LENGTH = 5
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,11 @@ class GameConfig:
                 f"got {length}"
             )
         object.__setattr__(self, "rule", Rule.parse(self.rule))
+        if self.rule is Rule.RENJU and length != RENJU_WIN_LENGTH:
+            raise ValueError(
+                f"renju is played to five in a row: win_length must be "
+                f"{RENJU_WIN_LENGTH} under rule 'renju', got {length}"
+            )
 
     @property
     def cells(self) -> int:

@@ -72,7 +72,12 @@ def winning_direction(
         return -1
     for direction in range(4):
         run = run_length(
-            cells, size, action, DIRECTIONS[direction, 0], DIRECTIONS[direction, 1], color
+            cells,
+            size,
+            action,
+            DIRECTIONS[direction, 0],
+            DIRECTIONS[direction, 1],
+            color,
         )
         if wins_with_run(run, win_length, rule_code, color):
             return direction
@@ -81,7 +86,12 @@ def winning_direction(
 
 @njit(cache=True, nogil=True)
 def place_and_judge(
-    cells: np.ndarray, size: int, win_length: int, rule_code: int, action: int, color: int
+    cells: np.ndarray,
+    size: int,
+    win_length: int,
+    rule_code: int,
+    action: int,
+    color: int,
 ) -> bool:
     """Put a ``color`` stone on ``action`` and say whether it completes a winning line."""
     cells[action] = color

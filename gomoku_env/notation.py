@@ -20,7 +20,9 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 def action_to_notation(action: int, board_size: int) -> str:
     """The notation of ``action`` on a ``board_size`` board, e.g. 112 -> "h8" on 15×15."""
     if not 0 <= action < board_size * board_size:
-        raise NotationError(f"action {action} is off the {board_size}x{board_size} board")
+        raise NotationError(
+            f"action {action} is off the {board_size}x{board_size} board"
+        )
     row, col = divmod(int(action), board_size)
     return f"{COLUMN_LETTERS[col]}{board_size - row}"
 
@@ -32,7 +34,7 @@ def notation_to_action(text: str, board_size: int) -> int:
         raise NotationError(
             f"{text!r} is not a point: expected a column letter and a row number, like 'h8'"
         )
-    col = COLUMN_LETTERS.index(match.group(1))
+    col = ord(match.group(1)) - ord("a")
     row_number = int(match.group(2))
     if col >= board_size or not 1 <= row_number <= board_size:
         last = COLUMN_LETTERS[board_size - 1]

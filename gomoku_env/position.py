@@ -12,7 +12,12 @@ import numpy as np
 
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.observation import LAST_MOVE, OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
+from gomoku_env.observation import (
+    LAST_MOVE,
+    OBSERVER_IS_BLACK,
+    OPPONENT_STONES,
+    OWN_STONES,
+)
 
 
 def board_from_stones(
@@ -37,7 +42,9 @@ def board_from_stones(
     moved_last = black if len(black) > len(white) else white
     if last_move is not None:
         if last_move not in moved_last:
-            raise ValueError(f"last move {last_move} is not a stone of the side that moved last")
+            raise ValueError(
+                f"last move {last_move} is not a stone of the side that moved last"
+            )
         moved_last.remove(last_move)
         moved_last.append(last_move)
     moves = [None] * (len(black) + len(white))
@@ -46,7 +53,9 @@ def board_from_stones(
     return Board.with_stones(moves, config)
 
 
-def board_from_observation(observation: dict[str, np.ndarray], config: GameConfig) -> Board:
+def board_from_observation(
+    observation: dict[str, np.ndarray], config: GameConfig
+) -> Board:
     """The position behind a PettingZoo observation dict of the Gomoku env."""
     planes = np.asarray(observation["observation"])
     size = config.board_size

@@ -1,0 +1,263 @@
+"""EngineAgent: an external Gomocup engine playing as one of our agents.
+
+The agent starts the engine, sends it the board size (START), the rule and the time
+limits (INFO), and then turns each observation into the fewest commands that bring the
+engine's board to the observed position: TURN with the opponent's last move when the
+engine saw every earlier move, otherwise RESTART and BEGIN or a BOARD block. The
+engine's answer is checked to be a legal move before it is returned.
+
+Spec: ``"engine:PATH,time=1.0"`` (see :func:`agents.specs.make_agent`).
+"""
+
+from __future__ import annotations
+
+import time as clock
+from collections import deque
+from collections.abc import Sequence
+from types import TracebackType
+
+import numpy as np
+
+from agents.gomocup.engine import (
+    EngineError,
+    EngineExitedError,
+    EngineProcess,
+    EngineTimeoutError,
+)
+from agents.gomocup.protocol import (
+    OPPONENT_STONE,
+    OWN_STONE,
+    ProtocolError,
+    format_point,
+    parse_about,
+    parse_point,
+    rule_code,
+)
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
+from gomoku_env.kernels import EMPTY
+from gomoku_env.position import board_from_observation
+
+ENGINE_WIN_LENGTH = 5
+GAME_TYPE_BRAIN = 1
+"""``INFO game_type`` value telling the engine that its opponent is a program."""
+
+
+def _positive(name: str, value: float, allow_zero: bool = False) -> float:
+    """``value`` as a float, or a ValueError naming the option."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    if value < 0 or (value == 0 and not allow_zero):
+        raise ValueError(
+            f"{name} must be {'>= 0' if allow_zero else '> 0'}, got {value!r}"
+        )
+    return float(value)
+
+
+class EngineAgent:
+    """Plays the moves of an external Gomocup engine (a ``pbrain-*`` program).
+
+    Args:
+        command: the engine's path, or its path and arguments.
+        config: the game; its board size and rule are sent (win length must be 5).
+        time: the engine's time per move in seconds (``INFO timeout_turn``).
+        match_time: the engine's time for a whole game in seconds, 0 for no limit
+            (``INFO timeout_match``; ``INFO time_left`` is then sent before each move).
+        grace: extra seconds to wait for an answer before the engine counts as silent.
+        startup: seconds the engine may take to start and answer START.
+        max_memory: memory limit in bytes sent to the engine, 0 for none.
+
+    Raises:
+        ValueError: bad options, a missing program, or a game the engine cannot play.
+        EngineError: the engine refused START or did not answer it.
+
+    An engine failure during :meth:`act` raises :class:`EngineError` (its subclasses
+    :class:`EngineTimeoutError` and :class:`EngineExitedError` for a silent or dead
+    engine) and stops the process; the next :meth:`reset` or :meth:`act` starts a fresh
+    one. Use the agent as a context manager, or call :meth:`close`, to end the engine.
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        config: GameConfig | None = None,
+        time: float = 1.0,
+        match_time: float = 0.0,
+        grace: float = 1.0,
+        startup: float = 15.0,
+        max_memory: int = 0,
+    ) -> None:
+        self.command = [command] if isinstance(command, str) else list(command)
+        if not self.command or not all(isinstance(part, str) for part in self.command):
+            raise TypeError(
+                f"command must be a path or a list of strings, got {command!r}"
+            )
+        self.config = config if config is not None else GameConfig()
+        if self.config.win_length != ENGINE_WIN_LENGTH:
+            raise ValueError(
+                "Gomocup engines play five in a row, "
+                f"got win_length={self.config.win_length}"
+            )
+        self.rule_code = rule_code(self.config.rule.value)
+        self.time = _positive("time", time)
+        self.match_time = _positive("match_time", match_time, allow_zero=True)
+        self.grace = _positive("grace", grace, allow_zero=True)
+        self.startup = _positive("startup", startup)
+        self.max_memory = int(_positive("max_memory", max_memory, allow_zero=True))
+        self.messages: deque[str] = deque(maxlen=1000)
+        """MESSAGE, DEBUG and SUGGEST lines the engine wrote, oldest first."""
+        self._process: EngineProcess | None = None
+        self._known: np.ndarray | None = None
+        self._closed = False
+        self._start()
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game, restarting the engine if it failed; ``seed`` is unused."""
+        self._running()
+        self._known = None
+        self._time_left = self.match_time
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        """The engine's move for the position in ``observation``."""
+        board = board_from_observation(observation, self.config)
+        process = self._running()
+        try:
+            return self._play(process, board)
+        except EngineError:
+            process.kill()
+            raise
+
+    def about(self) -> dict[str, str]:
+        """The engine's ABOUT fields (name, version, author, ...)."""
+        try:
+            return parse_about(self._running().ask("ABOUT", self.grace + self.time))
+        except EngineError:
+            self._process.kill()
+            raise
+
+    def close(self) -> None:
+        """End the engine process; the agent cannot be used afterwards."""
+        self._closed = True
+        self._stop()
+
+    def __enter__(self) -> EngineAgent:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _running(self) -> EngineProcess:
+        """The engine process, started again if an earlier failure stopped it."""
+        if self._closed:
+            raise EngineError(f"engine {self.command[0]!r} was closed")
+        if self._process is None or not self._process.alive:
+            self._stop()
+            self._start()
+        return self._process
+
+    def _start(self) -> None:
+        """Start the engine and set up a game: START, then the INFO lines."""
+        process = EngineProcess(self.command, self.messages)
+        try:
+            self._greet(process)
+        except BaseException:
+            process.close()
+            raise
+        self._process = process
+        self._game_open = False
+        self._known = None
+        self._time_left = self.match_time
+
+    def _greet(self, process: EngineProcess) -> None:
+        size = self.config.board_size
+        answer = process.ask(f"START {size}", self.startup)
+        if answer.upper() != "OK":
+            raise EngineError(
+                f"engine {process.name!r} answered START {size} with {answer!r}"
+            )
+        for key, value in (
+            ("timeout_turn", round(self.time * 1000)),
+            ("timeout_match", round(self.match_time * 1000)),
+            ("max_memory", self.max_memory),
+            ("game_type", GAME_TYPE_BRAIN),
+            ("rule", self.rule_code),
+        ):
+            process.send(f"INFO {key} {value}")
+
+    def _stop(self) -> None:
+        if self._process is not None:
+            self._process.close()
+
+    def _play(self, process: EngineProcess, board: Board) -> int:
+        """Bring the engine to ``board``, read its move and check that it is legal."""
+        commands = self._commands_for(process, board)
+        if self.match_time:
+            process.send(f"INFO time_left {round(self._time_left * 1000)}")
+        for line in commands:
+            process.send(line)
+        started = clock.monotonic()
+        limit = (
+            max(min(self.time, self._time_left), 0.0) if self.match_time else self.time
+        )
+        answer = process.answer(commands[0], limit + self.grace)
+        self._time_left -= clock.monotonic() - started
+        self._game_open = True
+        try:
+            action = parse_point(answer, board.size)
+        except ProtocolError as error:
+            raise EngineError(
+                f"engine {process.name!r} answered {commands[0]!r} "
+                f"with {answer!r}: {error}"
+            ) from None
+        if not board.is_legal(action):
+            raise EngineError(
+                f"engine {process.name!r} played {answer!r}, "
+                "which is not a legal move here"
+            )
+        board.play(action)
+        self._known = board.cells.copy()
+        return action
+
+    def _commands_for(self, process: EngineProcess, board: Board) -> list[str]:
+        """TURN if the engine saw all but the last move, else RESTART + BEGIN/BOARD."""
+        size = board.size
+        known = self._known
+        if known is not None and board.last_move is not None:
+            changed = np.flatnonzero(known != board.cells)
+            if (
+                changed.size == 1
+                and changed[0] == board.last_move
+                and known[changed[0]] == EMPTY
+            ):
+                return [f"TURN {format_point(board.last_move, size)}"]
+        if self._game_open:
+            self._restart(process)
+        if not board.moves:
+            return ["BEGIN"]
+        own = board.to_move
+        stones = [
+            f"{format_point(action, size)},"
+            f"{OWN_STONE if board.cells[action] == own else OPPONENT_STONE}"
+            for action in board.moves
+        ]
+        return ["BOARD", *stones, "DONE"]
+
+    def _restart(self, process: EngineProcess) -> None:
+        """Empty the engine's board: RESTART, or START again for engines without it."""
+        self._game_open = False
+        try:
+            answer = process.ask("RESTART", self.grace + self.time)
+        except (EngineTimeoutError, EngineExitedError):
+            raise
+        except EngineError:
+            self._greet(process)
+            return
+        if answer.upper() != "OK":
+            raise EngineError(
+                f"engine {process.name!r} answered RESTART with {answer!r}"
+            )

@@ -1,0 +1,74 @@
+"""A row of buttons under the board, each with a keyboard shortcut."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from gomoku_env.render.fonts import draw_text, fitting_size
+from gomoku_env.render.theme import Theme
+
+BAR_HEIGHT = 44
+GAP = 6
+
+
+@dataclass(frozen=True)
+class Button:
+    """A command, its label and the key that does the same (a pygame key name)."""
+
+    command: str
+    label: str
+    key: str
+
+
+class ButtonBar:
+    """Buttons left to right in a bar ``width`` pixels wide, its top at ``top``."""
+
+    def __init__(self, buttons: list[Button], width: int, top: int) -> None:
+        self.buttons = buttons
+        self.top = top
+        count = len(buttons)
+        button_width = (width - GAP * (count + 1)) // count
+        self.rects = [
+            pygame.Rect(
+                GAP + index * (button_width + GAP),
+                top + GAP,
+                button_width,
+                BAR_HEIGHT - 2 * GAP,
+            )
+            for index in range(count)
+        ]
+
+    def command_at(self, position: tuple[int, int]) -> str | None:
+        """The command of the button under ``position``, if any."""
+        for button, rect in zip(self.buttons, self.rects, strict=True):
+            if rect.collidepoint(position):
+                return button.command
+        return None
+
+    def command_for_key(self, key: int) -> str | None:
+        """The command whose shortcut is the pygame key code ``key``, if any."""
+        for button in self.buttons:
+            if pygame.key.key_code(button.key) == key:
+                return button.command
+        return None
+
+    def center_of(self, command: str) -> tuple[int, int]:
+        """The pixel at the middle of ``command``'s button (for scripted sessions)."""
+        for button, rect in zip(self.buttons, self.rects, strict=True):
+            if button.command == command:
+                return rect.center
+        raise ValueError(f"no button for command {command!r}")
+
+    def draw(self, surface: pygame.Surface, theme: Theme) -> None:
+        """Draw the bar and its buttons, each labelled with its key."""
+        surface.fill(
+            theme.caption_background, (0, self.top, surface.get_width(), BAR_HEIGHT)
+        )
+        labels = [f"{button.label} ({button.key.upper()})" for button in self.buttons]
+        width = self.rects[0].width - 6
+        text_size = min(fitting_size(label, BAR_HEIGHT // 2, width) for label in labels)
+        for label, rect in zip(labels, self.rects, strict=True):
+            pygame.draw.rect(surface, theme.button, rect, border_radius=6)
+            draw_text(surface, label, text_size, theme.button_text, center=rect.center)

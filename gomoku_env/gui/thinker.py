@@ -1,0 +1,71 @@
+"""Agents think in a background thread so that the window keeps drawing and answering.
+
+The thread is a daemon: closing the window in the middle of a long search ends the
+program without waiting for the search. An agent is never asked two questions at once:
+while a stale search is still running, :meth:`AgentThinker.start` refuses a new one, and
+the window tries again on the next frame.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import Agent
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What came back from one search: the action, or the error the agent raised."""
+
+    ticket: int
+    action: int | None
+    error: BaseException | None
+
+
+class AgentThinker:
+    """Runs one ``agent.act(observation)`` at a time in a daemon thread."""
+
+    def __init__(self) -> None:
+        self._thread: threading.Thread | None = None
+        self._answer: Answer | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def busy(self) -> bool:
+        """Whether a search is still running."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(
+        self, agent: Agent, observation: dict[str, np.ndarray], ticket: int
+    ) -> bool:
+        """Start ``agent`` thinking about ``observation``; False while still busy.
+
+        ``ticket`` comes back with the answer, so the caller can tell whether the
+        position it was asked about is still on the board.
+        """
+        if self.busy:
+            return False
+        self._thread = threading.Thread(
+            target=self._think, args=(agent, observation, ticket), daemon=True
+        )
+        self._thread.start()
+        return True
+
+    def take(self) -> Answer | None:
+        """The finished answer, once; None while thinking or when nothing was asked."""
+        with self._lock:
+            answer, self._answer = self._answer, None
+        return answer
+
+    def _think(
+        self, agent: Agent, observation: dict[str, np.ndarray], ticket: int
+    ) -> None:
+        try:
+            answer = Answer(ticket, int(agent.act(observation)), None)
+        except Exception as error:
+            answer = Answer(ticket, None, error)
+        with self._lock:
+            self._answer = answer

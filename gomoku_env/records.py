@@ -1,0 +1,297 @@
+"""Game records: a game saved as text (rule, size, players, result, moves), read back.
+
+The format reads like a score sheet, one header per line and then numbered move pairs in
+standard notation::
+
+    # gomoku_env game record
+    Rule: freestyle
+    Size: 15
+    WinLength: 5
+    Black: human
+    White: random
+    Result: black
+    Reason: five
+
+    1. h8 i9
+    2. h9 i10
+
+``Result`` is ``black``, ``white``, ``draw`` or ``unfinished``; ``Reason`` says why the
+game ended (``five``, ``resign``, ``board_full``…) and may be empty. Lines starting with
+``#`` are comments. Reading checks everything (headers, move numbers, each move's
+legality, the result against the position) and names the line of the first problem.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gomoku_env.atomic import write_atomically
+from gomoku_env.board import COLOR_NAMES, Board
+from gomoku_env.config import GameConfig
+from gomoku_env.errors import IllegalMoveError, NotationError
+from gomoku_env.kernels import EMPTY
+from gomoku_env.notation import action_to_notation, notation_to_action
+
+RESULTS = ("black", "white", "draw", "unfinished")
+REQUIRED_HEADERS = ("Rule", "Size", "WinLength", "Black", "White", "Result")
+OPTIONAL_HEADERS = ("Reason", "Date")
+FILE_TITLE = "# gomoku_env game record"
+
+
+class RecordError(ValueError):
+    """A malformed game record; the message names the line and what is wrong."""
+
+
+def result_of(board: Board) -> tuple[str, str]:
+    """(result, reason) read off a position: a five, a renju forbidden move, a full
+    board, or unfinished."""
+    if board.forbidden_loss is not None:
+        return COLOR_NAMES[int(board.winner)], f"forbidden_{board.forbidden_loss}"
+    if board.winner != EMPTY:
+        return COLOR_NAMES[int(board.winner)], "five"
+    if board.is_full:
+        return "draw", "board_full"
+    return "unfinished", ""
+
+
+def _check_name(label: str, name: str) -> None:
+    if not isinstance(name, str) or not name.strip() or "\n" in name:
+        raise ValueError(
+            f"{label} must be a non-empty single-line string, got {name!r}"
+        )
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game: its configuration, moves (actions), players and result.
+
+    Construction checks that the moves form a legal game and that the result agrees with
+    the final position (a five can only be won by its owner, and a position without a
+    five cannot be a win by a five).
+    """
+
+    config: GameConfig
+    moves: tuple[int, ...]
+    black: str = "black"
+    white: str = "white"
+    result: str = "unfinished"
+    reason: str = ""
+    date: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "moves", tuple(int(move) for move in self.moves))
+        _check_name("black", self.black)
+        _check_name("white", self.white)
+        if self.result not in RESULTS:
+            raise ValueError(f"result must be one of {RESULTS}, got {self.result!r}")
+        if "\n" in self.reason or " " in self.reason.strip():
+            raise ValueError(f"reason must be one word, got {self.reason!r}")
+        board = Board.from_moves(self.moves, self.config)
+        decided, _ = result_of(board)
+        if board.winner != EMPTY and self.result != decided:
+            raise ValueError(
+                f"result {self.result!r} contradicts the moves: "
+                f"{decided} has five in a row"
+            )
+        if board.winner == EMPTY and self.reason == "five":
+            raise ValueError(
+                f"reason 'five' but nobody has {self.config.win_length} in a row"
+            )
+
+    @classmethod
+    def from_board(
+        cls,
+        board: Board,
+        black: str = "black",
+        white: str = "white",
+        result: str | None = None,
+        reason: str | None = None,
+        date: str = "",
+    ) -> GameRecord:
+        """The record of the game on ``board``, its result read off it if not given."""
+        found_result, found_reason = result_of(board)
+        return cls(
+            board.config,
+            tuple(board.moves),
+            black,
+            white,
+            result if result is not None else found_result,
+            reason if reason is not None else found_reason,
+            date,
+        )
+
+    def board(self, move_count: int | None = None) -> Board:
+        """The position after the first ``move_count`` moves (by default, all)."""
+        count = len(self.moves) if move_count is None else move_count
+        if not 0 <= count <= len(self.moves):
+            raise ValueError(
+                f"move_count must be in 0..{len(self.moves)}, got {move_count!r}"
+            )
+        return Board.from_moves(self.moves[:count], self.config)
+
+    def to_text(self) -> str:
+        """The record in the text format of this module."""
+        config = self.config
+        lines = [
+            FILE_TITLE,
+            f"Rule: {config.rule.value}",
+            f"Size: {config.board_size}",
+            f"WinLength: {config.win_length}",
+            f"Black: {self.black}",
+            f"White: {self.white}",
+            f"Result: {self.result}",
+            f"Reason: {self.reason}",
+        ]
+        if self.date:
+            lines.append(f"Date: {self.date}")
+        lines.append("")
+        notation = [action_to_notation(move, config.board_size) for move in self.moves]
+        for start in range(0, len(notation), 2):
+            lines.append(f"{start // 2 + 1}. {' '.join(notation[start : start + 2])}")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str, source: str = "record") -> GameRecord:
+        """Parse a record; a :class:`RecordError` names ``source``, line and problem."""
+        return _RecordParser(source).parse(text)
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the record to ``path`` atomically (a temporary file, then a rename)."""
+        text = self.to_text()
+        return write_atomically(
+            path, lambda temporary: temporary.write_text(text, "utf-8")
+        )
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> GameRecord:
+        """Read a record file; RecordError names the file and the line of a problem."""
+        path = Path(path)
+        return cls.from_text(path.read_text(encoding="utf-8"), source=str(path))
+
+
+class _RecordParser:
+    """Reads a record line by line, remembering where each header was for errors."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.headers: dict[str, tuple[int, str]] = {}
+        self.move_lines: list[tuple[int, list[str]]] = []
+        self.headers_end = 0
+
+    def error(self, line_number: int, message: str) -> RecordError:
+        return RecordError(f"{self.source}, line {line_number}: {message}")
+
+    def parse(self, text: str) -> GameRecord:
+        for line_number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line[0].isdigit():
+                self._read_move_line(line_number, line)
+            else:
+                self._read_header(line_number, line)
+        first_move_line = self.move_lines[0][0] if self.move_lines else None
+        self.headers_end = first_move_line or len(text.splitlines())
+        return self._build()
+
+    def _read_header(self, line_number: int, line: str) -> None:
+        key, colon, value = line.partition(":")
+        key = key.strip()
+        if not colon:
+            raise self.error(
+                line_number,
+                f"expected 'Key: value' or a numbered move pair, got {line!r}",
+            )
+        if self.move_lines:
+            raise self.error(line_number, f"header {key!r} after the moves")
+        if key not in REQUIRED_HEADERS + OPTIONAL_HEADERS:
+            known = ", ".join(REQUIRED_HEADERS + OPTIONAL_HEADERS)
+            raise self.error(
+                line_number, f"unknown header {key!r} (known headers: {known})"
+            )
+        if key in self.headers:
+            raise self.error(
+                line_number,
+                f"header {key!r} given twice (first on line {self.headers[key][0]})",
+            )
+        self.headers[key] = (line_number, value.strip())
+
+    def _read_move_line(self, line_number: int, line: str) -> None:
+        number, dot, rest = line.partition(".")
+        expected = len(self.move_lines) + 1
+        if not dot or not number.isdigit() or int(number) != expected:
+            raise self.error(
+                line_number, f"expected move pair number '{expected}.', got {line!r}"
+            )
+        tokens = rest.split()
+        if not 1 <= len(tokens) <= 2:
+            raise self.error(
+                line_number,
+                f"expected one or two moves after '{expected}.', got {len(tokens)}",
+            )
+        if self.move_lines and len(self.move_lines[-1][1]) == 1:
+            raise self.error(
+                line_number,
+                f"move pair {expected - 1} has only one move but is not the last",
+            )
+        self.move_lines.append((line_number, tokens))
+
+    def _header(self, key: str) -> tuple[int, str]:
+        if key not in self.headers:
+            raise self.error(self.headers_end, f"missing header {key!r}")
+        return self.headers[key]
+
+    def _config(self) -> GameConfig:
+        values = {}
+        for key in ("Size", "WinLength"):
+            line_number, text = self._header(key)
+            if not text.isdigit():
+                raise self.error(
+                    line_number, f"{key} must be a whole number, got {text!r}"
+                )
+            values[key] = int(text)
+        _, rule = self._header("Rule")
+        try:
+            return GameConfig(values["Size"], values["WinLength"], rule)
+        except ValueError as error:
+            fields = {"board_size": "Size", "win_length": "WinLength"}
+            key = fields.get(str(error).split()[0], "Rule")
+            raise self.error(self.headers[key][0], str(error)) from None
+
+    def _moves(self, config: GameConfig) -> tuple[int, ...]:
+        board = Board(config)
+        for line_number, tokens in self.move_lines:
+            for token in tokens:
+                try:
+                    board.play(notation_to_action(token, config.board_size))
+                except (NotationError, IllegalMoveError) as error:
+                    raise self.error(
+                        line_number, f"move {len(board.moves) + 1} {token!r}: {error}"
+                    ) from None
+        return tuple(board.moves)
+
+    def _build(self) -> GameRecord:
+        config = self._config()
+        moves = self._moves(config)
+        result_line, result = self._header("Result")
+        names = {}
+        for key in ("Black", "White"):
+            line_number, names[key] = self._header(key)
+            if not names[key]:
+                raise self.error(
+                    line_number, f"{key} must name the player, got nothing"
+                )
+        try:
+            return GameRecord(
+                config,
+                moves,
+                names["Black"],
+                names["White"],
+                result,
+                self.headers.get("Reason", (0, ""))[1],
+                self.headers.get("Date", (0, ""))[1],
+            )
+        except ValueError as error:
+            raise self.error(result_line, str(error)) from None

@@ -1,0 +1,99 @@
+"""A game as an animated GIF: one frame per position, from the empty board to the end.
+
+Pillow writes the GIF: it is already the imaging library most Python installs carry, it
+writes animated GIFs natively (per-frame durations, looping, palette optimisation and
+cropping each frame to what changed), and imageio would only call Pillow for GIFs
+anyway.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from gomoku_env.atomic import write_atomically
+from gomoku_env.records import GameRecord
+from gomoku_env.render.options import RenderOptions
+from gomoku_env.render.renderer import render_board
+
+DEFAULT_FRAME_MS = 600
+DEFAULT_FINAL_MS = 2500
+GIF_COLORS = 128
+
+
+def game_frames(
+    record: GameRecord, options: RenderOptions | None = None
+) -> Iterator[np.ndarray]:
+    """rgb arrays of the game's positions: the empty board, then one per move."""
+    for move_count in range(len(record.moves) + 1):
+        board = record.board(move_count)
+        caption = None
+        if move_count == len(record.moves):
+            caption = _final_caption(record)
+        yield render_board(board, options=options, caption=caption)
+
+
+def _final_caption(record: GameRecord) -> str | None:
+    if record.result == "unfinished":
+        return None
+    if record.result == "draw":
+        return f"Draw ({record.reason or 'agreed'})"
+    winner = record.black if record.result == "black" else record.white
+    why = f" by {record.reason}" if record.reason else ""
+    moves = len(record.moves)
+    return f"{record.result.capitalize()} ({winner}) wins{why} after {moves} moves"
+
+
+def _import_pillow():
+    try:
+        from PIL import Image
+    except ImportError as error:
+        from gymnasium.error import DependencyNotInstalled
+
+        from gomoku_env.render.pygame_loader import INSTALL_HINT
+
+        raise DependencyNotInstalled(
+            f"writing GIFs needs Pillow: {INSTALL_HINT}"
+        ) from error
+    return Image
+
+
+def save_gif(
+    record: GameRecord,
+    path: str | os.PathLike[str],
+    frame_ms: int = DEFAULT_FRAME_MS,
+    final_ms: int = DEFAULT_FINAL_MS,
+    options: RenderOptions | None = None,
+) -> Path:
+    """Write ``record`` as a looping GIF with len(moves) + 1 frames; returns the path.
+
+    Each frame shows for ``frame_ms`` milliseconds and the final position for
+    ``final_ms``. The file is written atomically (a temporary file, then a rename).
+    """
+    for name, value in (("frame_ms", frame_ms), ("final_ms", final_ms)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 20:
+            raise ValueError(
+                f"{name} must be an int of at least 20 milliseconds, got {value!r}"
+            )
+    image_module = _import_pillow()
+    frames = [
+        image_module.fromarray(frame).quantize(GIF_COLORS)
+        for frame in game_frames(record, options)
+    ]
+    durations = [frame_ms] * (len(frames) - 1) + [final_ms]
+
+    def write(temporary: Path) -> None:
+        frames[0].save(
+            temporary,
+            format="GIF",
+            save_all=True,
+            append_images=frames[1:],
+            duration=durations,
+            loop=0,
+            optimize=True,
+        )
+
+    return write_atomically(path, write)

@@ -1,0 +1,70 @@
+"""Marks over the stones: last move, winning line, move numbers, forbidden points."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pygame
+
+from gomoku_env.render.fonts import draw_text
+from gomoku_env.render.geometry import BoardGeometry
+from gomoku_env.render.theme import Theme
+
+
+def draw_last_move(
+    surface: pygame.Surface, geometry: BoardGeometry, action: int, theme: Theme
+) -> None:
+    """A red dot in the middle of the stone just played."""
+    radius = max(2, round(geometry.stone_radius * 0.3))
+    pygame.draw.circle(surface, theme.last_move, geometry.point_center(action), radius)
+
+
+def draw_winning_line(
+    surface: pygame.Surface, geometry: BoardGeometry, line: Sequence[int], theme: Theme
+) -> None:
+    """A thick line through the winning stones and a ring around each of them."""
+    if not line:
+        return
+    width = max(3, geometry.cell_size // 8)
+    start, end = geometry.point_center(line[0]), geometry.point_center(line[-1])
+    pygame.draw.line(surface, theme.winning_line, start, end, width)
+    for action in line:
+        center = geometry.point_center(action)
+        pygame.draw.circle(
+            surface, theme.winning_line, center, geometry.stone_radius, 2
+        )
+
+
+def draw_move_numbers(
+    surface: pygame.Surface,
+    geometry: BoardGeometry,
+    moves: Sequence[int],
+    theme: Theme,
+) -> None:
+    """Each stone's move number, in the colour of the other stones; the last in red."""
+    for index, action in enumerate(moves):
+        label = str(index + 1)
+        size = round(geometry.cell_size * (0.5 if len(label) < 3 else 0.38))
+        color = theme.white_stone if index % 2 == 0 else theme.black_stone
+        if index == len(moves) - 1:
+            color = theme.last_move
+        draw_text(surface, label, size, color, center=geometry.point_center(action))
+
+
+def draw_forbidden(
+    surface: pygame.Surface,
+    geometry: BoardGeometry,
+    points: Sequence[int],
+    theme: Theme,
+) -> None:
+    """A small red cross on each point the side to move may not play."""
+    arm = max(3, geometry.cell_size // 5)
+    width = max(2, geometry.cell_size // 14)
+    for action in points:
+        x, y = geometry.point_center(int(action))
+        pygame.draw.line(
+            surface, theme.forbidden, (x - arm, y - arm), (x + arm, y + arm), width
+        )
+        pygame.draw.line(
+            surface, theme.forbidden, (x - arm, y + arm), (x + arm, y - arm), width
+        )

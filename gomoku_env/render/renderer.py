@@ -1,0 +1,79 @@
+"""The renderer behind the env's ``render_mode="human"`` and ``"rgb_array"``.
+
+This module imports no pygame itself: an env holds a :class:`BoardRenderer` from the
+start, and pygame is loaded (with a clear error if it is missing) only when a picture is
+first drawn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gomoku_env.board import Board
+from gomoku_env.render.options import RenderOptions
+from gomoku_env.render.overlay import Overlay
+from gomoku_env.render.pygame_loader import import_pygame
+
+PICTURE_MODES = ("human", "rgb_array")
+
+
+def render_board(
+    board: Board,
+    overlay: Overlay | None = None,
+    options: RenderOptions | None = None,
+    caption: str | None = None,
+) -> np.ndarray:
+    """The picture of ``board`` as an (height, width, 3) uint8 array.
+
+    >>> from gomoku_env import Board, GameConfig
+    >>> render_board(Board(GameConfig(board_size=9))).shape
+    (662, 604, 3)
+    """
+    import_pygame()
+    from gomoku_env.render.scene import draw_scene, surface_to_array
+
+    return surface_to_array(draw_scene(board, options, overlay, caption))
+
+
+class BoardRenderer:
+    """Draws boards for one render mode: a window ("human") or arrays ("rgb_array").
+
+    Args:
+        render_mode: "human" or "rgb_array".
+        fps: frames per second the window holds to in "human" mode.
+        options: how boards are drawn.
+    """
+
+    def __init__(
+        self, render_mode: str, fps: float = 2, options: RenderOptions | None = None
+    ) -> None:
+        if render_mode not in PICTURE_MODES:
+            raise ValueError(
+                f"unknown picture render_mode {render_mode!r}; expected one of "
+                f"{PICTURE_MODES}"
+            )
+        self.render_mode = render_mode
+        self.fps = fps
+        self.options = options or RenderOptions()
+        self.overlay: Overlay | None = None
+        self._window = None
+
+    def render(self, board: Board, caption: str | None = None) -> np.ndarray | None:
+        """Draw ``board`` and the overlay: an array, or None after showing it."""
+        if self.render_mode == "rgb_array":
+            return render_board(board, self.overlay, self.options, caption)
+        pygame = import_pygame()
+        from gomoku_env.render.scene import draw_scene
+        from gomoku_env.render.window import Window
+
+        if self._window is None:
+            self._window = Window("Gomoku", self.fps)
+        self._window.show(draw_scene(board, self.options, self.overlay, caption))
+        pygame.event.pump()
+        return None
+
+    def close(self) -> None:
+        """Close the window if one was opened."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None

@@ -1,0 +1,34 @@
+"""Colours of the board picture, in one frozen dataclass so users can restyle it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Color = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Theme:
+    """The colours used to draw a board; every field is an (r, g, b) triple."""
+
+    wood: Color = (220, 179, 92)
+    wood_grain: Color = (206, 163, 78)
+    grid: Color = (40, 30, 20)
+    label: Color = (60, 40, 20)
+    black_stone: Color = (28, 28, 30)
+    black_highlight: Color = (125, 125, 132)
+    white_stone: Color = (236, 236, 232)
+    white_highlight: Color = (255, 255, 255)
+    shadow: Color = (120, 90, 40)
+    last_move: Color = (220, 40, 40)
+    winning_line: Color = (230, 30, 30)
+    forbidden: Color = (200, 20, 20)
+    heat_positive: Color = (235, 60, 20)
+    heat_negative: Color = (40, 90, 230)
+    caption_background: Color = (45, 38, 30)
+    caption_text: Color = (240, 232, 215)
+    button: Color = (95, 75, 50)
+    button_text: Color = (250, 242, 225)
+
+
+DEFAULT_THEME = Theme()

@@ -1,0 +1,119 @@
+"""Game records: round trips through text and files, clear errors for bad records."""
+
+import os
+import re
+
+import pytest
+
+from gomoku_env import Board, GameConfig
+from gomoku_env.records import GameRecord, RecordError
+
+WIN = [112, 113, 97, 98, 82, 83, 67, 68, 52]  # black h8-h12 wins on 15×15
+
+GOOD = """# gomoku_env game record
+Rule: freestyle
+Size: 9
+WinLength: 5
+Black: human
+White: random
+Result: white
+Reason: resign
+
+1. e5 f5
+2. e6
+"""
+
+
+def test_text_round_trip_keeps_everything():
+    record = GameRecord.from_board(
+        Board.from_moves(WIN, GameConfig()),
+        "human",
+        "mcts:simulations=100",
+        date="2026",
+    )
+    assert (record.result, record.reason) == ("black", "five")
+    again = GameRecord.from_text(record.to_text())
+    assert again == record and again.date == "2026"
+    assert again.board() == Board.from_moves(WIN, GameConfig())
+
+
+def test_file_round_trip_is_atomic(tmp_path):
+    path = tmp_path / "game.txt"
+    record = GameRecord.from_text(GOOD)
+    record.save(path)
+    assert GameRecord.load(path) == record
+    assert sorted(os.listdir(tmp_path)) == ["game.txt"]
+    assert oct(path.stat().st_mode & 0o777) == oct(0o644)
+
+
+def test_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
+    path = tmp_path / "game.txt"
+    path.write_text("old")
+    record = GameRecord.from_text(GOOD)
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken)
+    with pytest.raises(OSError, match="disk full"):
+        record.save(path)
+    assert path.read_text() == "old"
+    assert sorted(os.listdir(tmp_path)) == ["game.txt"]
+
+
+def test_parsed_record_has_the_moves_and_result():
+    record = GameRecord.from_text(GOOD)
+    assert record.config == GameConfig(9, 5)
+    assert record.moves == (40, 41, 31)
+    assert (record.black, record.white, record.result, record.reason) == (
+        "human",
+        "random",
+        "white",
+        "resign",
+    )
+    assert record.board(1).moves == [40]
+
+
+def replace_line(text, old, new):
+    assert old in text
+    return text.replace(old, new)
+
+
+MALFORMED = [
+    (replace_line(GOOD, "Size: 9\n", ""), 9, "missing header 'Size'"),
+    (replace_line(GOOD, "Size: 9", "Size: nine"), 3, "whole number"),
+    (replace_line(GOOD, "Size: 9", "Size: 40"), 3, "board_size must be between"),
+    (replace_line(GOOD, "WinLength: 5", "WinLength: 12"), 4, "win_length must be"),
+    (replace_line(GOOD, "Rule: freestyle", "Rule: chess"), 2, "unknown rule 'chess'"),
+    (replace_line(GOOD, "Reason: resign", "Colour: red"), 8, "unknown header 'Colour'"),
+    (replace_line(GOOD, "Reason: resign", "Black: again"), 8, "given twice"),
+    (replace_line(GOOD, "Reason: resign", "just words"), 8, "expected 'Key: value'"),
+    (replace_line(GOOD, "2. e6", "3. e6"), 11, "expected move pair number '2.'"),
+    (replace_line(GOOD, "2. e6", "2. e5"), 11, "move 3 'e5'"),
+    (replace_line(GOOD, "2. e6", "2. z9"), 11, "off the 9x9 board"),
+    (replace_line(GOOD, "2. e6", "2. 55"), 11, "not a point"),
+    (replace_line(GOOD, "2. e6", "2. e6 e7 e8"), 11, "one or two moves"),
+    (replace_line(GOOD, "1. e5 f5", "1. e5"), 11, "has only one move"),
+    (GOOD + "Date: later\n", 12, "header 'Date' after the moves"),
+    (replace_line(GOOD, "Result: white", "Result: lost"), 7, "result must be one of"),
+    (replace_line(GOOD, "Black: human", "Black:"), 5, "Black must name the player"),
+    (replace_line(GOOD, "Reason: resign", "Reason: five"), 7, "nobody has 5 in a row"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "message"), MALFORMED)
+def test_malformed_records_name_the_line_and_the_problem(text, line, message):
+    pattern = rf"game\.txt, line {line}: .*{re.escape(message)}"
+    with pytest.raises(RecordError, match=pattern):
+        GameRecord.from_text(text, source="game.txt")
+
+
+def test_result_must_agree_with_a_five():
+    text = GameRecord.from_board(Board.from_moves(WIN, GameConfig())).to_text()
+    with pytest.raises(RecordError, match="contradicts the moves: black has five"):
+        GameRecord.from_text(text.replace("Result: black", "Result: white"))
+
+
+def test_load_names_a_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"nowhere\.txt"):
+        GameRecord.load(tmp_path / "nowhere.txt")
