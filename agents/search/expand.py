@@ -20,6 +20,7 @@ from agents.search.position_kernels import (
     winning_points,
 )
 from agents.search.rng import random_below
+from gomoku_env.kernels import BLACK, RENJU
 
 
 @njit(cache=True, nogil=True)
@@ -61,7 +62,7 @@ def candidate_points(
 ) -> int:
     """The candidate points of the side to move, listed in ``points``; the count."""
     count = 0
-    if distance <= 0:
+    if distance <= 0 and (rule_code != RENJU or to_move != BLACK):
         for action in range(cells.size):
             if is_legal_point(cells, size, rule_code, action, to_move):
                 points[count] = action

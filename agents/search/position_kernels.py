@@ -11,14 +11,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gomoku_env.kernels import BLACK, EMPTY, WHITE, wins_with_run
+from gomoku_env.kernels import BLACK, EMPTY, RENJU, WHITE, wins_with_run
 from gomoku_env.observation import (
+    FORBIDDEN,
     LAST_MOVE,
     OBSERVER_IS_BLACK,
     OPPONENT_STONES,
     OWN_STONES,
     PLANE_COUNT,
 )
+from gomoku_env.renju import ALLOWED, forbidden_code, forbidden_codes
 
 __all__ = [
     "PLANE_COUNT",
@@ -42,12 +44,17 @@ def opponent(color: int) -> int:
 def is_legal_point(
     cells: np.ndarray, size: int, rule_code: int, action: int, color: int
 ) -> bool:
-    """Whether ``color`` may play on ``action``: the legal-move hook of the rule.
+    """Whether ``color`` may play on ``action``: the legal-move hook of the rules.
 
-    Freestyle and standard allow every empty point; a rule with forbidden points adds
-    its test here, so the search never expands, plays out or proposes a forbidden point.
+    Every empty point, except black's renju forbidden points (overline, double four,
+    double three: :mod:`gomoku_env.renju`). The renju entry point is called with int64
+    arguments so that its recursive kernel is never compiled for new types here.
     """
-    return cells[action] == EMPTY
+    if cells[action] != EMPTY:
+        return False
+    if rule_code != RENJU or color != BLACK:
+        return True
+    return forbidden_code(cells, np.int64(size), np.int64(action)) == ALLOWED
 
 
 @njit(cache=True, nogil=True)
@@ -55,9 +62,12 @@ def legal_mask_into(
     cells: np.ndarray, size: int, rule_code: int, color: int, out: np.ndarray
 ) -> int:
     """Write the legal-move mask (1/0) of ``color`` into ``out``; return the count."""
+    codes = np.zeros(0, dtype=np.int8)
+    if rule_code == RENJU and color == BLACK:
+        codes = forbidden_codes(cells, np.int64(size))
     count = 0
     for action in range(cells.size):
-        legal = is_legal_point(cells, size, rule_code, action, color)
+        legal = cells[action] == EMPTY and (codes.size == 0 or codes[action] == ALLOWED)
         out[action] = 1 if legal else 0
         count += out[action]
     return count
@@ -204,21 +214,29 @@ def winning_points(
 
 @njit(cache=True, nogil=True)
 def write_planes(
-    cells: np.ndarray, size: int, to_move: int, last_move: int, out: np.ndarray
+    cells: np.ndarray,
+    size: int,
+    to_move: int,
+    last_move: int,
+    legal: np.ndarray,
+    out: np.ndarray,
 ) -> None:
     """Fill ``out`` (H, W, C) int8 with the env's observation planes for ``to_move``.
 
-    The same channels as :mod:`gomoku_env.observation` (own stones, opponent stones,
-    last move, observer is black); a new channel of the env is added here, in one place.
+    The channels of :mod:`gomoku_env.observation`: own stones, opponent stones, last
+    move, observer is black, and the empty points that ``legal`` (the side to move's
+    legal mask) excludes, i.e. black's renju forbidden points. A new channel of the env
+    is added here, in one place.
     """
     out[:] = 0
-    own = to_move
     for action in range(cells.size):
         row, col = action // size, action % size
-        if cells[action] == own:
+        if cells[action] == to_move:
             out[row, col, OWN_STONES] = 1
         elif cells[action] != EMPTY:
             out[row, col, OPPONENT_STONES] = 1
+        elif legal[action] == 0:
+            out[row, col, FORBIDDEN] = 1
     if last_move >= 0:
         out[last_move // size, last_move % size, LAST_MOVE] = 1
     if to_move == BLACK:

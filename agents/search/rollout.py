@@ -93,28 +93,25 @@ def add_neighbours(
     return count
 
 
+@njit(cache=True, nogil=True, inline="always")
+def action_of(point: int, stride: int, pad: int, size: int) -> int:
+    """The board action of a padded-board point."""
+    return (point // stride - pad) * size + point % stride - pad
+
+
 @njit(cache=True, nogil=True)
-def pick_point(
-    board: np.ndarray, stride: int, pad: int, points: np.ndarray, count: int,
+def pick_legal(
+    cells: np.ndarray, points: np.ndarray, count: int, stride: int, pad: int,
     game: np.ndarray, color: int, rng: np.ndarray,
 ) -> int:  # fmt: skip
-    """Index in ``points[:count]`` of a random point legal for ``color``; -1 if none.
-
-    Only a rule with forbidden points needs the legality hook (on an unpadded copy).
-    """
-    if game[2] != RENJU:
-        return random_below(rng, count)
-    size = game[0]
-    cells = np.empty(size * size, dtype=np.int8)
-    for row in range(size):
-        for col in range(size):
-            cells[row * size + col] = board[(row + pad) * stride + col + pad]
+    """Index in ``points[:count]`` of a random point legal for ``color`` on ``cells``
+    (the unpadded board, kept in step under rules with forbidden points); -1 if none."""
+    size, rule_code = game[0], game[2]
     start = random_below(rng, count)
     for step in range(count):
         index = (start + step) % count
-        point = points[index]
-        action = (point // stride - pad) * size + point % stride - pad
-        if is_legal_point(cells, size, game[2], action, color):
+        action = action_of(points[index], stride, pad, size)
+        if is_legal_point(cells, size, rule_code, action, color):
             return index
     return -1
 
@@ -186,6 +183,8 @@ def initial_threats(
 def rollout(cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray) -> int:
     """Play the position ``cells`` out; the winner's colour, 0 for a draw.
 
+    ``cells`` is scratch: under renju it follows the rollout (for the legality hook).
+
     ``game`` holds (size, win_length, rule_code, distance, tactical, rollout_policy).
     Policy 0 is uniformly random; policy 1 takes a win in one when it has one and
     otherwise blocks the opponent's, else plays at random.
@@ -207,19 +206,21 @@ def rollout(cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray) 
     while count > 0:
         point = -1
         if tactical:
-            point = live_threat(board, threats, counts, color)
-            if point < 0:
-                point = live_threat(board, threats, counts, opponent(color))
+            point = tactical_point(
+                cells, board, threats, counts, stride, pad, game, color
+            )
         if point >= 0:
             count = remove_point(points, count, point)
         else:
-            index = pick_index(board, stride, pad, points, count, game, color, rng)
+            index = pick_index(cells, points, count, stride, pad, game, color, rng)
             if index < 0:
                 return 0
             point = points[index]
             count -= 1
             points[index] = points[count]
         board[point] = color
+        if rule_code == RENJU:
+            cells[action_of(point, stride, pad, size)] = color
         if judge_and_find_threats(
             board, point, stride, win_length, rule_code, color, threats, counts
         ):
@@ -244,11 +245,28 @@ def remove_point(points: np.ndarray, count: int, point: int) -> int:
 
 @njit(cache=True, nogil=True, inline="always")
 def pick_index(
-    board: np.ndarray, stride: int, pad: int, points: np.ndarray, count: int,
+    cells: np.ndarray, points: np.ndarray, count: int, stride: int, pad: int,
     game: np.ndarray, color: int, rng: np.ndarray,
 ) -> int:  # fmt: skip
     """A random index into ``points[:count]``; rules with forbidden points ask the
     legality hook (-1 when no point is legal)."""
     if game[2] == RENJU:
-        return pick_point(board, stride, pad, points, count, game, color, rng)
+        return pick_legal(cells, points, count, stride, pad, game, color, rng)
     return random_below(rng, count)
+
+
+@njit(cache=True, nogil=True)
+def tactical_point(
+    cells: np.ndarray, board: np.ndarray, threats: np.ndarray, counts: np.ndarray,
+    stride: int, pad: int, game: np.ndarray, color: int,
+) -> int:  # fmt: skip
+    """The point a tactical rollout must play: its own win in one, else a block of the
+    opponent's (if legal for ``color``); -1 when neither."""
+    point = live_threat(board, threats, counts, color)
+    if point < 0:
+        point = live_threat(board, threats, counts, opponent(color))
+    if point >= 0 and game[2] == RENJU:
+        action = action_of(point, stride, pad, game[0])
+        if not is_legal_point(cells, game[0], game[2], action, color):
+            return -1
+    return point

@@ -111,8 +111,10 @@ def write_leaf_inputs(
         to_move, last_move, _ = leaf_position(
             tree, leaves[k], root_cells, root_state, cells
         )
-        write_planes(cells, game[0], to_move, last_move, planes[offset + k])
         legal_mask_into(cells, game[0], game[2], to_move, masks[offset + k])
+        write_planes(
+            cells, game[0], to_move, last_move, masks[offset + k], planes[offset + k]
+        )
 
 
 @njit(cache=True, nogil=True)

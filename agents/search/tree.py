@@ -25,6 +25,7 @@ from agents.search.arrays import (
     compact_subtree,
 )
 from agents.search.config import ROLLOUTS, SearchConfig
+from agents.search.position_kernels import is_legal_point
 from agents.search.rng import new_state
 from agents.search.rounds import (
     apply_evaluations,
@@ -119,16 +120,19 @@ class SearchTree:
         """Play ``action`` at the root and keep the subtree under it (tree reuse).
 
         Raises:
-            ValueError: ``action`` is not an empty point, or it ends the game.
+            ValueError: ``action`` is not a legal point (empty, not forbidden) of the
+                root position, or it ends the game.
         """
         if self._leaf_count:
             raise ValueError("cannot move the root while leaves await apply()")
-        if not 0 <= int(action) < self.game.cells or self._cells[action] != 0:
-            raise ValueError(
-                f"action {action!r} is not an empty point of the root position"
-            )
         to_move = int(self._state[0])
         trial = self._cells.copy()
+        if not 0 <= int(action) < self.game.cells or not is_legal_point(
+            trial, *self._game[[0, 2]], int(action), to_move
+        ):
+            raise ValueError(
+                f"action {action!r} is not a legal point of the root position"
+            )
         if place_and_judge(trial, *self._game[:3], int(action), to_move) or (
             self._state[2] + 1 == self.game.cells
         ):

@@ -8,9 +8,15 @@ import gomoku_env
 from agents.base import Agent
 
 
-def play_game(black: Agent, white: Agent, board_size: int, seed: int) -> str | None:
-    """Play one game in the AEC env; the winner's agent name, or None for a draw."""
-    env = gomoku_env.env(board_size=board_size)
+def play_game(
+    black: Agent, white: Agent, board_size: int, seed: int, rule: str = "freestyle"
+) -> str | None:
+    """Play one game in the AEC env; the winner's agent name, or None for a draw.
+
+    An illegal move (a renju forbidden point) would end the game with reason
+    ``"illegal_move"``; the tests check the winner, so it would show.
+    """
+    env = gomoku_env.env(board_size=board_size, rule=rule)
     env.reset(seed=seed)
     players = {"black_0": black, "white_0": white}
     for name in env.agent_iter():

@@ -7,7 +7,7 @@ import pytest
 
 from agents.search import SearchConfig, SearchTree, run_searches, step_searches
 from gomoku_env import Board, GameConfig
-from gomoku_env.observation import ObservationPlanes
+from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
 from tests.agents.search.helpers import UniformEvaluator
 
 GAME = GameConfig(board_size=9)
@@ -31,7 +31,7 @@ def test_leaf_planes_and_masks_are_the_envs() -> None:
     evaluator = UniformEvaluator()
     for _ in range(3):
         step_searches([tree], evaluator, 8)
-    planes = np.zeros((8, 9, 9, 4), dtype=np.int8)
+    planes = np.zeros((8, 9, 9, PLANE_COUNT), dtype=np.int8)
     masks = np.zeros((8, 81), dtype=np.int8)
     count = tree.gather(planes, masks, 0, 8)
     assert count == 8

@@ -8,13 +8,15 @@ from hypothesis import strategies as st
 
 from agents.search.position_kernels import (
     candidate_mask,
+    is_legal_point,
+    legal_mask_into,
     winning_points,
     wins_at,
     write_planes,
 )
 from gomoku_env import Board, GameConfig, Rule
 from gomoku_env.kernels import winning_direction
-from gomoku_env.observation import ObservationPlanes
+from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
 
 
 def random_position(seed: int, size: int, stones: int) -> np.ndarray:
@@ -47,19 +49,30 @@ def test_wins_at_agrees_with_the_rules_kernel(seed, size, win_length, rule) -> N
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 10**6), moves=st.integers(0, 30))
-def test_write_planes_matches_the_env(seed, moves) -> None:
-    game = GameConfig(board_size=9)
+@given(
+    seed=st.integers(0, 10**6),
+    moves=st.integers(0, 60),
+    rule=st.sampled_from(list(Rule)),
+)
+def test_planes_and_legal_mask_match_the_env(seed, moves, rule) -> None:
+    game = GameConfig(board_size=15, rule=rule)
     rng = np.random.default_rng(seed)
     board = Board(game)
     while len(board.moves) < moves and not board.is_over:
-        board.play(int(rng.choice(board.legal_actions())))
-    out = np.empty((9, 9, 4), dtype=np.int8)
+        centre = rng.integers(4, 11, size=2)
+        action = int(centre[0] * 15 + centre[1])
+        if board.is_legal(action):
+            board.play(action)
+    if board.is_over:
+        board.undo()
+    legal = np.empty(225, dtype=np.int8)
+    legal_mask_into(board.cells.copy(), 15, rule.code, board.to_move, legal)
+    np.testing.assert_array_equal(legal, board.legal_mask())
+    out = np.empty((15, 15, PLANE_COUNT), dtype=np.int8)
     last = -1 if board.last_move is None else board.last_move
-    write_planes(board.cells, 9, board.to_move, last, out)
-    np.testing.assert_array_equal(
-        out, ObservationPlanes.from_board(board).view(board.to_move)
-    )
+    write_planes(board.cells, 15, board.to_move, last, legal, out)
+    expected = ObservationPlanes.from_board(board).view(board.to_move)
+    np.testing.assert_array_equal(out, expected)
 
 
 def test_candidates_are_near_stones_or_everywhere_on_an_empty_board() -> None:
@@ -79,12 +92,14 @@ def test_candidates_are_near_stones_or_everywhere_on_an_empty_board() -> None:
 )
 def test_winning_points_are_every_win_in_one(seed, stones, rule) -> None:
     cells = random_position(seed, 9, stones)
+    length = 5 if rule is Rule.RENJU else 4
     for color in (1, 2):
         out = np.empty(81, dtype=np.int32)
-        count = winning_points(cells, 9, 4, rule.code, color, out)
+        count = winning_points(cells, 9, length, rule.code, color, out)
         expected = [
             action
             for action in np.flatnonzero(cells == 0)
-            if wins_at(cells, 9, 4, rule.code, action, color)
+            if wins_at(cells, 9, length, rule.code, action, color)
+            and is_legal_point(cells, 9, rule.code, action, color)
         ]
         assert sorted(out[:count]) == expected
