@@ -39,7 +39,7 @@ POSITIONS = {
 EXPLORATION = 2.0
 PLAIN = SearchConfig(exploration=EXPLORATION, tactical=False, candidate_distance=0)
 AGENT_DEFAULTS = SearchConfig(candidate_distance=2, rollout="tactical")
-NODE_BYTES = 4 + 8 + 4 + 2 + 4 + 4 + 4 + 1 + 1
+NODE_BYTES = 4 + 8 + 8 + 8 + 4 + 2 + 4 + 4 + 4 + 1 + 1
 EDGE_BYTES = 2 + 4 + 4
 
 

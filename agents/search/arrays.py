@@ -28,6 +28,8 @@ class TreeArrays(NamedTuple):
 
     visits: np.ndarray  # int32: simulations through the node (virtual ones included)
     value: np.ndarray  # float64: summed values for the player who moved into the node
+    mean: np.ndarray  # float64: value / visits (0 before the first visit)
+    inv_sqrt: np.ndarray  # float64: 1 / sqrt(visits) (0 before the first visit)
     parent: np.ndarray  # int32: parent node, -1 for the root
     move: np.ndarray  # int16: action that led to the node, -1 for the root
     edge_start: np.ndarray  # int32: first edge, -1 until expanded
@@ -46,6 +48,8 @@ def allocate_tree(max_nodes: int, max_edges: int) -> TreeArrays:
     tree = TreeArrays(
         visits=np.zeros(max_nodes, dtype=np.int32),
         value=np.zeros(max_nodes, dtype=np.float64),
+        mean=np.zeros(max_nodes, dtype=np.float64),
+        inv_sqrt=np.zeros(max_nodes, dtype=np.float64),
         parent=np.zeros(max_nodes, dtype=np.int32),
         move=np.zeros(max_nodes, dtype=np.int16),
         edge_start=np.zeros(max_nodes, dtype=np.int32),
@@ -71,6 +75,8 @@ def new_node(tree: TreeArrays, parent: int, move: int) -> int:
     tree.used[NODES_USED] = node + 1
     tree.visits[node] = 0
     tree.value[node] = 0.0
+    tree.mean[node] = 0.0
+    tree.inv_sqrt[node] = 0.0
     tree.parent[node] = parent
     tree.move[node] = move
     tree.edge_start[node] = -1
@@ -106,6 +112,8 @@ def compact_subtree(source: TreeArrays, new_root: int, target: TreeArrays) -> No
         old = queue[head]
         target.visits[head] = source.visits[old]
         target.value[head] = source.value[old]
+        target.mean[head] = source.mean[old]
+        target.inv_sqrt[head] = source.inv_sqrt[old]
         target.move[head] = source.move[old]
         target.tried[head] = source.tried[old]
         target.status[head] = source.status[old]

@@ -20,7 +20,7 @@ from agents.search.position_kernels import (
     winning_points,
 )
 from agents.search.rng import random_below
-from gomoku_env.kernels import BLACK, RENJU
+from gomoku_env.kernels import BLACK, EMPTY, RENJU
 
 
 @njit(cache=True, nogil=True)
@@ -64,7 +64,7 @@ def candidate_points(
     count = 0
     if distance <= 0 and (rule_code != RENJU or to_move != BLACK):
         for action in range(cells.size):
-            if is_legal_point(cells, size, rule_code, action, to_move):
+            if cells[action] == EMPTY:  # every empty point is legal here
                 points[count] = action
                 count += 1
         return count

@@ -117,6 +117,23 @@ def pick_legal(
 
 
 @njit(cache=True, nogil=True)
+def wins_on_padded(
+    board: np.ndarray, point: int, stride: int, win_length: int, rule_code: int,
+    color: int,
+) -> bool:  # fmt: skip
+    """Whether the ``color`` stone on ``point`` of a padded board wins under the rule."""
+    for step in (1, stride, stride + 1, stride - 1):
+        run = (
+            1
+            + run_side(board, point, step, color)
+            + run_side(board, point, -step, color)
+        )
+        if wins_with_run(run, win_length, rule_code, color):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def judge_and_find_threats(
     board: np.ndarray, point: int, stride: int, win_length: int, rule_code: int,
     color: int, threats: np.ndarray, counts: np.ndarray,
@@ -195,7 +212,7 @@ def rollout(cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray) 
     stride = size + 2 * pad
     board, points = padded_board(cells, size, pad)
     count = points.size
-    listed = np.zeros(board.size, dtype=np.int8)
+    listed = np.zeros(board.size if distance > 0 else 0, dtype=np.int8)
     if distance > 0:
         count = near_points(board, stride, distance, points.copy(), listed, points)
     threats = np.empty((2, 32 if tactical else 0), dtype=np.int32)
@@ -212,16 +229,21 @@ def rollout(cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray) 
         if point >= 0:
             count = remove_point(points, count, point)
         else:
-            index = pick_index(cells, points, count, stride, pad, game, color, rng)
-            if index < 0:
-                return 0
+            index = random_below(rng, count)
+            if rule_code == RENJU:
+                index = pick_legal(cells, points, count, stride, pad, game, color, rng)
+                if index < 0:
+                    return 0
             point = points[index]
             count -= 1
             points[index] = points[count]
         board[point] = color
         if rule_code == RENJU:
             cells[action_of(point, stride, pad, size)] = color
-        if judge_and_find_threats(
+        if not tactical:
+            if wins_on_padded(board, point, stride, win_length, rule_code, color):
+                return color
+        elif judge_and_find_threats(
             board, point, stride, win_length, rule_code, color, threats, counts
         ):
             return color
@@ -241,18 +263,6 @@ def remove_point(points: np.ndarray, count: int, point: int) -> int:
             points[index] = points[count - 1]
             return count - 1
     return count
-
-
-@njit(cache=True, nogil=True, inline="always")
-def pick_index(
-    cells: np.ndarray, points: np.ndarray, count: int, stride: int, pad: int,
-    game: np.ndarray, color: int, rng: np.ndarray,
-) -> int:  # fmt: skip
-    """A random index into ``points[:count]``; rules with forbidden points ask the
-    legality hook (-1 when no point is legal)."""
-    if game[2] == RENJU:
-        return pick_legal(cells, points, count, stride, pad, game, color, rng)
-    return random_below(rng, count)
 
 
 @njit(cache=True, nogil=True)

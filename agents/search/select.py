@@ -71,6 +71,7 @@ def select_edge(tree: TreeArrays, node: int, knobs: np.ndarray, rng: np.ndarray)
         return open_random_edge(tree, node, rng)
     parent_visits = max(tree.visits[node], 1)
     scale = math.log(parent_visits) if uct else math.sqrt(parent_visits)
+    explore = knobs[EXPLORATION] * math.sqrt(scale)
     best, best_score = -1, -math.inf
     for edge in range(start, start + count):
         child = tree.edge_child[edge]
@@ -82,13 +83,9 @@ def select_edge(tree: TreeArrays, node: int, knobs: np.ndarray, rng: np.ndarray)
                 continue
             visits = tree.visits[child]
             if visits > 0:
-                q = tree.value[child] / visits
+                q = tree.mean[child]
         if uct:
-            score = (
-                q + knobs[EXPLORATION] * math.sqrt(scale / visits)
-                if visits
-                else math.inf
-            )
+            score = q + explore * tree.inv_sqrt[child] if visits else math.inf
         else:
             score = q + knobs[EXPLORATION] * tree.edge_prior[edge] * scale / (
                 1 + visits
@@ -103,6 +100,19 @@ def add_visit(tree: TreeArrays, node: int, virtual_loss: float) -> None:
     """Count a descent through ``node`` as a visit with a provisional loss."""
     tree.visits[node] += 1
     tree.value[node] -= virtual_loss
+    refresh_means(tree, node)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def refresh_means(tree: TreeArrays, node: int) -> None:
+    """Update the mean value and 1/sqrt(visits) that selection reads, after a change."""
+    visits = tree.visits[node]
+    if visits > 0:
+        tree.mean[node] = tree.value[node] / visits
+        tree.inv_sqrt[node] = 1.0 / math.sqrt(visits)
+    else:
+        tree.mean[node] = 0.0
+        tree.inv_sqrt[node] = 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -191,6 +201,7 @@ def revert_descent(tree: TreeArrays, leaf: int, virtual_loss: float) -> None:
     while node >= 0:
         tree.visits[node] -= 1
         tree.value[node] += virtual_loss
+        refresh_means(tree, node)
         node = tree.parent[node]
 
 
@@ -221,6 +232,7 @@ def backup(tree: TreeArrays, leaf: int, value: float, virtual_loss: float) -> No
     node = leaf
     while node >= 0:
         tree.value[node] += value + virtual_loss
+        refresh_means(tree, node)
         value = -value
         node = tree.parent[node]
     if tree.status[leaf] == UNKNOWN:
