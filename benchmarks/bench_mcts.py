@@ -166,24 +166,31 @@ def report(samples: dict[str, dict[str, list[float]]], searches: int) -> None:
     """Print medians and the ratios against OpenSpiel."""
     for name, row in samples.items():
         median = {key: statistics.median(values) for key, values in row.items()}
+        lines = [
+            ("ours, one search", median["ours"]),
+            (f"ours, {searches} searches", median["ours x64"]),
+            ("ours, agent defaults", median["ours, agent defaults"]),
+            (f"ours, {searches} stepped, PUCT", median["ours x64 stepped"]),
+        ]
+        if "openspiel" in median:
+            lines += [
+                ("OpenSpiel C++ MCTSBot", median["openspiel"]),
+                (f"OpenSpiel, {searches} bots", median["openspiel x64"]),
+            ]
         print(f"{name}:")
-        print(f"  ours, one search       {median['ours']:>10,.0f} sims/s")
-        print(f"  ours, {searches} searches      {median['ours x64']:>10,.0f} sims/s")
+        for label, rate in lines:
+            print(f"  {label:<26}{rate:>10,.0f} sims/s")
         print(
-            f"  ours, agent defaults   {median['ours, agent defaults']:>10,.0f} sims/s"
-        )
-        print(
-            f"  tree memory            {median['nodes/sim']:.2f} nodes/sim, "
+            f"  {'tree memory':<26}{median['nodes/sim']:.2f} nodes/sim, "
             f"{median['bytes/sim']:,.0f} bytes/sim"
         )
         if "openspiel" in median:
             single = median["ours"] / median["openspiel"]
             many = median["ours x64"] / median["openspiel x64"]
-            print(f"  OpenSpiel C++ MCTSBot  {median['openspiel']:>10,.0f} sims/s")
-            many_reference = median["openspiel x64"]
-            print(f"  OpenSpiel, {searches} bots     {many_reference:>10,.0f} sims/s")
-            print(f"  ratio one search       {single:>10.1f}x  (target >= 5x)")
-            print(f"  ratio {searches} searches      {many:>10.1f}x  (target >= 5x)")
+            print(f"  {'ratio, one search':<26}{single:>10.1f}x  (target >= 5x)")
+            print(
+                f"  {f'ratio, {searches} searches':<26}{many:>10.1f}x  (target >= 5x)"
+            )
     if not has_openspiel():
         print("open-spiel is not installed: no reference (pip install -e '.[bench]')")
 
