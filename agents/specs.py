@@ -1,45 +1,84 @@
-"""Agent specs: one text syntax for naming an agent everywhere (CLI, arena, gym opponent).
+"""Agent specs: one text syntax to name an agent everywhere (CLI, arena, gym opponent).
 
-A spec is a registered name with optional ``key=value`` options after a colon, such as
-``"random"`` or ``"mcts:simulations=1000,c=1.4"``. Each agent module registers a factory
-under its name; :func:`make_agent` builds the agent for a given game.
+A spec is ``NAME[:OPTIONS]``: a registered agent name, then ``key=value`` options
+separated by commas, typed as int, float, bool or text: ``"random"``,
+``"mcts:simulations=1000,c=1.4"``, ``"alphazero:weights=9x9,simulations=200"``.
+
+An agent registered with a ``positional`` option takes the first item after the colon
+as that option's value, verbatim (it may hold ``:``, ``/`` or ``=``, not ``,``):
+``"engine:/path/to/pbrain,time=1"`` passes ``path="/path/to/pbrain"``, and
+``"python:my_module:make_agent,depth=3"`` passes ``target="my_module:make_agent"``
+(your own agent, see :mod:`agents.python_agent`).
+
+Each agent module registers a factory under its name with :func:`register_agent` when it
+is imported (``agents/__init__.py`` imports them); :func:`make_agent` builds the agent
+for a given game.
+
+>>> parse_spec("mcts:simulations=1000,c=1.4")
+('mcts', {'simulations': 1000, 'c': 1.4})
+>>> parse_spec("python:my_module:make_agent,depth=3")
+('python', {'target': 'my_module:make_agent', 'depth': 3})
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from agents.alphabeta import AlphaBetaAgent
 from agents.base import Agent
 from agents.gomocup.engine_agent import EngineAgent
+from agents.heuristic import HeuristicAgent
 from agents.mcts import MCTSAgent
+from agents.python_agent import load_python_agent
 from agents.random_agent import RandomAgent
 from gomoku_env.config import GameConfig
 
 AgentFactory = Callable[..., Agent]
 """Called as ``factory(config=GameConfig, seed=int | None, **options)``."""
 
-_FACTORIES: dict[str, AgentFactory] = {}
-_POSITIONAL: dict[str, str] = {}
+
+@dataclass(frozen=True)
+class _Registration:
+    factory: AgentFactory
+    positional: str | None
+    usage: str
+
+
+_REGISTRY: dict[str, _Registration] = {}
 
 
 def register_agent(
-    name: str, factory: AgentFactory, positional: str | None = None
+    name: str, factory: AgentFactory, positional: str | None = None, usage: str = ""
 ) -> None:
-    """Make ``name`` usable in specs; ``factory(config, seed, **options)`` builds it.
+    """Make ``name`` usable in specs.
 
-    With ``positional``, the first item after the colon is the value of that option
-    even without ``key=``, taken verbatim: ``"engine:/opt/pbrain-x,time=1"`` passes
-    ``path="/opt/pbrain-x"`` (so the value may hold ':', '/' or '=', but not ',').
+    Args:
+        name: the spec name, a word without ``:`` or ``,`` (e.g. ``"mcts"``).
+        factory: builds the agent as ``factory(config=..., seed=..., **options)``.
+        positional: the option that the first item after the colon gives, verbatim and
+            without ``key=`` (``"path"`` for ``"engine:/opt/pbrain,time=1"``).
+        usage: the spec syntax shown in error messages, e.g. ``"mcts:simulations=N"``.
     """
-    _FACTORIES[name] = factory
-    if positional is not None:
-        _POSITIONAL[name] = positional
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"an agent name must be a word like 'mcts', got {name!r}")
+    if not callable(factory):
+        raise TypeError(
+            f"the factory for agent {name!r} must be callable, got {factory!r}"
+        )
+    _REGISTRY[name] = _Registration(factory, positional, usage or name)
 
 
 def registered_names() -> list[str]:
     """The agent names that specs accept, sorted."""
-    return sorted(_FACTORIES)
+    return sorted(_REGISTRY)
+
+
+def accepted_specs() -> str:
+    """The accepted names and each one's spec syntax, for help and error texts."""
+    usages = "; ".join(_REGISTRY[name].usage for name in registered_names())
+    return f"accepted names: {', '.join(registered_names())} (syntax: {usages})"
 
 
 def _parse_value(text: str) -> Any:
@@ -55,48 +94,84 @@ def _parse_value(text: str) -> Any:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``"name:key=value,key=value"`` into the name and typed options."""
+    """Split ``"NAME:key=value,..."`` into the name and typed options.
+
+    Raises:
+        ValueError: an empty spec, an option that is not ``key=value``, or an option
+            given twice.
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent spec must be a non-empty string, got {spec!r}")
     name, _, option_text = spec.strip().partition(":")
     name = name.strip()
-    options: dict[str, Any] = {}
     items = [part.strip() for part in option_text.split(",")]
-    positional = _POSITIONAL.get(name)
+    options: dict[str, Any] = {}
+    registration = _REGISTRY.get(name)
+    positional = registration.positional if registration else None
     if positional is not None and items[0]:
         options[positional] = items.pop(0).removeprefix(f"{positional}=")
     for item in filter(None, items):
         key, equals, value = item.partition("=")
-        if not equals or not key.strip():
+        key = key.strip()
+        if not equals or not key.isidentifier():
             raise ValueError(
                 f"bad option {item!r} in agent spec {spec!r}: expected key=value"
             )
-        options[key.strip()] = _parse_value(value.strip())
+        if key in options:
+            raise ValueError(f"option {key!r} given twice in agent spec {spec!r}")
+        options[key] = _parse_value(value.strip())
     return name, options
 
 
 def make_agent(
     spec: str, config: GameConfig | None = None, seed: int | None = None
 ) -> Agent:
-    """Build the agent named by ``spec`` for games of ``config``."""
+    """Build the agent named by ``spec`` for games of ``config``, seeded with ``seed``.
+
+    Raises:
+        ValueError: the spec is malformed, names no registered agent, or its options
+            do not suit the agent (the message lists what is accepted).
+    """
     name, options = parse_spec(spec)
-    if name not in _FACTORIES:
-        raise ValueError(
-            f"unknown agent {name!r} in spec {spec!r}; "
-            f"accepted names: {', '.join(registered_names())}"
-        )
+    registration = _REGISTRY.get(name)
+    if registration is None:
+        raise ValueError(f"unknown agent {name!r} in spec {spec!r}; {accepted_specs()}")
     try:
-        return _FACTORIES[name](config=config or GameConfig(), seed=seed, **options)
+        agent = registration.factory(
+            config=config or GameConfig(), seed=seed, **options
+        )
     except TypeError as error:
         raise ValueError(
-            f"bad options for agent {name!r} in spec {spec!r}: {error}"
+            f"bad options for agent {name!r} in spec {spec!r}: {error}; "
+            f"expected {registration.usage}"
         ) from None
+    if not isinstance(agent, Agent):
+        raise TypeError(
+            f"agent spec {spec!r} built {agent!r}, which is not an Agent "
+            "(it needs act(observation) and reset(seed=None))"
+        )
+    return agent
 
 
+def _make_random(config: GameConfig, seed: int | None, **options: Any) -> Agent:
+    if options:
+        raise TypeError(f"random takes no options, got {sorted(options)}")
+    return RandomAgent(seed=seed)
+
+
+register_agent("random", _make_random, usage="random")
 register_agent(
-    "random", lambda config, seed, **options: RandomAgent(seed=seed, **options)
+    "python",
+    load_python_agent,
+    positional="target",
+    usage="python:MODULE_OR_FILE.py:ATTRIBUTE[,key=value,...]",
 )
-register_agent("mcts", lambda config, seed, **kw: MCTSAgent(config, seed=seed, **kw))
+register_agent(
+    "mcts",
+    lambda config, seed, **options: MCTSAgent(config, seed=seed, **options),
+    usage="mcts[:simulations=N,time=S,c=C,batch=B,distance=D,tactical=BOOL,"
+    "rollout=tactical|random,reuse=BOOL,temperature=T,max_nodes=N]",
+)
 
 
 def _make_engine(
@@ -110,4 +185,15 @@ def _make_engine(
     return EngineAgent(path, config=config, **options)
 
 
-register_agent("engine", _make_engine, positional="path")
+register_agent(
+    "engine",
+    _make_engine,
+    positional="path",
+    usage="engine:PATH[,time=S,match_time=S,grace=S,max_memory=BYTES]",
+)
+register_agent(
+    "heuristic", lambda config, seed, **options: HeuristicAgent(config, seed, **options)
+)
+register_agent(
+    "alphabeta", lambda config, seed, **options: AlphaBetaAgent(config, seed, **options)
+)

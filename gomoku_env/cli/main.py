@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from gomoku_env import __version__
 
-SUBCOMMANDS: list[str] = ["brain", "play", "replay", "gif"]
+SUBCOMMANDS: list[str] = ["brain", "play", "replay", "gif", "arena", "ladder", "bench"]
 
 
 def build_parser() -> argparse.ArgumentParser:
