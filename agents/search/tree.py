@@ -38,7 +38,7 @@ from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, WHITE, place_and_judge
 
-_SECONDS_PER_CHUNK = 0.01
+_SECONDS_PER_CHUNK = 0.005
 
 
 class SearchTree:

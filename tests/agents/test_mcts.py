@@ -60,8 +60,9 @@ def test_time_budget_is_respected() -> None:
     started = time.perf_counter()
     agent.act_on_board(Board(GameConfig(board_size=15)))
     elapsed = time.perf_counter() - started
-    assert 0.3 <= agent.last_summary.seconds < 0.3 + 0.15
-    assert elapsed < 0.3 + 0.5
+    # Generous tolerances: the suite shares a busy 2-core machine.
+    assert 0.3 <= agent.last_summary.seconds < 0.3 + 0.3
+    assert elapsed < 0.3 + 0.8
     assert agent.last_summary.simulations > 100
 
 
