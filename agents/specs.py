@@ -30,6 +30,7 @@ from agents.alphabeta import AlphaBetaAgent
 from agents.base import Agent
 from agents.gomocup.engine_agent import EngineAgent
 from agents.heuristic import HeuristicAgent
+from agents.mcts import MCTSAgent
 from agents.python_agent import load_python_agent
 from agents.random_agent import RandomAgent
 from gomoku_env.config import GameConfig
@@ -164,6 +165,12 @@ register_agent(
     load_python_agent,
     positional="target",
     usage="python:MODULE_OR_FILE.py:ATTRIBUTE[,key=value,...]",
+)
+register_agent(
+    "mcts",
+    lambda config, seed, **options: MCTSAgent(config, seed=seed, **options),
+    usage="mcts[:simulations=N,time=S,c=C,batch=B,distance=D,tactical=BOOL,"
+    "rollout=tactical|random,reuse=BOOL,temperature=T,max_nodes=N]",
 )
 
 
