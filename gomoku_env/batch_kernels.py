@@ -6,8 +6,10 @@ random state per game, and each game's empty cells as a swap-remove list so that
 random move costs O(1). Each game draws only from its own generator, so a game's course
 does not depend on the others. One call of :func:`step_games` plays the learner's moves, the random
 opponent's replies, and resets finished games, so a vector env step costs one trip into
-compiled code. Stones are placed and judged by
-:func:`gomoku_env.kernels.place_and_judge`, the same kernel the Board uses.
+compiled code. Stones are judged by :func:`judge_move`, a division-free twin of
+:func:`gomoku_env.kernels.place_and_judge` (the Board's kernel) that reads a per-cell
+table of how far each line may run (:func:`line_reach`); the tests hold it to the
+Board's kernel on random positions.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from gomoku_env.kernels import BLACK, EMPTY, WHITE, place_and_judge
+from gomoku_env.kernels import BLACK, DIRECTIONS, EMPTY, WHITE, wins_with_run
 from gomoku_env.observation import (
     LAST_MOVE,
     OBSERVER_IS_BLACK,
@@ -50,6 +52,8 @@ class GameBatch(NamedTuple):
     rng_state: np.ndarray
     empty_cells: np.ndarray
     empty_index: np.ndarray
+    reach: np.ndarray
+    steps: np.ndarray
     channels_first: bool
     size: int
     win_length: int
@@ -65,6 +69,66 @@ class StepOutput(NamedTuple):
     illegal: np.ndarray
     needs_opponent: np.ndarray
     final_planes: np.ndarray
+
+
+def line_reach(size: int, win_length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell and direction, how many cells :func:`judge_move` may look at.
+
+    Returns ``reach`` (cells, 4, 2): the steps to the board's edge forwards and
+    backwards along each of DIRECTIONS, capped at ``win_length`` (a longer run only
+    matters as "more than win_length", which the cap keeps), and ``steps`` (4,): the
+    flat index step of each direction.
+    """
+    rows, cols = np.divmod(np.arange(size * size), size)
+    reach = np.empty((size * size, 4, 2), dtype=np.int64)
+    for direction, (d_row, d_col) in enumerate(DIRECTIONS):
+        for side, sign in enumerate((1, -1)):
+            row_room = edge_room(rows, sign * d_row, size)
+            col_room = edge_room(cols, sign * d_col, size)
+            reach[:, direction, side] = np.minimum(
+                np.minimum(row_room, col_room), win_length
+            )
+    return reach, DIRECTIONS[:, 0] * size + DIRECTIONS[:, 1]
+
+
+def edge_room(index: np.ndarray, step: int, size: int) -> np.ndarray:
+    """Steps of ``step`` (-1, 0 or 1) that stay on a line of ``size`` from ``index``."""
+    if step > 0:
+        return size - 1 - index
+    if step < 0:
+        return index
+    return np.full_like(index, size)
+
+
+@njit(cache=True, nogil=True)
+def judge_move(
+    cells: np.ndarray,
+    reach: np.ndarray,
+    steps: np.ndarray,
+    win_length: int,
+    rule_code: int,
+    action: int,
+    color: int,
+) -> bool:
+    """Whether ``color``'s stone on ``action`` completes a winning line.
+
+    The same answer as :func:`gomoku_env.kernels.place_and_judge` (for freestyle and
+    standard), without divisions: each side of a line is walked at most ``reach``
+    cells.
+    """
+    for direction in range(4):
+        run = 1
+        for side in range(2):
+            step = steps[direction] if side == 0 else -steps[direction]
+            cell = action
+            for _ in range(reach[action, direction, side]):
+                cell += step
+                if cells[cell] != color:
+                    break
+                run += 1
+        if wins_with_run(run, win_length, rule_code, color):
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -131,8 +195,16 @@ def place(batch: GameBatch, game: int, action: int) -> int:
     """Play the side to move's stone on ``action``: ONGOING, WON or FULL."""
     color = BLACK if batch.move_count[game] % 2 == 0 else WHITE
     remove_empty(batch, game, action)
-    won = place_and_judge(
-        batch.cells[game], batch.size, batch.win_length, batch.rule_code, action, color
+    cells = batch.cells[game]
+    cells[action] = color
+    won = judge_move(
+        cells,
+        batch.reach,
+        batch.steps,
+        batch.win_length,
+        batch.rule_code,
+        action,
+        color,
     )
     own = color == batch.learner_color[game]
     set_plane(batch, game, action, OWN_STONES if own else OPPONENT_STONES, 1)

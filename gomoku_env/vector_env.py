@@ -176,6 +176,9 @@ class GomokuVectorEnv(VectorEnv):
 
     def _allocate(self) -> GameBatch:
         n, cells = self.num_envs, self.config.cells
+        reach, steps = batch_kernels.line_reach(
+            self.config.board_size, self.config.win_length
+        )
         layout = (
             (n, PLANE_COUNT, cells) if self.channels_first else (n, cells, PLANE_COUNT)
         )
@@ -188,6 +191,8 @@ class GomokuVectorEnv(VectorEnv):
             rng_state=np.zeros(n, dtype=np.uint64),
             empty_cells=np.zeros((n, cells), dtype=np.int64),
             empty_index=np.zeros((n, cells), dtype=np.int64),
+            reach=reach,
+            steps=steps,
             channels_first=self.channels_first,
             size=self.config.board_size,
             win_length=self.config.win_length,
