@@ -3,8 +3,8 @@
 Against the random opponent one ``step`` is one compiled call for all games (learner
 moves, random replies, resets of finished games). Any other opponent is asked for all
 pending replies at once: through ``act_batch(planes, masks, games)`` when it has one (a
-self-play snapshot, one network forward for every game), else game by game through its
-``act(observation)``.
+self-play snapshot, one network forward for every game; the ``"heuristic"`` spec, one
+compiled call for every game), else game by game through its ``act(observation)``.
 
 Finished games reset in the same step (Gymnasium's ``AutoresetMode.SAME_STEP``): the
 returned observation is the new game's, and ``info["final_obs"]`` holds the last
@@ -63,8 +63,9 @@ class GomokuVectorEnv(VectorEnv):
 
     Arguments are those of ``GomokuEnv`` plus ``num_envs``; ``opponent`` may also be an
     object with ``act_batch(planes, masks, games) -> actions`` over channels-last planes
-    of the games (slot numbers) ``games``. A
-    spec string builds one agent per game, reset when its game starts; an Agent object
+    of the games (slot numbers) ``games``. A spec string whose agent has ``act_batch``
+    (``"heuristic"``) builds one agent for all games; any other spec string builds one
+    agent per game, reset when its game starts; an Agent object
     or a callable is shared by all games, so it should not keep per-game state.
     ``action_masks()`` gives the (num_envs, N*N) legal mask for MaskablePPO.
     """
@@ -201,18 +202,26 @@ class GomokuVectorEnv(VectorEnv):
         )
 
     def _make_opponents(self, opponent: OpponentLike) -> list[Any]:
-        """One opponent per game (from a spec), or one shared by all games."""
-        self._batched = hasattr(opponent, "act_batch")
-        self._per_game_agents = isinstance(opponent, str) and not self.random_opponent
+        """One opponent per game (from a spec), or one shared by all games: an object
+        with ``act_batch``, or a spec whose agent has one (``"heuristic"``)."""
         if self.random_opponent:
+            self._batched = self._per_game_agents = False
             return []
+        first = (
+            opponent
+            if hasattr(opponent, "act_batch")
+            else resolve_opponent(opponent, self.config)
+        )
+        self._batched = hasattr(first, "act_batch")
+        self._per_game_agents = isinstance(opponent, str) and not self._batched
         if self._batched:
-            return [opponent]
+            return [first]
         if isinstance(opponent, str):
-            return [
-                resolve_opponent(opponent, self.config) for _ in range(self.num_envs)
+            return [first] + [
+                resolve_opponent(opponent, self.config)
+                for _ in range(self.num_envs - 1)
             ]
-        return [resolve_opponent(opponent, self.config)] * self.num_envs
+        return [first] * self.num_envs
 
     def _shape(self, planes: np.ndarray) -> np.ndarray:
         return planes.reshape((planes.shape[0], *self.single_observation_space.shape))
