@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import numba
 import numpy as np
 import pytest
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
@@ -241,8 +242,19 @@ def test_batched_judge_agrees_with_the_board_kernel(
         )
         cells[action] = color
         judged = batch_kernels.judge_move(
-            cells, reach, steps, win_length, rule_code, action, color
+            cells[None], 0, reach, steps, win_length, rule_code, action, color
         )
         assert judged == expected
         outcomes.add(judged)
     assert outcomes == {True, False}
+
+
+def test_threads_give_the_same_games_and_restore_numba_setting() -> None:
+    before = numba.get_num_threads()
+    serial = run(GomokuVectorEnv(64, board_size=7, play_as="random"), 5, 20)
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    env = GomokuVectorEnv(64, board_size=7, play_as="random", num_threads=threads)
+    assert run(env, 5, 20) == serial
+    assert numba.get_num_threads() == before
+    with pytest.raises(ValueError, match="num_threads must be an int from 1"):
+        GomokuVectorEnv(4, num_threads=0)
