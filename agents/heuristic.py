@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 
+from agents.heuristic_batch import heuristic_moves
 from agents.patterns import ATTACK_WEIGHT, DEFENCE_WEIGHT, point_values
 from agents.reports import SearchReport, check_positive_int, position_of
 from agents.shapes import build_shape_table
@@ -100,3 +101,29 @@ class HeuristicAgent:
             elapsed=time.perf_counter() - start,
         )  # fmt: skip
         return move
+
+    def act_batch(
+        self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray
+    ) -> np.ndarray:
+        """The moves for a batch of positions in one compiled call (the vector env's
+        opponent interface): ``planes`` (games, N, N, 5) channels-last observations,
+        ``masks`` their legal masks, ``games`` their slot numbers (unused).
+
+        Each move is one ``act`` could choose: the same when the best point is unique;
+        among tied points one drawn uniformly with this agent's generator (one draw per
+        game), which is not the point ``act`` would draw.
+        """
+        size = self.config.board_size
+        planes = np.asarray(planes)
+        if planes.ndim != 4 or planes.shape[1:3] != (size, size):
+            raise ValueError(
+                f"planes of shape {planes.shape} are not (games, {size}, {size}, "
+                "planes) observations of this agent's board"
+            )
+        self.last_report = None
+        flat = np.ascontiguousarray(planes.reshape(planes.shape[0], size * size, -1))
+        return heuristic_moves(
+            flat, size, self.config.win_length, self.config.rule.code, self._table,
+            np.array([self.attack, self.defence], dtype=np.int64),
+            self._rng.random(planes.shape[0]),
+        )  # fmt: skip

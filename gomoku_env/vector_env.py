@@ -3,8 +3,8 @@
 Against the random opponent one ``step`` is one compiled call for all games (learner
 moves, random replies, resets of finished games). Any other opponent is asked for all
 pending replies at once: through ``act_batch(planes, masks, games)`` when it has one (a
-self-play snapshot, one network forward for every game), else game by game through its
-``act(observation)``.
+self-play snapshot, one network forward for every game; the ``"heuristic"`` spec, one
+compiled call for every game), else game by game through its ``act(observation)``.
 
 Finished games reset in the same step (Gymnasium's ``AutoresetMode.SAME_STEP``): the
 returned observation is the new game's, and ``info["final_obs"]`` holds the last
@@ -22,8 +22,11 @@ observation of the games flagged in ``info["_final_obs"]``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -58,15 +61,45 @@ ILLEGAL_CODES = {
 }
 
 
+def check_thread_count(num_threads: int) -> int:
+    """``num_threads`` if it is an int from 1 to numba's thread pool size."""
+    limit = numba.config.NUMBA_NUM_THREADS
+    if (
+        isinstance(num_threads, bool)
+        or not isinstance(num_threads, int)
+        or not 1 <= num_threads <= limit
+    ):
+        raise ValueError(
+            f"num_threads must be an int from 1 to {limit} (numba's thread pool), "
+            f"got {num_threads!r}"
+        )
+    return num_threads
+
+
+@contextmanager
+def numba_threads(count: int) -> Iterator[None]:
+    """Run numba's parallel kernels on ``count`` threads, then restore the setting."""
+    previous = numba.get_num_threads()
+    numba.set_num_threads(count)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
+
+
 class GomokuVectorEnv(VectorEnv):
     """``num_envs`` games of :class:`gomoku_env.gym_env.GomokuEnv`, stepped in one call.
 
     Arguments are those of ``GomokuEnv`` plus ``num_envs``; ``opponent`` may also be an
     object with ``act_batch(planes, masks, games) -> actions`` over channels-last planes
-    of the games (slot numbers) ``games``. A
-    spec string builds one agent per game, reset when its game starts; an Agent object
+    of the games (slot numbers) ``games``. A spec string whose agent has ``act_batch``
+    (``"heuristic"``) builds one agent for all games; any other spec string builds one
+    agent per game, reset when its game starts; an Agent object
     or a callable is shared by all games, so it should not keep per-game state.
     ``action_masks()`` gives the (num_envs, N*N) legal mask for MaskablePPO.
+    ``num_threads`` > 1 shares the games of a step among that many numba threads
+    (same results; worth it for hundreds of games on idle cores, while on a busy
+    machine one thread, the default, avoids waiting for a descheduled thread).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -84,6 +117,7 @@ class GomokuVectorEnv(VectorEnv):
         play_as: str = "black",
         illegal_action: str = "lose",
         channels_first: bool = False,
+        num_threads: int = 1,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
@@ -99,6 +133,7 @@ class GomokuVectorEnv(VectorEnv):
             "illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES
         )
         self.channels_first = bool(channels_first)
+        self.num_threads = check_thread_count(num_threads)
         self.random_opponent = isinstance(opponent, str) and opponent == "random"
         self.opponents = self._make_opponents(opponent)
         self.single_observation_space = observation_box(board_size, self.channels_first)
@@ -149,14 +184,20 @@ class GomokuVectorEnv(VectorEnv):
         if self.illegal_action == "raise":
             self._check_actions(actions)
         code = ILLEGAL_CODES.get(self.illegal_action, batch_kernels.ILLEGAL_LOSE)
-        batch_kernels.step_games(
-            self.batch, self.out, actions, code, self.random_opponent
-        )
+        if self.num_threads == 1:
+            batch_kernels.step_games(
+                self.batch, self.out, actions, code, self.random_opponent
+            )
+        else:
+            with numba_threads(self.num_threads):
+                batch_kernels.step_games_parallel(
+                    self.batch, self.out, actions, code, self.random_opponent
+                )
         self._play_opponents()
         out = self.out
-        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}
+        info: dict[str, Any] = {"action_mask": self.action_masks().view(np.int8)}
         if out.terminated.any():
-            info["final_obs"] = self._shape(out.final_planes.copy())
+            info["final_obs"] = self._final_observations()
             info["_final_obs"] = out.terminated.copy()
         if out.illegal.any():
             info["illegal_action"] = out.illegal.copy()
@@ -176,6 +217,9 @@ class GomokuVectorEnv(VectorEnv):
 
     def _allocate(self) -> GameBatch:
         n, cells = self.num_envs, self.config.cells
+        reach, steps = batch_kernels.line_reach(
+            self.config.board_size, self.config.win_length
+        )
         layout = (
             (n, PLANE_COUNT, cells) if self.channels_first else (n, cells, PLANE_COUNT)
         )
@@ -186,8 +230,10 @@ class GomokuVectorEnv(VectorEnv):
             last_move=np.full(n, -1, dtype=np.int64),
             learner_color=np.zeros(n, dtype=np.int8),
             rng_state=np.zeros(n, dtype=np.uint64),
-            empty_cells=np.zeros((n, cells), dtype=np.int64),
-            empty_index=np.zeros((n, cells), dtype=np.int64),
+            empty_cells=np.zeros((n, cells), dtype=np.int16),
+            empty_index=np.zeros((n, cells), dtype=np.int16),
+            reach=reach,
+            steps=steps,
             channels_first=self.channels_first,
             size=self.config.board_size,
             win_length=self.config.win_length,
@@ -196,24 +242,40 @@ class GomokuVectorEnv(VectorEnv):
         )
 
     def _make_opponents(self, opponent: OpponentLike) -> list[Any]:
-        """One opponent per game (from a spec), or one shared by all games."""
-        self._batched = hasattr(opponent, "act_batch")
-        self._per_game_agents = isinstance(opponent, str) and not self.random_opponent
+        """One opponent per game (from a spec), or one shared by all games: an object
+        with ``act_batch``, or a spec whose agent has one (``"heuristic"``)."""
         if self.random_opponent:
+            self._batched = self._per_game_agents = False
             return []
+        first = (
+            opponent
+            if hasattr(opponent, "act_batch")
+            else resolve_opponent(opponent, self.config)
+        )
+        self._batched = hasattr(first, "act_batch")
+        self._per_game_agents = isinstance(opponent, str) and not self._batched
         if self._batched:
-            return [opponent]
+            return [first]
         if isinstance(opponent, str):
-            return [
-                resolve_opponent(opponent, self.config) for _ in range(self.num_envs)
+            return [first] + [
+                resolve_opponent(opponent, self.config)
+                for _ in range(self.num_envs - 1)
             ]
-        return [resolve_opponent(opponent, self.config)] * self.num_envs
+        return [first] * self.num_envs
 
     def _shape(self, planes: np.ndarray) -> np.ndarray:
         return planes.reshape((planes.shape[0], *self.single_observation_space.shape))
 
     def _observations(self) -> np.ndarray:
         return self._shape(self.batch.planes.copy())
+
+    def _final_observations(self) -> np.ndarray:
+        """The last observations of the games that ended (zeros elsewhere), copying
+        only their rows."""
+        final = np.zeros_like(self.out.final_planes)
+        ended = self.out.terminated
+        final[ended] = self.out.final_planes[ended]
+        return self._shape(final)
 
     def _opponent_view(self, games: np.ndarray) -> np.ndarray:
         """Channels-last planes of ``games`` from the opponent's side of the board."""

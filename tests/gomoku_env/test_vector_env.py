@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import numba
 import numpy as np
 import pytest
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 from agents import specs
+from gomoku_env import batch_kernels
 from gomoku_env.errors import IllegalMoveError
+from gomoku_env.kernels import EMPTY, place_and_judge
 from gomoku_env.observation import PLANE_COUNT
 from gomoku_env.vector_env import GomokuVectorEnv
 
@@ -220,3 +223,38 @@ def test_gymnasium_vector_wrappers_see_finished_episodes() -> None:
             break
     assert np.array_equal(info["_episode"], terminated)
     assert set(info["episode"]["r"][terminated]) <= {-1.0, 0.0, 1.0}
+
+
+@pytest.mark.parametrize(("size", "win_length", "rule_code"), [(9, 5, 0), (7, 4, 1)])
+def test_batched_judge_agrees_with_the_board_kernel(
+    size: int, win_length: int, rule_code: int
+) -> None:
+    reach, steps = batch_kernels.line_reach(size, win_length)
+    rng = np.random.default_rng(size)
+    outcomes = set()
+    for _ in range(300):
+        cells = rng.choice(3, size=size * size, p=[0.3, 0.35, 0.35]).astype(np.int8)
+        action = int(rng.integers(size * size))
+        color = int(rng.integers(1, 3))
+        cells[action] = EMPTY
+        expected = place_and_judge(
+            cells.copy(), size, win_length, rule_code, action, color
+        )
+        cells[action] = color
+        judged = batch_kernels.judge_move(
+            cells[None], 0, reach, steps, win_length, rule_code, action, color
+        )
+        assert judged == expected
+        outcomes.add(judged)
+    assert outcomes == {True, False}
+
+
+def test_threads_give_the_same_games_and_restore_numba_setting() -> None:
+    before = numba.get_num_threads()
+    serial = run(GomokuVectorEnv(64, board_size=7, play_as="random"), 5, 20)
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    env = GomokuVectorEnv(64, board_size=7, play_as="random", num_threads=threads)
+    assert run(env, 5, 20) == serial
+    assert numba.get_num_threads() == before
+    with pytest.raises(ValueError, match="num_threads must be an int from 1"):
+        GomokuVectorEnv(4, num_threads=0)
