@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from gomoku_env import __version__
 
-SUBCOMMANDS: list[str] = []
+SUBCOMMANDS: list[str] = ["train"]
 
 
 def build_parser() -> argparse.ArgumentParser:
