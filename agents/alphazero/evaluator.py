@@ -62,6 +62,7 @@ class NetworkEvaluator:
         self.cache_size = cache_size
         self._cache: OrderedDict[bytes, tuple[np.ndarray, float]] = OrderedDict()
         self.evaluations = 0
+        self.network_calls = 0
         self.cache_hits = 0
 
     def evaluate(
@@ -86,6 +87,7 @@ class NetworkEvaluator:
         self, planes: np.ndarray, masks: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         self.evaluations += len(planes)
+        self.network_calls += 1
         with torch.inference_mode():
             logits, values = self.network(planes_to_tensor(planes, self.device))
             mask_tensor = torch.from_numpy(np.ascontiguousarray(masks)).to(self.device)

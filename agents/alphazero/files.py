@@ -26,8 +26,6 @@ def atomic_write(
     try:
         with os.fdopen(handle, "wb") as stream:
             write(stream)
-            stream.flush()
-            os.fsync(stream.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -29,6 +29,8 @@ from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY
 from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
 
+TREE_SEARCHES = 4
+
 
 @dataclass
 class SelfPlayResult:
@@ -58,8 +60,13 @@ class _Game:
 
 
 def search_config(game: GameConfig, config: SelfPlayConfig) -> SearchConfig:
-    """PUCT with root noise, and a tree big enough for a whole game of searches."""
-    max_nodes = config.simulations * game.cells + 2
+    """PUCT with root noise, and a tree sized for one move's search plus reuse.
+
+    A move adds at most ``simulations`` nodes and the kept subtree is smaller than the
+    tree it came from, so a few searches' worth of nodes is plenty; a full tree stops
+    growing (it still searches), it never fails.
+    """
+    max_nodes = TREE_SEARCHES * config.simulations + 2
     return SearchConfig(
         formula="puct",
         exploration=config.exploration,

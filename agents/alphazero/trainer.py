@@ -74,6 +74,7 @@ class TrainingRun:
         device: where the network trains and plays.
         initial_weights: weights to start a new run from (fine-tuning); ignored when
             resuming.
+        plot: redraw ``metrics.png`` after every iteration.
     """
 
     def __init__(
@@ -82,8 +83,10 @@ class TrainingRun:
         directory: str | Path,
         device: torch.device | str = "cpu",
         initial_weights: str | Path | None = None,
+        plot: bool = True,
     ) -> None:
         self.config = config
+        self.plot = plot
         self.directory = Path(directory)
         self.device = torch.device(device)
         self.progress = Progress()
@@ -162,7 +165,8 @@ class TrainingRun:
         self._save()
         row = {**self._metrics_row(losses), **evaluation}
         self.metrics.append(row)
-        plot_metrics(self.metrics.path, self.directory / "metrics.png")
+        if self.plot:
+            plot_metrics(self.metrics.path, self.directory / "metrics.png")
         return row
 
     def _learn(self, new_samples: int, rng: np.random.Generator) -> LossTerms | None:
