@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.base import Agent
+from agents.mcts import MCTSAgent
 from agents.random_agent import RandomAgent
 from gomoku_env.config import GameConfig
 
@@ -58,7 +59,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), options
 
 
-def make_agent(spec: str, config: GameConfig | None = None, seed: int | None = None) -> Agent:
+def make_agent(
+    spec: str, config: GameConfig | None = None, seed: int | None = None
+) -> Agent:
     """Build the agent named by ``spec`` for games of ``config``."""
     name, options = parse_spec(spec)
     if name not in _FACTORIES:
@@ -69,7 +72,12 @@ def make_agent(spec: str, config: GameConfig | None = None, seed: int | None = N
     try:
         return _FACTORIES[name](config=config or GameConfig(), seed=seed, **options)
     except TypeError as error:
-        raise ValueError(f"bad options for agent {name!r} in spec {spec!r}: {error}") from None
+        raise ValueError(
+            f"bad options for agent {name!r} in spec {spec!r}: {error}"
+        ) from None
 
 
-register_agent("random", lambda config, seed, **options: RandomAgent(seed=seed, **options))
+register_agent(
+    "random", lambda config, seed, **options: RandomAgent(seed=seed, **options)
+)
+register_agent("mcts", lambda config, seed, **kw: MCTSAgent(config, seed=seed, **kw))

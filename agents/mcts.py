@@ -1,0 +1,206 @@
+"""MCTSAgent: pure Monte Carlo tree search with random rollouts, as a plain policy.
+
+The agent rebuilds the position from the PettingZoo observation (or takes the env's
+board), searches it with :class:`agents.search.SearchTree` and plays the most visited
+move (a proven win first), or samples from the visits with a temperature. When the new
+position follows the one it last searched (its own move, then one opponent move) it
+keeps the subtree under those moves.
+
+>>> import gomoku_env
+>>> from agents.mcts import MCTSAgent
+>>> env = gomoku_env.env(board_size=9)
+>>> env.reset(seed=0)
+>>> agent = MCTSAgent(gomoku_env.GameConfig(board_size=9), simulations=200, seed=0)
+>>> observation, *_ = env.last()
+>>> action = agent.act(observation)
+>>> agent.last_summary.simulations
+200
+"""
+
+from __future__ import annotations
+
+import time as clock
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import legal_actions
+from agents.search import SearchConfig, SearchTree
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
+from gomoku_env.kernels import EMPTY
+from gomoku_env.position import board_from_observation
+
+
+@dataclass(frozen=True)
+class SearchSummary:
+    """What the last search found, for overlays and logs.
+
+    Attributes:
+        action: the move played.
+        visits: root visits per cell (int64, H*W).
+        root_value: mean value of the root for the side to move, in [-1, 1].
+        principal_variation: the expected line, the move played first.
+        simulations: simulations run for this move.
+        seconds: wall time of the search.
+        reused_nodes: tree nodes kept from the previous move.
+    """
+
+    action: int
+    visits: np.ndarray
+    root_value: float
+    principal_variation: list[int]
+    simulations: int
+    seconds: float
+    reused_nodes: int
+
+    def visit_distribution(self) -> np.ndarray:
+        """Visits as probabilities over cells (float32)."""
+        total = self.visits.sum()
+        return (self.visits / max(total, 1)).astype(np.float32)
+
+
+class MCTSAgent:
+    """UCT search with random rollouts; stops at ``simulations`` or ``time`` seconds,
+    whichever comes first.
+
+    Args:
+        config: the game's rules.
+        simulations: simulations per move (None: only the time budget counts).
+        time: seconds per move (None: only the simulation budget counts).
+        c: UCT exploration constant.
+        batch: leaves gathered per round (kept apart by virtual loss).
+        distance: candidate points within this distance of a stone (0: every point).
+        tactical: always take a win in one and block the opponent's win in one.
+        rollout: ``"tactical"`` rollouts also take wins and block them; ``"random"``
+            rollouts are uniform (faster, weaker).
+        reuse: keep the subtree under the moves played between searches.
+        temperature: 0 plays the best move; > 0 samples visits ** (1 / temperature).
+        max_nodes: tree capacity in nodes (memory bound).
+        seed: seeds the search and the move sampling; ``reset(seed)`` reseeds.
+    """
+
+    def __init__(
+        self,
+        config: GameConfig | None = None,
+        simulations: int | None = 1000,
+        time: float | None = None,
+        c: float = 1.0,
+        batch: int = 1,
+        distance: int = 2,
+        tactical: bool = True,
+        rollout: str = "tactical",
+        reuse: bool = True,
+        temperature: float = 0.0,
+        max_nodes: int = 1_000_000,
+        seed: int | None = None,
+    ) -> None:
+        _check_budget(simulations, time)
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise ValueError(f"batch must be a positive int, got {batch!r}")
+        if not isinstance(temperature, (int, float)) or temperature < 0:
+            raise ValueError(f"temperature must be a number ≥ 0, got {temperature!r}")
+        self.config = config if config is not None else GameConfig()
+        self.simulations, self.time, self.batch = simulations, time, batch
+        self.reuse, self.temperature = reuse, float(temperature)
+        search_config = SearchConfig(
+            exploration=c,
+            candidate_distance=distance,
+            tactical=tactical,
+            rollout=rollout,
+            max_nodes=max_nodes,
+            max_edges=max_nodes * 16,
+        )
+        self.tree = SearchTree(self.config, search_config)
+        self.last_summary: SearchSummary | None = None
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Forget the game (and its tree); reseed when ``seed`` is given."""
+        if seed is not None or not hasattr(self, "_rng"):
+            self._rng = np.random.default_rng(seed)
+            self.tree.reseed(None if seed is None else int(self._rng.integers(2**62)))
+        self._searched: np.ndarray | None = None
+        self.tree.reset(Board(self.config))
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        """The move for the position in this PettingZoo observation."""
+        legal_actions(observation)
+        return self.act_on_board(board_from_observation(observation, self.config))
+
+    def act_on_board(self, board: Board) -> int:
+        """The move for the side to move on ``board`` (e.g. the env's board)."""
+        reused = self._move_root_to(board)
+        started = clock.perf_counter()
+        simulations = self.tree.run(self.simulations, self.time, batch=self.batch)
+        seconds = clock.perf_counter() - started
+        action = self._choose()
+        self.last_summary = SearchSummary(
+            action=action,
+            visits=self.tree.visit_counts(),
+            root_value=self.tree.root_value(),
+            principal_variation=self.tree.principal_variation(),
+            simulations=simulations,
+            seconds=seconds,
+            reused_nodes=reused,
+        )
+        self._advance_after(action, board)
+        return action
+
+    def _choose(self) -> int:
+        if self.temperature == 0:
+            return self.tree.best_action()
+        distribution = self.tree.visit_distribution(self.temperature).astype(np.float64)
+        return int(
+            self._rng.choice(distribution.size, p=distribution / distribution.sum())
+        )
+
+    def _move_root_to(self, board: Board) -> int:
+        """Point the tree at ``board``: reuse it when ``board`` is the searched position
+        plus one opponent stone; returns the nodes kept."""
+        previous = self._searched
+        new_stones = None if previous is None else _added_stones(previous, board.cells)
+        if (
+            self.reuse
+            and new_stones is not None
+            and new_stones.size == 1
+            and np.array_equal(self.tree.root_cells, previous)
+            and not board.is_over
+        ):
+            self.tree.advance(int(new_stones[0]))
+            return self.tree.node_count
+        self.tree.reset(board)
+        return 0
+
+    def _advance_after(self, action: int, board: Board) -> None:
+        """Move the root under our own move, unless that move ends the game."""
+        self._searched = None
+        after = board.copy()
+        after.play(action)
+        if self.reuse and not after.is_over:
+            self.tree.advance(action)
+            self._searched = after.cells.copy()
+
+
+def _added_stones(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
+    """Cells that gained a stone from ``before`` to ``after``; None if any changed
+    otherwise (a stone removed or recoloured: not a continuation)."""
+    changed = np.flatnonzero(before != after)
+    if np.any(before[changed] != EMPTY):
+        return None
+    return changed
+
+
+def _check_budget(simulations: int | None, time: float | None) -> None:
+    if simulations is None and time is None:
+        raise ValueError("give simulations, time or both")
+    if simulations is not None and (
+        isinstance(simulations, bool)
+        or not isinstance(simulations, int)
+        or simulations < 1
+    ):
+        raise ValueError(f"simulations must be a positive int, got {simulations!r}")
+    if time is not None and (
+        isinstance(time, bool) or not isinstance(time, (int, float)) or time <= 0
+    ):
+        raise ValueError(f"time must be a positive number of seconds, got {time!r}")

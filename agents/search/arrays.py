@@ -1,0 +1,152 @@
+"""The search tree as flat arrays: a row per node, a row per edge, no Python objects.
+
+A node holds the statistics of the move that led to it, from the point of view of the
+player who made that move (so a parent picks the child with the best value directly).
+An expanded node owns a contiguous block of edges (move, prior, child index); a child
+node is created the first time its edge is selected, so a simulation adds one node.
+The root is always node 0; :func:`compact_subtree` moves a subtree there for tree reuse.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+UNKNOWN = 0
+WIN = 1  # the player who moved into the node wins with best play (or has won)
+LOSS = 2  # the player who moved into the node loses with best play
+DRAW = 3  # the game ends drawn (full board) with best play
+
+NODES_USED = 0
+EDGES_USED = 1
+
+
+class TreeArrays(NamedTuple):
+    """The arrays of one tree; numba kernels take it whole."""
+
+    visits: np.ndarray  # int32: simulations through the node (virtual ones included)
+    value: np.ndarray  # float64: summed values for the player who moved into the node
+    parent: np.ndarray  # int32: parent node, -1 for the root
+    move: np.ndarray  # int16: action that led to the node, -1 for the root
+    edge_start: np.ndarray  # int32: first edge, -1 until expanded
+    edge_count: np.ndarray  # int32: number of edges
+    tried: np.ndarray  # int32: UCT opens edges in order; edges below this have a child
+    status: np.ndarray  # int8: UNKNOWN, WIN, LOSS or DRAW (proven results)
+    pending: np.ndarray  # int8: 1 while the node waits for an external evaluation
+    edge_move: np.ndarray  # int16: action of the edge
+    edge_prior: np.ndarray  # float32: prior probability of the edge
+    edge_child: np.ndarray  # int32: child node, -1 until first selected
+    used: np.ndarray  # int64[2]: nodes used, edges used
+
+
+def allocate_tree(max_nodes: int, max_edges: int) -> TreeArrays:
+    """Empty arrays for ``max_nodes`` nodes and ``max_edges`` edges, with a root."""
+    tree = TreeArrays(
+        visits=np.zeros(max_nodes, dtype=np.int32),
+        value=np.zeros(max_nodes, dtype=np.float64),
+        parent=np.zeros(max_nodes, dtype=np.int32),
+        move=np.zeros(max_nodes, dtype=np.int16),
+        edge_start=np.zeros(max_nodes, dtype=np.int32),
+        edge_count=np.zeros(max_nodes, dtype=np.int32),
+        tried=np.zeros(max_nodes, dtype=np.int32),
+        status=np.zeros(max_nodes, dtype=np.int8),
+        pending=np.zeros(max_nodes, dtype=np.int8),
+        edge_move=np.zeros(max_edges, dtype=np.int16),
+        edge_prior=np.zeros(max_edges, dtype=np.float32),
+        edge_child=np.zeros(max_edges, dtype=np.int32),
+        used=np.zeros(2, dtype=np.int64),
+    )
+    clear_tree(tree, -1)
+    return tree
+
+
+@njit(cache=True, nogil=True)
+def new_node(tree: TreeArrays, parent: int, move: int) -> int:
+    """Append a fresh node; -1 when the node arrays are full."""
+    node = tree.used[NODES_USED]
+    if node >= tree.visits.size:
+        return -1
+    tree.used[NODES_USED] = node + 1
+    tree.visits[node] = 0
+    tree.value[node] = 0.0
+    tree.parent[node] = parent
+    tree.move[node] = move
+    tree.edge_start[node] = -1
+    tree.edge_count[node] = 0
+    tree.tried[node] = 0
+    tree.status[node] = UNKNOWN
+    tree.pending[node] = 0
+    return node
+
+
+@njit(cache=True, nogil=True)
+def clear_tree(tree: TreeArrays, root_move: int) -> None:
+    """Drop every node and edge, leaving a fresh root reached by ``root_move``."""
+    tree.used[NODES_USED] = 0
+    tree.used[EDGES_USED] = 0
+    new_node(tree, -1, root_move)
+
+
+@njit(cache=True, nogil=True)
+def compact_subtree(source: TreeArrays, new_root: int, target: TreeArrays) -> None:
+    """Copy the subtree under ``new_root`` into ``target`` (cleared), root first.
+
+    Breadth-first, so a node's new index is its position in the queue; pending marks
+    are dropped (a moved tree has no evaluation in flight).
+    """
+    queue = np.empty(source.used[NODES_USED], dtype=np.int32)
+    queue[0] = new_root
+    tail = 1
+    target.used[EDGES_USED] = 0
+    for head in range(source.used[NODES_USED]):
+        if head >= tail:
+            break
+        old = queue[head]
+        target.visits[head] = source.visits[old]
+        target.value[head] = source.value[old]
+        target.move[head] = source.move[old]
+        target.tried[head] = source.tried[old]
+        target.status[head] = source.status[old]
+        target.pending[head] = 0
+        target.edge_count[head] = source.edge_count[old]
+        start = source.edge_start[old]
+        if start < 0:
+            target.edge_start[head] = -1
+            continue
+        new_start = target.used[EDGES_USED]
+        target.edge_start[head] = new_start
+        for k in range(source.edge_count[old]):
+            target.edge_move[new_start + k] = source.edge_move[start + k]
+            target.edge_prior[new_start + k] = source.edge_prior[start + k]
+            child = source.edge_child[start + k]
+            if child >= 0:
+                queue[tail] = child
+                target.parent[tail] = head
+                target.edge_child[new_start + k] = tail
+                tail += 1
+            else:
+                target.edge_child[new_start + k] = -1
+        target.used[EDGES_USED] = new_start + source.edge_count[old]
+    target.parent[0] = -1
+    target.used[NODES_USED] = tail
+
+
+@njit(cache=True, nogil=True)
+def subtree_size(tree: TreeArrays, node: int) -> int:
+    """Number of nodes in the subtree under ``node`` (itself included)."""
+    stack = np.empty(tree.used[NODES_USED], dtype=np.int32)
+    stack[0] = node
+    depth = 1
+    count = 0
+    while depth > 0:
+        depth -= 1
+        current = stack[depth]
+        count += 1
+        start = tree.edge_start[current]
+        for edge in range(start, start + tree.edge_count[current]):
+            if tree.edge_child[edge] >= 0:
+                stack[depth] = tree.edge_child[edge]
+                depth += 1
+    return count

@@ -1,0 +1,225 @@
+"""Compiled position helpers of the search: legal moves, candidates, threats, planes.
+
+They read the flat ``int8`` cells of a position (as in :mod:`gomoku_env.kernels`) and
+never change them. ``is_legal_point`` is the single place where a rule may forbid an
+empty point (renju's forbidden points for black plug in there); everything else (tree
+expansion, rollouts, evaluator masks) asks it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gomoku_env.kernels import BLACK, EMPTY, WHITE, wins_with_run
+from gomoku_env.observation import (
+    LAST_MOVE,
+    OBSERVER_IS_BLACK,
+    OPPONENT_STONES,
+    OWN_STONES,
+    PLANE_COUNT,
+)
+
+__all__ = [
+    "PLANE_COUNT",
+    "candidate_mask",
+    "is_legal_point",
+    "legal_mask_into",
+    "opponent",
+    "play_and_judge",
+    "winning_points",
+    "write_planes",
+]
+
+
+@njit(cache=True, nogil=True)
+def opponent(color: int) -> int:
+    """The other colour."""
+    return WHITE if color == BLACK else BLACK
+
+
+@njit(cache=True, nogil=True)
+def is_legal_point(
+    cells: np.ndarray, size: int, rule_code: int, action: int, color: int
+) -> bool:
+    """Whether ``color`` may play on ``action``: the legal-move hook of the rule.
+
+    Freestyle and standard allow every empty point; a rule with forbidden points adds
+    its test here, so the search never expands, plays out or proposes a forbidden point.
+    """
+    return cells[action] == EMPTY
+
+
+@njit(cache=True, nogil=True)
+def legal_mask_into(
+    cells: np.ndarray, size: int, rule_code: int, color: int, out: np.ndarray
+) -> int:
+    """Write the legal-move mask (1/0) of ``color`` into ``out``; return the count."""
+    count = 0
+    for action in range(cells.size):
+        legal = is_legal_point(cells, size, rule_code, action, color)
+        out[action] = 1 if legal else 0
+        count += out[action]
+    return count
+
+
+@njit(cache=True, nogil=True)
+def candidate_mask(
+    cells: np.ndarray,
+    size: int,
+    rule_code: int,
+    color: int,
+    distance: int,
+    out: np.ndarray,
+) -> int:
+    """Legal points within Chebyshev ``distance`` of a stone (all legal points when the
+    board is empty or ``distance`` is 0), written into ``out``; returns the count."""
+    legal_count = legal_mask_into(cells, size, rule_code, color, out)
+    if distance <= 0:
+        return legal_count
+    near = np.zeros(cells.size, dtype=np.int8)
+    stones = 0
+    for action in range(cells.size):
+        if cells[action] == EMPTY:
+            continue
+        stones += 1
+        row, col = action // size, action % size
+        for r in range(max(0, row - distance), min(size, row + distance + 1)):
+            for c in range(max(0, col - distance), min(size, col + distance + 1)):
+                near[r * size + c] = 1
+    if stones == 0:
+        return legal_count
+    count = 0
+    for action in range(cells.size):
+        out[action] = out[action] & near[action]
+        count += out[action]
+    return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def count_stones(
+    cells: np.ndarray, size: int, row: int, col: int, d_row: int, d_col: int, color: int
+) -> int:
+    """Stones of ``color`` next to (row, col) going one way; inlined for speed."""
+    count = 0
+    row += d_row
+    col += d_col
+    while 0 <= row < size and 0 <= col < size and cells[row * size + col] == color:
+        count += 1
+        row += d_row
+        col += d_col
+    return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def line_wins(
+    cells: np.ndarray,
+    size: int,
+    win_length: int,
+    rule_code: int,
+    row: int,
+    col: int,
+    d_row: int,
+    d_col: int,
+    color: int,
+) -> bool:
+    """Whether the ``color`` line through (row, col) along one direction wins."""
+    run = (
+        1
+        + count_stones(cells, size, row, col, d_row, d_col, color)
+        + count_stones(cells, size, row, col, -d_row, -d_col, color)
+    )
+    return wins_with_run(run, win_length, rule_code, color)
+
+
+@njit(cache=True, nogil=True)
+def wins_at(
+    cells: np.ndarray,
+    size: int,
+    win_length: int,
+    rule_code: int,
+    action: int,
+    color: int,
+) -> bool:
+    """Whether a ``color`` stone on ``action`` would complete a win (``cells[action]``
+    itself is not read). The same verdict as
+    :func:`gomoku_env.kernels.winning_direction` (the tests hold it as the oracle),
+    with the four directions unrolled: rollouts call this once per move."""
+    row, col = action // size, action % size
+    return (
+        line_wins(cells, size, win_length, rule_code, row, col, 0, 1, color)
+        or line_wins(cells, size, win_length, rule_code, row, col, 1, 0, color)
+        or line_wins(cells, size, win_length, rule_code, row, col, 1, 1, color)
+        or line_wins(cells, size, win_length, rule_code, row, col, 1, -1, color)
+    )
+
+
+@njit(cache=True, nogil=True)
+def play_and_judge(
+    cells: np.ndarray,
+    size: int,
+    win_length: int,
+    rule_code: int,
+    action: int,
+    color: int,
+) -> bool:
+    """Put a ``color`` stone on ``action``; whether it wins (as ``place_and_judge``)."""
+    cells[action] = color
+    return wins_at(cells, size, win_length, rule_code, action, color)
+
+
+@njit(cache=True, nogil=True)
+def winning_points(
+    cells: np.ndarray,
+    size: int,
+    win_length: int,
+    rule_code: int,
+    color: int,
+    out: np.ndarray,
+) -> int:
+    """Legal points where ``color`` would win at once, written to ``out``; the count.
+
+    Only empty neighbours of ``color`` stones can complete a line, so those are the
+    points tested (a few dozen in a game, not the whole board).
+    """
+    tested = np.zeros(cells.size, dtype=np.int8)
+    count = 0
+    for stone in range(cells.size):
+        if cells[stone] != color:
+            continue
+        row, col = stone // size, stone % size
+        for r in range(max(0, row - 1), min(size, row + 2)):
+            for c in range(max(0, col - 1), min(size, col + 2)):
+                action = r * size + c
+                if cells[action] != EMPTY or tested[action]:
+                    continue
+                tested[action] = 1
+                if wins_at(
+                    cells, size, win_length, rule_code, action, color
+                ) and is_legal_point(cells, size, rule_code, action, color):
+                    out[count] = action
+                    count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def write_planes(
+    cells: np.ndarray, size: int, to_move: int, last_move: int, out: np.ndarray
+) -> None:
+    """Fill ``out`` (H, W, C) int8 with the env's observation planes for ``to_move``.
+
+    The same channels as :mod:`gomoku_env.observation` (own stones, opponent stones,
+    last move, observer is black); a new channel of the env is added here, in one place.
+    """
+    out[:] = 0
+    own = to_move
+    for action in range(cells.size):
+        row, col = action // size, action % size
+        if cells[action] == own:
+            out[row, col, OWN_STONES] = 1
+        elif cells[action] != EMPTY:
+            out[row, col, OPPONENT_STONES] = 1
+    if last_move >= 0:
+        out[last_move // size, last_move % size, LAST_MOVE] = 1
+    if to_move == BLACK:
+        out[:, :, OBSERVER_IS_BLACK] = 1

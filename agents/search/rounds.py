@@ -1,0 +1,246 @@
+"""Search rounds: gather leaves, evaluate them (rollouts or an evaluator), back up.
+
+A round descends from the root up to ``max_leaves`` times; proven leaves are backed up
+on the spot, the others are marked pending (so later descents of the round turn away
+from them, on top of the virtual loss) and returned. With rollouts the whole loop runs
+here; with an external evaluator Python calls :func:`gather_leaves`,
+:func:`write_leaf_inputs`, the evaluator, then :func:`apply_evaluations`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from agents.search.arrays import UNKNOWN, TreeArrays
+from agents.search.expand import expand_node
+from agents.search.position_kernels import legal_mask_into, opponent, write_planes
+from agents.search.rollout import rollout
+from agents.search.select import (
+    FORMULA,
+    LEAF_COLLISION,
+    LEAF_PROVEN,
+    PUCT,
+    VIRTUAL_LOSS,
+    backup,
+    descend,
+    proven_value,
+    revert_descent,
+)
+
+
+@njit(cache=True, nogil=True)
+def gather_leaves(
+    tree: TreeArrays,
+    root_cells: np.ndarray,
+    game: np.ndarray,
+    knobs: np.ndarray,
+    root_state: np.ndarray,
+    max_leaves: int,
+    leaves: np.ndarray,
+    rng: np.ndarray,
+) -> tuple[int, int]:
+    """Collect up to ``max_leaves`` pending leaves into ``leaves``.
+
+    Returns (leaves found, proven simulations backed up during the round). Stops early
+    on a collision or when the root is proven.
+    """
+    cells = np.empty_like(root_cells)
+    state = np.empty(4, dtype=np.int64)
+    found, proven = 0, 0
+    for _ in range(4 * max_leaves):
+        if found == max_leaves or tree.status[0] != UNKNOWN:
+            break
+        cells[:] = root_cells
+        state[:3] = root_state
+        leaf = descend(tree, cells, game, knobs, state, rng)
+        if state[3] == LEAF_PROVEN:
+            backup(tree, leaf, proven_value(tree.status[leaf]), knobs[VIRTUAL_LOSS])
+            proven += 1
+        elif state[3] == LEAF_COLLISION:
+            revert_descent(tree, leaf, knobs[VIRTUAL_LOSS])
+            break
+        else:
+            tree.pending[leaf] = 1
+            leaves[found] = leaf
+            found += 1
+    return found, proven
+
+
+@njit(cache=True, nogil=True)
+def leaf_position(
+    tree: TreeArrays,
+    leaf: int,
+    root_cells: np.ndarray,
+    root_state: np.ndarray,
+    cells: np.ndarray,
+) -> tuple[int, int, int]:
+    """Write the position of ``leaf`` into ``cells``; (to_move, last_move, stones)."""
+    moves = np.empty(root_cells.size + 1, dtype=np.int32)
+    depth = 0
+    node = leaf
+    while tree.parent[node] >= 0:
+        moves[depth] = tree.move[node]
+        depth += 1
+        node = tree.parent[node]
+    cells[:] = root_cells
+    color = root_state[0]
+    for k in range(depth - 1, -1, -1):
+        cells[moves[k]] = color
+        color = opponent(color)
+    last_move = moves[0] if depth > 0 else root_state[1]
+    return color, last_move, root_state[2] + depth
+
+
+@njit(cache=True, nogil=True)
+def write_leaf_inputs(
+    tree: TreeArrays,
+    leaves: np.ndarray,
+    count: int,
+    root_cells: np.ndarray,
+    game: np.ndarray,
+    root_state: np.ndarray,
+    planes: np.ndarray,
+    masks: np.ndarray,
+    offset: int,
+) -> None:
+    """Write the observation planes and legal masks of ``leaves[:count]`` into rows
+    ``offset...`` of ``planes`` (B, H, W, C) and ``masks`` (B, H*W)."""
+    cells = np.empty_like(root_cells)
+    for k in range(count):
+        to_move, last_move, _ = leaf_position(
+            tree, leaves[k], root_cells, root_state, cells
+        )
+        write_planes(cells, game[0], to_move, last_move, planes[offset + k])
+        legal_mask_into(cells, game[0], game[2], to_move, masks[offset + k])
+
+
+@njit(cache=True, nogil=True)
+def shuffled(knobs: np.ndarray) -> bool:
+    """Whether expansions shuffle their edges: PUCT breaks ties by edge order."""
+    return knobs[FORMULA] == PUCT
+
+
+@njit(cache=True, nogil=True)
+def expand_and_back_up(
+    tree: TreeArrays,
+    leaf: int,
+    cells: np.ndarray,
+    game: np.ndarray,
+    knobs: np.ndarray,
+    to_move: int,
+    priors: np.ndarray,
+    value: float,
+    rng: np.ndarray,
+) -> None:
+    """Expand a gathered leaf with ``priors`` and back up ``value`` (for the side to
+    move at the leaf), or its proven result if the expansion proved it."""
+    tree.pending[leaf] = 0
+    if tree.edge_start[leaf] < 0:
+        expand_node(tree, leaf, cells, game, to_move, priors, shuffled(knobs), rng)
+    if tree.status[leaf] != UNKNOWN:
+        value = -proven_value(tree.status[leaf])
+    backup(tree, leaf, -value, knobs[VIRTUAL_LOSS])
+
+
+@njit(cache=True, nogil=True)
+def apply_evaluations(
+    tree: TreeArrays,
+    leaves: np.ndarray,
+    count: int,
+    root_cells: np.ndarray,
+    game: np.ndarray,
+    knobs: np.ndarray,
+    root_state: np.ndarray,
+    priors: np.ndarray,
+    values: np.ndarray,
+    offset: int,
+    rng: np.ndarray,
+) -> None:
+    """Expand and back up ``leaves[:count]`` with rows ``offset...`` of the evaluator's
+    ``priors`` (B, H*W) and ``values`` (B,) (for the side to move at each leaf)."""
+    cells = np.empty_like(root_cells)
+    for k in range(count):
+        to_move, _, _ = leaf_position(tree, leaves[k], root_cells, root_state, cells)
+        expand_and_back_up(
+            tree,
+            leaves[k],
+            cells,
+            game,
+            knobs,
+            to_move,
+            priors[offset + k],
+            values[offset + k],
+            rng,
+        )
+
+
+@njit(cache=True, nogil=True)
+def rollout_value(
+    cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray
+) -> float:
+    """A random rollout's result for the side to move: +1 win, -1 loss, 0 draw."""
+    winner = rollout(cells, game, to_move, rng)
+    if winner == 0:
+        return 0.0
+    return 1.0 if winner == to_move else -1.0
+
+
+@njit(cache=True, nogil=True)
+def evaluate_by_rollout(
+    tree: TreeArrays,
+    leaf: int,
+    root_cells: np.ndarray,
+    game: np.ndarray,
+    knobs: np.ndarray,
+    root_state: np.ndarray,
+    rng: np.ndarray,
+) -> None:
+    """Expand a gathered leaf with uniform priors, play it out once, back up."""
+    cells = np.empty_like(root_cells)
+    to_move, _, _ = leaf_position(tree, leaf, root_cells, root_state, cells)
+    tree.pending[leaf] = 0
+    if tree.edge_start[leaf] < 0:
+        no_priors = np.empty(0, np.float32)
+        expand_node(tree, leaf, cells, game, to_move, no_priors, shuffled(knobs), rng)
+    if tree.status[leaf] == UNKNOWN:
+        value = -rollout_value(cells, game, to_move, rng)
+    else:
+        value = proven_value(tree.status[leaf])
+    backup(tree, leaf, value, knobs[VIRTUAL_LOSS])
+
+
+@njit(cache=True, nogil=True)
+def run_rollouts(
+    tree: TreeArrays,
+    root_cells: np.ndarray,
+    game: np.ndarray,
+    knobs: np.ndarray,
+    root_state: np.ndarray,
+    simulations: int,
+    batch: int,
+    rng: np.ndarray,
+) -> int:
+    """Run about ``simulations`` simulations with random rollouts, ``batch`` leaves per
+    round; returns the number run (fewer when the root gets proven)."""
+    leaves = np.empty(batch, dtype=np.int32)
+    done = 0
+    while done < simulations and tree.status[0] == UNKNOWN:
+        found, proven = gather_leaves(
+            tree,
+            root_cells,
+            game,
+            knobs,
+            root_state,
+            min(batch, simulations - done),
+            leaves,
+            rng,
+        )
+        done += found + proven
+        for k in range(found):
+            evaluate_by_rollout(
+                tree, leaves[k], root_cells, game, knobs, root_state, rng
+            )
+        if found + proven == 0:
+            break
+    return done

@@ -1,0 +1,115 @@
+"""MCTSAgent: tactics, reproducibility, budgets, tree reuse and the spec."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import gomoku_env
+from agents.mcts import MCTSAgent
+from agents.search.arrays import subtree_size
+from agents.specs import make_agent
+from gomoku_env import Board, GameConfig
+
+GAME = GameConfig(board_size=9)
+
+
+def position(black: list[int], white: list[int], last: int) -> Board:
+    """A 9×9 board with these stones, ``last`` played last."""
+    return gomoku_env.position.board_from_stones(black, white, last, GAME)
+
+
+@pytest.mark.parametrize("tactical", [True, False])
+def test_takes_a_win_in_one(tactical: bool) -> None:
+    board = position([37, 38, 39, 40], [36, 0, 8, 72], last=72)
+    agent = MCTSAgent(GAME, simulations=300, tactical=tactical, seed=0)
+    assert agent.act_on_board(board) == 41
+    assert agent.last_summary.root_value == 1.0
+
+
+@pytest.mark.parametrize("tactical", [True, False])
+def test_blocks_a_four(tactical: bool) -> None:
+    board = position([37, 38, 39, 40], [36, 0, 80], last=40)
+    agent = MCTSAgent(GAME, simulations=1000, tactical=tactical, seed=1)
+    assert agent.act_on_board(board) == 41
+
+
+def test_blocks_an_open_three() -> None:
+    board = position([39, 40, 41], [0, 80], last=41)
+    agent = MCTSAgent(GAME, simulations=2000, seed=2)
+    assert agent.act_on_board(board) in {37, 38, 42, 43}
+
+
+def test_same_seed_same_search() -> None:
+    board = position([40, 30], [41], last=30)
+    first = MCTSAgent(GAME, simulations=500, seed=7)
+    second = MCTSAgent(GAME, simulations=500, seed=7)
+    other = MCTSAgent(GAME, simulations=500, seed=8)
+    assert first.act_on_board(board) == second.act_on_board(board)
+    np.testing.assert_array_equal(first.last_summary.visits, second.last_summary.visits)
+    other.act_on_board(board)
+    assert not np.array_equal(first.last_summary.visits, other.last_summary.visits)
+
+
+def test_time_budget_is_respected() -> None:
+    agent = MCTSAgent(GAME, simulations=None, time=0.05, seed=0)
+    agent.act_on_board(Board(GAME))  # compiles and warms up
+    agent = MCTSAgent(GameConfig(board_size=15), simulations=None, time=0.3, seed=0)
+    started = time.perf_counter()
+    agent.act_on_board(Board(GameConfig(board_size=15)))
+    elapsed = time.perf_counter() - started
+    assert 0.3 <= agent.last_summary.seconds < 0.3 + 0.15
+    assert elapsed < 0.3 + 0.5
+    assert agent.last_summary.simulations > 100
+
+
+def test_simulation_budget_ends_first_when_smaller() -> None:
+    agent = MCTSAgent(GAME, simulations=300, time=10.0, seed=0)
+    agent.act_on_board(Board(GAME))
+    assert agent.last_summary.simulations == 300
+    assert agent.last_summary.seconds < 5
+
+
+def test_reuses_its_tree_across_an_opponent_move() -> None:
+    env = gomoku_env.env(board_size=9, opening=[40, 41, 31, 49])
+    env.reset(seed=0)
+    agent = MCTSAgent(GAME, simulations=2000, seed=3)
+    observation, *_ = env.last()
+    first = agent.act(observation)
+    reply = agent.last_summary.principal_variation[1]
+    expected = subtree_size(agent.tree._tree, agent.tree._child_of(reply))
+    env.step(first)
+    env.step(reply)
+    observation, *_ = env.last()
+    agent.act(observation)
+    assert agent.last_summary.reused_nodes == expected > 1
+
+
+def test_summary_exposes_visits_value_and_line() -> None:
+    agent = make_agent("mcts:simulations=400,c=1.2,distance=1", GAME, seed=0)
+    action = agent.act_on_board(Board.from_moves([40], GAME))
+    summary = agent.last_summary
+    assert summary.visits.shape == (81,) and summary.visits[40] == 0
+    assert summary.visits.sum() == 399  # the root's first visit expands it
+    assert summary.principal_variation[0] == action
+    assert -1.0 <= summary.root_value <= 1.0
+    assert summary.visit_distribution().sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ("simulations=0", "simulations"),
+        ("time=-1", "time"),
+        ("batch=0", "batch"),
+        ("temperature=-0.5", "temperature"),
+        ("c=-1", "exploration"),
+        ("distance=-2", "candidate_distance"),
+        ("colour=1", "colour"),
+    ],
+)
+def test_bad_options_are_named(options: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_agent(f"mcts:{options}", GAME)
