@@ -81,3 +81,13 @@ register_agent(
     "random", lambda config, seed, **options: RandomAgent(seed=seed, **options)
 )
 register_agent("mcts", lambda config, seed, **kw: MCTSAgent(config, seed=seed, **kw))
+
+
+def _make_alphazero(config: GameConfig, seed: int | None, **options: Any) -> Agent:
+    # Imported here so that only specs naming AlphaZero pay for importing torch.
+    from agents.alphazero.agent import AlphaZeroAgent
+
+    return AlphaZeroAgent(config, seed=seed, **options)
+
+
+register_agent("alphazero", _make_alphazero)
