@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+FILE_MODE = 0o644
+
 
 def atomic_write(
     path: str | os.PathLike[str], write: Callable[[BinaryIO], None]
@@ -26,6 +28,8 @@ def atomic_write(
     try:
         with os.fdopen(handle, "wb") as stream:
             write(stream)
+        # mkstemp creates the file private (0600); written files are ordinary ones.
+        os.chmod(temporary, FILE_MODE)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
