@@ -48,6 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     learn.add_argument("--batch-size", type=int, default=256)
     learn.add_argument("--replay", type=int, default=30_000, help="replay window")
     learn.add_argument("--sample-reuse", type=float, default=8.0)
+    learn.add_argument("--min-replay", type=int, default=2_000, help="before learning")
     evaluation = parser.add_argument_group("evaluation")
     evaluation.add_argument("--evaluation-every", type=int, default=10)
     evaluation.add_argument("--evaluation-games", type=int, default=12)
@@ -75,7 +76,7 @@ def training_config(arguments: argparse.Namespace) -> Any:
         replay_capacity=arguments.replay,
         batch_size=arguments.batch_size,
         sample_reuse=arguments.sample_reuse,
-        min_replay=min(2_000, arguments.replay),
+        min_replay=min(arguments.min_replay, arguments.replay),
         evaluation_every=arguments.evaluation_every,
         evaluation_games=arguments.evaluation_games,
         mcts_simulations=arguments.mcts_simulations,
