@@ -3,7 +3,7 @@
 The check is on the network alone (greedy on its priors, no search), so it measures
 what training taught: an untrained network's greedy policy already beats a random
 player most of the time on this small board, so the trained one must also beat the
-untrained one. About 7 CPU seconds.
+untrained one (it scores about 0.8 against random). About 8 CPU seconds.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ SMOKE = TrainingConfig(
     evaluation_every=0,
     seed=0,
 )
-ITERATIONS = 12
+ITERATIONS = 15
 
 
 class GreedyNetworkPlayer:
@@ -70,7 +70,7 @@ def test_short_training_beats_random_and_the_untrained_network(tmp_path: Path) -
     trained = GreedyNetworkPlayer(run.network)
     versus_random = play_match(trained, RandomAgent(), GAME, games=40, seed=0)
     versus_untrained = play_match(
-        trained, GreedyNetworkPlayer(untrained), GAME, games=20, seed=0
+        trained, GreedyNetworkPlayer(untrained), GAME, games=40, seed=0
     )
-    assert versus_random.score >= 0.9, versus_random
-    assert versus_untrained.score >= 0.75, versus_untrained
+    assert versus_random.score >= 0.85, versus_random
+    assert versus_untrained.score >= 0.7, versus_untrained
