@@ -1,9 +1,9 @@
 """A short real training run on 6×6 four in a row learns to beat random play clearly.
 
 The check is on the network alone (greedy on its priors, no search), so it measures
-what training taught: an untrained network's greedy policy already beats a random
-player most of the time on this small board, so the trained one must also beat the
-untrained one (it scores about 0.8 against random). About 8 CPU seconds.
+what training taught. An untrained network's greedy policy already scores about 0.8
+against a random player on this small board, so the trained one must also beat the
+untrained one. About 8 CPU seconds.
 """
 
 from __future__ import annotations
