@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import legal_actions
+from agents.evaluator import Evaluator
 from agents.search import SearchConfig, SearchTree
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
@@ -113,6 +114,8 @@ class MCTSAgent:
         )
         self.tree = SearchTree(self.config, search_config)
         self.last_summary: SearchSummary | None = None
+        # None: random rollouts. AlphaZeroAgent sets a network evaluator here.
+        self.evaluator: Evaluator | None = None
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -132,7 +135,9 @@ class MCTSAgent:
         """The move for the side to move on ``board`` (e.g. the env's board)."""
         reused = self._move_root_to(board)
         started = clock.perf_counter()
-        simulations = self.tree.run(self.simulations, self.time, batch=self.batch)
+        simulations = self.tree.run(
+            self.simulations, self.time, evaluator=self.evaluator, batch=self.batch
+        )
         seconds = clock.perf_counter() - started
         action = self._choose()
         self.last_summary = SearchSummary(

@@ -197,3 +197,15 @@ register_agent(
 register_agent(
     "alphabeta", lambda config, seed, **options: AlphaBetaAgent(config, seed, **options)
 )
+def _make_alphazero(config: GameConfig, seed: int | None, **options: Any) -> Agent:
+    # Imported here so that only specs naming AlphaZero pay for importing torch.
+    from agents.alphazero.agent import AlphaZeroAgent
+
+    return AlphaZeroAgent(config, seed=seed, **options)
+
+
+register_agent(
+    "alphazero",
+    _make_alphazero,
+    usage="alphazero[:weights=NAME_OR_PATH,simulations=N,time=S]",
+)

@@ -15,7 +15,16 @@ from collections.abc import Sequence
 
 from gomoku_env import __version__
 
-SUBCOMMANDS: list[str] = ["brain", "play", "replay", "gif", "arena", "ladder", "bench"]
+SUBCOMMANDS: list[str] = [
+    "brain",
+    "play",
+    "replay",
+    "gif",
+    "arena",
+    "ladder",
+    "bench",
+    "train",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

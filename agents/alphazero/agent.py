@@ -1,0 +1,110 @@
+"""AlphaZeroAgent: the shared search core guided by a trained policy-value network.
+
+It is :class:`agents.mcts.MCTSAgent` with PUCT and a network evaluator in place of
+random rollouts, so it shares everything else: it plays from the PettingZoo observation
+alone (an env loop, the arena, the gym env's opponent, the GUI) or from the env's board,
+keeps the subtree under the moves played (tree reuse), and leaves ``last_summary``
+(root visits, value, principal variation) after each move for overlays and logs.
+:meth:`AlphaZeroAgent.network_policy` gives the network's raw priors as an overlay too.
+
+>>> import gomoku_env
+>>> from agents.alphazero.agent import AlphaZeroAgent
+>>> env = gomoku_env.env(board_size=9)
+>>> env.reset(seed=0)
+>>> agent = AlphaZeroAgent(gomoku_env.GameConfig(board_size=9), simulations=50, seed=0)
+>>> observation, *_ = env.last()
+>>> action = agent.act(observation)
+>>> agent.last_summary.simulations
+50
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from agents.alphazero.checkpoint import load_network
+from agents.alphazero.evaluator import NetworkEvaluator, configure_threads
+from agents.alphazero.network import PolicyValueNet
+from agents.alphazero.weights import default_weights, resolve_weights
+from agents.mcts import MCTSAgent
+from agents.search import SearchConfig, SearchTree
+from gomoku_env.config import GameConfig
+
+MAX_NODES = 50_000
+CACHE_SIZE = 4_096
+
+
+def load_weights_option(
+    weights: str | os.PathLike[str] | PolicyValueNet | None, board_size: int
+) -> PolicyValueNet:
+    """The network a ``weights`` option names (default: bundled, for the size)."""
+    if isinstance(weights, PolicyValueNet):
+        return weights.eval()
+    path = default_weights(board_size) if weights is None else resolve_weights(weights)
+    network, _ = load_network(path)
+    return network
+
+
+class AlphaZeroAgent(MCTSAgent):
+    """PUCT search with a network's priors and values; see the module docstring.
+
+    Args:
+        config: the game the agent plays.
+        weights: a bundled network name (``"9x9"``), a weights file, or a
+            :class:`PolicyValueNet`; default: the bundled network for the board size.
+        simulations: simulations per move (``None``: only ``time`` limits).
+        time: seconds per move (whichever of the two ends first).
+        c: the PUCT exploration constant.
+        batch: leaves evaluated per network call (kept apart by virtual loss).
+        reuse: keep the subtree under the moves played.
+        temperature: 0 plays the best move; > 0 samples visits ** (1 / temperature).
+        seed: seeds the search.
+        device: where the network runs (``"cpu"``, ``"cuda"``).
+        threads: torch CPU threads (``None``: at most 2).
+    """
+
+    def __init__(
+        self,
+        config: GameConfig | None = None,
+        weights: str | os.PathLike[str] | PolicyValueNet | None = None,
+        simulations: int | None = 200,
+        time: float | None = None,
+        c: float = 1.5,
+        batch: int = 8,
+        reuse: bool = True,
+        temperature: float = 0.0,
+        seed: int | None = None,
+        device: str = "cpu",
+        threads: int | None = None,
+    ) -> None:
+        super().__init__(
+            config,
+            simulations,
+            time,
+            c=c,
+            batch=batch,
+            distance=0,
+            reuse=reuse,
+            temperature=temperature,
+            max_nodes=2,
+        )
+        configure_threads(threads)
+        self.network = load_weights_option(weights, self.config.board_size)
+        self.evaluator = NetworkEvaluator(self.network, device, cache_size=CACHE_SIZE)
+        search_config = SearchConfig(
+            formula="puct",
+            exploration=c,
+            max_nodes=MAX_NODES,
+            max_edges=MAX_NODES * self.config.cells,
+        )
+        self.tree = SearchTree(self.config, search_config)
+        self.reset(seed)
+
+    def network_policy(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        """The network's raw priors for the observed position (no search)."""
+        planes = np.asarray(observation["observation"])[None]
+        masks = np.asarray(observation["action_mask"])[None]
+        priors, _ = self.evaluator.evaluate(planes, masks)
+        return priors[0]

@@ -1,0 +1,107 @@
+"""Saving and loading networks and training state, atomically and safely.
+
+Files are written to a temporary file in the same folder and moved into place with
+``os.replace``, so a run killed mid-write leaves the previous file intact. Files are
+read with ``torch.load(weights_only=True)``, which refuses arbitrary pickled objects,
+and every way a file can be wrong (missing, truncated, corrupt, not ours, a different
+network shape) ends in a :class:`CheckpointError` naming the file and the reason.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from agents.alphazero.files import atomic_write
+from agents.alphazero.network import NetworkConfig, PolicyValueNet
+
+FORMAT = "gomoku_env.alphazero"
+FORMAT_VERSION = 1
+
+
+class CheckpointError(ValueError):
+    """A weights or checkpoint file that cannot be used, with the reason."""
+
+
+def save_network(
+    network: PolicyValueNet,
+    path: str | os.PathLike[str],
+    metadata: dict[str, Any] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """Write the network's config and weights, plus ``metadata`` and ``extra``."""
+    payload = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "network_config": network.config.to_dict(),
+        "state_dict": {
+            key: value.detach().cpu() for key, value in network.state_dict().items()
+        },
+        "metadata": dict(metadata or {}),
+    }
+    payload.update(extra or {})
+    atomic_write(path, lambda stream: torch.save(payload, stream))
+
+
+def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The payload of a file written by :func:`save_network`, checked for our format."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no weights file at {str(path)!r}")
+    try:
+        payload = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises several types for damaged files
+        raise CheckpointError(
+            f"cannot read weights file {str(path)!r} (truncated or corrupt?): {error}"
+        ) from None
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        raise CheckpointError(
+            f"{str(path)!r} is not a gomoku_env AlphaZero weights file"
+        )
+    if payload.get("format_version") != FORMAT_VERSION:
+        raise CheckpointError(
+            f"{str(path)!r} has format version {payload.get('format_version')!r}; "
+            f"this gomoku_env reads version {FORMAT_VERSION}"
+        )
+    return payload
+
+
+def network_from_payload(
+    payload: dict[str, Any], path: str | os.PathLike[str]
+) -> PolicyValueNet:
+    """Build the network that a checkpoint payload describes and load its weights."""
+    try:
+        config = NetworkConfig(**payload["network_config"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise CheckpointError(
+            f"{str(path)!r} has a bad network config: {error}"
+        ) from None
+    network = PolicyValueNet(config)
+    load_weights(network, payload.get("state_dict"), path)
+    return network
+
+
+def load_weights(
+    network: PolicyValueNet, state_dict: Any, path: str | os.PathLike[str]
+) -> None:
+    """Load ``state_dict`` into ``network``; a clear error when shapes differ."""
+    if not isinstance(state_dict, dict):
+        raise CheckpointError(f"{str(path)!r} holds no weights")
+    try:
+        network.load_state_dict(state_dict)
+    except RuntimeError as error:
+        first_line = str(error).strip().splitlines()
+        raise CheckpointError(
+            f"weights in {str(path)!r} do not fit a network of {network.config}: "
+            f"{' '.join(line.strip() for line in first_line[:3])}"
+        ) from None
+
+
+def load_network(path: str | os.PathLike[str]) -> tuple[PolicyValueNet, dict[str, Any]]:
+    """The network stored in ``path`` (eval mode) and its metadata."""
+    payload = read_checkpoint(path)
+    network = network_from_payload(payload, path)
+    return network.eval(), dict(payload.get("metadata", {}))

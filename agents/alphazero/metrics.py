@@ -1,0 +1,102 @@
+"""Training metrics: one CSV row per iteration, and a PNG plot drawn from the CSV.
+
+The CSV is rewritten atomically after each row (it stays small), so a killed run never
+leaves half a line, and a resumed run carries on appending to the same history.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from pathlib import Path
+
+from agents.alphazero.files import atomic_write
+
+COLUMNS = (
+    "iteration",
+    "games",
+    "samples",
+    "train_steps",
+    "hours",
+    "loss",
+    "value_loss",
+    "policy_loss",
+    "games_per_hour",
+    "samples_per_hour",
+    "win_rate_vs_best",
+    "win_rate_vs_mcts",
+)
+
+
+class MetricsLog:
+    """Rows of :data:`COLUMNS` kept in memory and mirrored to a CSV file."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.rows: list[dict[str, str]] = []
+        if self.path.is_file():
+            with self.path.open(encoding="utf-8", newline="") as stream:
+                self.rows = list(csv.DictReader(stream))
+
+    def append(self, row: dict[str, float | int | str | None]) -> None:
+        """Add one row (missing columns left blank) and rewrite the file."""
+        unknown = set(row) - set(COLUMNS)
+        if unknown:
+            raise ValueError(
+                f"unknown metrics columns {sorted(unknown)}; known: {COLUMNS}"
+            )
+        self.rows.append({name: _format(row.get(name)) for name in COLUMNS})
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows(self.rows)
+        atomic_write(self.path, lambda stream: stream.write(buffer.getvalue().encode()))
+
+
+def _format(value: float | int | str | None) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def _column(rows: list[dict[str, str]], name: str) -> tuple[list[float], list[float]]:
+    """(games, values) for the rows where column ``name`` is filled."""
+    pairs = [(float(row["games"]), float(row[name])) for row in rows if row.get(name)]
+    return [games for games, _ in pairs], [value for _, value in pairs]
+
+
+def plot_metrics(
+    csv_path: str | os.PathLike[str], png_path: str | os.PathLike[str]
+) -> None:
+    """Draw losses, win rates and throughput against self-play games into a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    rows = MetricsLog(csv_path).rows
+    figure, axes = pyplot.subplots(1, 3, figsize=(15, 4))
+    panels = (
+        (axes[0], ("loss", "value_loss", "policy_loss"), "loss"),
+        (axes[1], ("win_rate_vs_best", "win_rate_vs_mcts"), "score (draw = ½)"),
+        (axes[2], ("games_per_hour", "samples_per_hour"), "per hour"),
+    )
+    for axis, names, label in panels:
+        for name in names:
+            games, values = _column(rows, name)
+            axis.plot(
+                games, values, marker="." if len(games) < 30 else None, label=name
+            )
+        axis.set_xlabel("self-play games")
+        axis.set_ylabel(label)
+        axis.legend()
+        axis.grid(alpha=0.3)
+    axes[2].set_yscale("log")
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=80)
+    pyplot.close(figure)
+    atomic_write(png_path, lambda stream: stream.write(buffer.getvalue()))

@@ -1,0 +1,146 @@
+"""The replay window: recent self-play samples, drawn with 8-fold symmetry augmentation.
+
+A sample is (planes, visit distribution, outcome) for one position, from the point of
+view of the side to move. Samples are stored once, as played; each draw applies one of
+the board's 8 symmetries, chosen at random per sample, to the planes and the policy
+target together (``gomoku_env.symmetry`` moves both with the same permutation).
+
+The buffer saves itself atomically to an ``.npz`` file so that a killed training run
+resumes with every sample it had saved.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.alphazero.files import atomic_write
+from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.symmetry import SYMMETRY_COUNT, transform_cells, transform_planes
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Training inputs: planes (B, H, W, C) int8, policy (B, cells), value (B,)."""
+
+    planes: np.ndarray
+    policy: np.ndarray
+    value: np.ndarray
+
+    @property
+    def masks(self) -> np.ndarray:
+        """Legal cells of each sample: the empty points."""
+        stones = self.planes[..., 0] + self.planes[..., 1]
+        return (stones == 0).reshape(len(self.planes), -1).astype(np.int8)
+
+
+def augment(batch: Batch, symmetries: np.ndarray) -> Batch:
+    """``batch`` with sample i (planes and policy) moved by ``symmetries[i]``."""
+    planes = np.empty_like(batch.planes)
+    policy = np.empty_like(batch.policy)
+    size = batch.planes.shape[1]
+    for symmetry in range(SYMMETRY_COUNT):
+        rows = np.flatnonzero(symmetries == symmetry)
+        if rows.size:
+            planes[rows] = transform_planes(batch.planes[rows], symmetry)
+            policy[rows] = transform_cells(batch.policy[rows], size, symmetry)
+    return Batch(planes, policy, batch.value.copy())
+
+
+class ReplayBuffer:
+    """A ring buffer of the ``capacity`` most recent samples for one board size."""
+
+    def __init__(
+        self, board_size: int, capacity: int, planes: int = PLANE_COUNT
+    ) -> None:
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
+            raise ValueError(f"capacity must be an int >= 1, got {capacity!r}")
+        self.board_size = board_size
+        self.capacity = capacity
+        cells = board_size * board_size
+        self._planes = np.zeros(
+            (capacity, board_size, board_size, planes), dtype=np.int8
+        )
+        self._policy = np.zeros((capacity, cells), dtype=np.float32)
+        self._value = np.zeros(capacity, dtype=np.float32)
+        self.size = 0
+        self.total_added = 0
+        self._next_slot = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def add(self, planes: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
+        """Append samples (the oldest ones are dropped once the buffer is full)."""
+        planes, policy, value = (
+            np.asarray(planes),
+            np.asarray(policy),
+            np.asarray(value),
+        )
+        if (
+            planes.shape[1:] != self._planes.shape[1:]
+            or policy.shape[1:] != self._policy.shape[1:]
+        ):
+            raise ValueError(
+                f"samples of shape {planes.shape[1:]} / {policy.shape[1:]} do not "
+                f"fit a buffer of {self._planes.shape[1:]} / {self._policy.shape[1:]}"
+            )
+        self.total_added += len(planes)
+        planes, policy, value = (
+            planes[-self.capacity :],
+            policy[-self.capacity :],
+            value[-self.capacity :],
+        )
+        count = len(planes)
+        slots = (self._next_slot + np.arange(count)) % self.capacity
+        self._planes[slots] = planes
+        self._policy[slots] = policy
+        self._value[slots] = value
+        self._next_slot = (self._next_slot + count) % self.capacity
+        self.size = min(self.capacity, self.size + count)
+
+    def sample(self, batch_size: int, rng: np.random.Generator) -> Batch:
+        """``batch_size`` samples drawn uniformly, each under a random symmetry."""
+        if self.size == 0:
+            raise ValueError("cannot sample from an empty replay buffer")
+        rows = rng.integers(0, self.size, size=batch_size)
+        batch = Batch(self._planes[rows], self._policy[rows], self._value[rows])
+        return augment(batch, rng.integers(0, SYMMETRY_COUNT, size=batch_size))
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the buffer to ``path`` (.npz) atomically."""
+        order = self._chronological_rows()
+        atomic_write(
+            path,
+            lambda stream: np.savez(
+                stream,
+                planes=self._planes[order],
+                policy=self._policy[order],
+                value=self._value[order],
+                total_added=np.int64(self.total_added),
+            ),
+        )
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], capacity: int) -> ReplayBuffer:
+        """A buffer of ``capacity`` holding the samples saved in ``path``."""
+        try:
+            with np.load(path) as data:
+                planes, policy, value = data["planes"], data["policy"], data["value"]
+                total_added = int(data["total_added"])
+        except (OSError, KeyError, ValueError) as error:
+            raise ValueError(
+                f"cannot read replay buffer {str(path)!r}: {error}"
+            ) from None
+        buffer = cls(planes.shape[1], capacity, planes.shape[3])
+        buffer.add(planes[-capacity:], policy[-capacity:], value[-capacity:])
+        buffer.total_added = max(total_added, buffer.total_added)
+        return buffer
+
+    def _chronological_rows(self) -> np.ndarray:
+        """Slot indices of the stored samples, oldest first."""
+        if self.size < self.capacity:
+            return np.arange(self.size)
+        return np.roll(np.arange(self.capacity), -self._next_slot)

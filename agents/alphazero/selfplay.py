@@ -1,0 +1,201 @@
+"""Batched self-play: many games stepped together, one network call per round.
+
+Every game owns a search tree of the shared search core. Each round, every unfinished
+search gathers a few leaves (kept apart by virtual loss), all the leaves of all the
+games go to the network in ONE call, and each tree backs up its own rows
+(:func:`agents.search.step_searches`). A game whose search has used its budget plays
+its move at once and starts the next search from the kept subtree, so the batch stays
+full while games are at different moves.
+
+Playout-cap randomisation (as in KataGo): a move gets the full search, with Dirichlet
+noise at the root and a training sample recorded, with probability
+``full_search_probability``; other moves get a cheap search that only moves the game
+on. The first ``temperature_moves`` moves are sampled in proportion to the visits, for
+variety; later ones take the search's best move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from agents.alphazero.replay import Batch
+from agents.alphazero.training_config import SelfPlayConfig
+from agents.evaluator import Evaluator
+from agents.search import SearchConfig, SearchTree, step_searches
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
+from gomoku_env.kernels import BLACK, EMPTY
+from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+
+TREE_SEARCHES = 4
+
+
+@dataclass
+class SelfPlayResult:
+    """Samples from finished games, plus counts for the throughput figures."""
+
+    samples: Batch
+    games: int
+    moves: int
+    simulations: int
+    black_wins: int = 0
+    draws: int = 0
+
+
+@dataclass
+class _Game:
+    """One game in progress and the samples it has recorded so far."""
+
+    board: Board
+    planes: ObservationPlanes
+    tree: SearchTree
+    budget: int = 0
+    full_search: bool = False
+    searched: int = 0
+    sample_planes: list[np.ndarray] = field(default_factory=list)
+    sample_policy: list[np.ndarray] = field(default_factory=list)
+    sample_colors: list[int] = field(default_factory=list)
+
+
+def search_config(game: GameConfig, config: SelfPlayConfig) -> SearchConfig:
+    """PUCT with root noise, and a tree sized for one move's search plus reuse.
+
+    A move adds at most ``simulations`` nodes and the kept subtree is smaller than the
+    tree it came from, so a few searches' worth of nodes is plenty; a full tree stops
+    growing (it still searches), it never fails.
+    """
+    max_nodes = TREE_SEARCHES * config.simulations + 2
+    return SearchConfig(
+        formula="puct",
+        exploration=config.exploration,
+        dirichlet_alpha=config.dirichlet_alpha,
+        dirichlet_fraction=config.dirichlet_fraction,
+        max_nodes=max_nodes,
+        max_edges=max_nodes * game.cells,
+    )
+
+
+class SelfPlay:
+    """Plays batches of self-play games with one evaluator.
+
+    Args:
+        game: the rules of the games.
+        config: self-play settings.
+        seed: seeds the trees and the move sampling.
+    """
+
+    def __init__(self, game: GameConfig, config: SelfPlayConfig, seed: int = 0) -> None:
+        self.game = game
+        self.config = config
+        self._rng = np.random.default_rng(seed)
+        self._search_config = search_config(game, config)
+        self._trees = [
+            SearchTree(game, self._search_config, seed=int(self._rng.integers(2**31)))
+            for _ in range(config.parallel_games)
+        ]
+
+    def play(self, evaluator: Evaluator, games: int | None = None) -> SelfPlayResult:
+        """Play ``games`` games (default: one per parallel slot) to the end."""
+        games = self.config.parallel_games if games is None else games
+        active = [self._new_game(tree) for tree in self._trees[:games]]
+        started = len(active)
+        finished: list[_Game] = []
+        simulations = moves = 0
+        while active:
+            limits = [
+                min(self.config.leaves_per_round, g.budget - g.searched) for g in active
+            ]
+            simulations += step_searches([g.tree for g in active], evaluator, limits)
+            for game in list(active):
+                game.searched = game.tree.simulations
+                if game.searched < game.budget and not game.tree.is_solved:
+                    continue
+                moves += 1
+                if not self._play_move(game):
+                    continue
+                active.remove(game)
+                finished.append(game)
+                if started < games:
+                    active.append(self._new_game(game.tree))
+                    started += 1
+        return self._result(finished, moves, simulations)
+
+    def _new_game(self, tree: SearchTree) -> _Game:
+        board = Board(self.game)
+        tree.reset(board)
+        game = _Game(board, ObservationPlanes(self.game.board_size), tree)
+        self._start_search(game)
+        return game
+
+    def _start_search(self, game: _Game) -> None:
+        game.full_search = bool(
+            self._rng.random() < self.config.full_search_probability
+        )
+        game.budget = game.tree.simulations + (
+            self.config.simulations
+            if game.full_search
+            else self.config.fast_simulations
+        )
+        game.searched = game.tree.simulations
+
+    def _play_move(self, game: _Game) -> bool:
+        """Record a sample if due, play the chosen move; True when the game is over."""
+        board, tree = game.board, game.tree
+        if game.full_search:
+            game.sample_planes.append(game.planes.view(board.to_move))
+            game.sample_policy.append(tree.visit_distribution(temperature=1.0))
+            game.sample_colors.append(board.to_move)
+        action = self._choose(tree, len(board.moves))
+        previous, color = board.last_move, board.to_move
+        board.play(action)
+        game.planes.place(action, color, previous)
+        if board.is_over:
+            return True
+        tree.advance(action)
+        self._start_search(game)
+        return False
+
+    def _choose(self, tree: SearchTree, move_number: int) -> int:
+        if move_number >= self.config.temperature_moves or tree.is_solved:
+            return tree.best_action()
+        distribution = tree.visit_distribution(temperature=1.0).astype(np.float64)
+        return int(
+            self._rng.choice(distribution.size, p=distribution / distribution.sum())
+        )
+
+    def _result(
+        self, finished: list[_Game], moves: int, simulations: int
+    ) -> SelfPlayResult:
+        planes, policy, values = [], [], []
+        black_wins = draws = 0
+        for game in finished:
+            winner = game.board.winner
+            black_wins += winner == BLACK
+            draws += winner == EMPTY
+            planes.extend(game.sample_planes)
+            policy.extend(game.sample_policy)
+            values.extend(
+                0.0 if winner == EMPTY else (1.0 if color == winner else -1.0)
+                for color in game.sample_colors
+            )
+        size = self.game.board_size
+        samples = Batch(
+            np.array(planes, dtype=np.int8).reshape(-1, size, size, PLANE_COUNT),
+            np.array(policy, dtype=np.float32).reshape(-1, self.game.cells),
+            np.array(values, dtype=np.float32),
+        )
+        return SelfPlayResult(
+            samples, len(finished), moves, simulations, black_wins, draws
+        )
+
+
+def play_games(
+    evaluator: Evaluator,
+    game: GameConfig,
+    config: SelfPlayConfig,
+    rng: np.random.Generator,
+) -> SelfPlayResult:
+    """One batch of ``config.parallel_games`` games, from a fresh :class:`SelfPlay`."""
+    return SelfPlay(game, config, seed=int(rng.integers(2**31))).play(evaluator)

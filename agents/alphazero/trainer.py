@@ -1,0 +1,251 @@
+"""The AlphaZero training loop: self-play, learn, checkpoint, evaluate, log; resumable.
+
+A run lives in one folder:
+
+=================  ==============================================================
+``latest.pt``      network, optimiser state and counters after the last iteration
+``best.pt``        the network that won the last gating match (the one to ship)
+``replay.npz``     the replay window as saved after the last iteration
+``metrics.csv``    one row per iteration; ``metrics.png`` draws it
+=================  ==============================================================
+
+Each iteration plays a batch of self-play games, adds their samples to the replay
+window, takes gradient steps, then writes ``replay.npz`` and ``latest.pt`` atomically
+(in that order). A run killed at any point restarts from the last ``latest.pt`` with
+every sample ``replay.npz`` held; its time budget counts the time spent before the kill.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.alphazero.checkpoint import (
+    CheckpointError,
+    load_weights,
+    network_from_payload,
+    read_checkpoint,
+    save_network,
+)
+from agents.alphazero.evaluation import evaluation_row
+from agents.alphazero.evaluator import NetworkEvaluator
+from agents.alphazero.learner import Learner, LossTerms
+from agents.alphazero.metrics import MetricsLog, plot_metrics
+from agents.alphazero.network import PolicyValueNet
+from agents.alphazero.replay import ReplayBuffer
+from agents.alphazero.selfplay import play_games
+from agents.alphazero.training_config import TrainingConfig
+
+
+@dataclass
+class Progress:
+    """Counters of a run, saved in every checkpoint."""
+
+    iteration: int = 0
+    games: int = 0
+    samples: int = 0
+    train_steps: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, float]:
+        return dict(vars(self))
+
+
+def learning_rate_at(base: float, fraction: float) -> float:
+    """Steps over the time budget: full rate, then ×0.3, then ×0.1."""
+    if fraction < 0.6:
+        return base
+    return base * (0.3 if fraction < 0.85 else 0.1)
+
+
+class TrainingRun:
+    """One training run in ``directory``, resumed from it when it holds a checkpoint.
+
+    Args:
+        config: the run's settings.
+        directory: where the run's files live.
+        device: where the network trains and plays.
+        initial_weights: weights to start a new run from (fine-tuning); ignored when
+            resuming.
+        plot: redraw ``metrics.png`` after every iteration.
+    """
+
+    def __init__(
+        self,
+        config: TrainingConfig,
+        directory: str | Path,
+        device: torch.device | str = "cpu",
+        initial_weights: str | Path | None = None,
+        plot: bool = True,
+    ) -> None:
+        self.config = config
+        self.plot = plot
+        self.directory = Path(directory)
+        self.device = torch.device(device)
+        self.progress = Progress()
+        self.metrics = MetricsLog(self.directory / "metrics.csv")
+        network = self._initial_network(initial_weights)
+        self.learner = Learner(network, config.learner, self.device)
+        self.replay = ReplayBuffer(config.game.board_size, config.replay_capacity)
+        self.resumed = self._resume()
+
+    @property
+    def network(self) -> PolicyValueNet:
+        return self.learner.network
+
+    def _initial_network(self, initial_weights: str | Path | None) -> PolicyValueNet:
+        latest = self.directory / "latest.pt"
+        source = latest if latest.is_file() else initial_weights
+        if source is None:
+            torch.manual_seed(self.config.seed)
+            return PolicyValueNet(self.config.network)
+        return network_from_payload(read_checkpoint(source), source)
+
+    def _resume(self) -> bool:
+        latest = self.directory / "latest.pt"
+        if not latest.is_file():
+            return False
+        payload = read_checkpoint(latest)
+        saved_game = payload.get("game", {})
+        if saved_game.get("board_size") != self.config.game.board_size:
+            raise CheckpointError(
+                f"{str(latest)!r} is a {saved_game.get('board_size')}×"
+                f"{saved_game.get('board_size')} run; this run is "
+                f"{self.config.game.board_size}×{self.config.game.board_size}: "
+                "use another --out folder"
+            )
+        load_weights(self.network, payload["state_dict"], latest)
+        self.learner.optimizer.load_state_dict(payload["optimizer"])
+        self.progress = Progress(**payload["progress"])
+        self.learner.steps = self.progress.train_steps
+        replay_path = self.directory / "replay.npz"
+        if replay_path.is_file():
+            self.replay = ReplayBuffer.load(replay_path, self.config.replay_capacity)
+        if not (self.directory / "best.pt").is_file():
+            self._save_best()
+        return True
+
+    def run(
+        self, report: Callable[[Progress, dict[str, Any]], None] | None = None
+    ) -> Progress:
+        """Iterate until the time budget (``config.hours``, all resumes) is spent."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        if not (self.directory / "best.pt").is_file():
+            self._save_best()
+        budget = self.config.hours * 3600
+        while self.progress.seconds < budget:
+            row = self.iterate()
+            if report is not None:
+                report(self.progress, row)
+        return self.progress
+
+    def iterate(self) -> dict[str, Any]:
+        """One iteration: self-play, learning, checkpoint, evaluation if due, logs."""
+        started, cpu_started = time.monotonic(), time.process_time()
+        rng = np.random.default_rng([self.config.seed, self.progress.iteration])
+        evaluator = NetworkEvaluator(self.network, self.device)
+        result = play_games(evaluator, self.config.game, self.config.self_play, rng)
+        self.replay.add(
+            result.samples.planes, result.samples.policy, result.samples.value
+        )
+        losses = self._learn(len(result.samples.value), rng)
+        self.progress.iteration += 1
+        self.progress.games += result.games
+        self.progress.samples += len(result.samples.value)
+        evaluation = self._evaluate_if_due(rng)
+        self.progress.seconds += time.monotonic() - started
+        self.progress.cpu_seconds += time.process_time() - cpu_started
+        self._save()
+        row = {**self._metrics_row(losses), **evaluation}
+        self.metrics.append(row)
+        if self.plot:
+            plot_metrics(self.metrics.path, self.directory / "metrics.png")
+        return row
+
+    def _learn(self, new_samples: int, rng: np.random.Generator) -> LossTerms | None:
+        if len(self.replay) < self.config.min_replay:
+            return None
+        fraction = self.progress.seconds / (self.config.hours * 3600)
+        self.learner.set_learning_rate(
+            learning_rate_at(self.config.learner.learning_rate, fraction)
+        )
+        steps = max(
+            1, round(new_samples * self.config.sample_reuse / self.config.batch_size)
+        )
+        terms = [
+            self.learner.step(self.replay.sample(self.config.batch_size, rng))
+            for _ in range(steps)
+        ]
+        self.progress.train_steps = self.learner.steps
+        means = np.mean([(t.total, t.value, t.policy) for t in terms], axis=0)
+        return LossTerms(*(float(mean) for mean in means))
+
+    def _save(self) -> None:
+        self.replay.save(self.directory / "replay.npz")
+        save_network(
+            self.network,
+            self.directory / "latest.pt",
+            metadata=self.export_metadata(),
+            extra={
+                "optimizer": self.learner.optimizer.state_dict(),
+                "progress": self.progress.to_dict(),
+                "game": _game_dict(self.config),
+            },
+        )
+
+    def _save_best(self) -> None:
+        save_network(
+            self.network, self.directory / "best.pt", metadata=self.export_metadata()
+        )
+
+    def export_metadata(self) -> dict[str, Any]:
+        """What a weights file records about the run: the game, counters, settings."""
+        return {
+            "game": _game_dict(self.config),
+            "progress": self.progress.to_dict(),
+            "config": self.config.summary(),
+        }
+
+    def _metrics_row(self, losses: LossTerms | None) -> dict[str, Any]:
+        hours = self.progress.seconds / 3600
+        row: dict[str, Any] = {
+            "iteration": self.progress.iteration,
+            "games": self.progress.games,
+            "samples": self.progress.samples,
+            "train_steps": self.progress.train_steps,
+            "hours": hours,
+            "games_per_hour": self.progress.games / hours if hours else None,
+            "samples_per_hour": self.progress.samples / hours if hours else None,
+        }
+        if losses is not None:
+            row.update(
+                loss=losses.total, value_loss=losses.value, policy_loss=losses.policy
+            )
+        return row
+
+    def _evaluate_if_due(self, rng: np.random.Generator) -> dict[str, Any]:
+        every = self.config.evaluation_every
+        if every == 0 or self.progress.iteration % every:
+            return {}
+        best_path = self.directory / "best.pt"
+        best = network_from_payload(read_checkpoint(best_path), best_path)
+        row = evaluation_row(self.network, best, self.config, self.device, rng)
+        if row["win_rate_vs_best"] >= 0.55:
+            self._save_best()
+        return row
+
+
+def _game_dict(config: TrainingConfig) -> dict[str, Any]:
+    game = config.game
+    return {
+        "board_size": game.board_size,
+        "win_length": game.win_length,
+        "rule": game.rule.value,
+    }

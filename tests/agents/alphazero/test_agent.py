@@ -1,0 +1,91 @@
+"""AlphaZeroAgent: a plain policy in the env, built from specs, reusing its tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import gomoku_env
+from agents.alphazero.agent import AlphaZeroAgent
+from agents.alphazero.checkpoint import save_network
+from agents.alphazero.network import PolicyValueNet
+from agents.alphazero.weights import resolve_weights
+from agents.specs import make_agent
+from gomoku_env.config import GameConfig
+from tests.agents.alphazero.test_network import TINY
+
+GAME = GameConfig(7, 4)
+
+
+@pytest.fixture(scope="module")
+def weights_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    torch.manual_seed(0)
+    path = tmp_path_factory.mktemp("weights") / "tiny.pt"
+    save_network(PolicyValueNet(TINY), path)
+    return path
+
+
+def test_plays_a_whole_game_from_a_spec_reusing_its_tree(weights_file: Path) -> None:
+    spec = f"alphazero:weights={weights_file},simulations=24,batch=4"
+    players = {
+        "black_0": make_agent(spec, GAME, 0),
+        "white_0": make_agent(spec, GAME, 1),
+    }
+    assert isinstance(players["black_0"], AlphaZeroAgent)
+    env = gomoku_env.env(board_size=7, win_length=4)
+    env.reset(seed=0)
+    reused = []
+    for name in env.agent_iter():
+        observation, _, termination, truncation, info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        action = players[name].act(observation)
+        assert observation["action_mask"][action] == 1
+        reused.append(players[name].last_summary.reused_nodes)
+        env.step(action)
+    assert info["reason"] in ("five", "board_full")
+    assert max(reused[2:]) > 0, "the tree was never reused"
+
+
+def test_summary_and_network_policy_for_overlays(weights_file: Path) -> None:
+    agent = AlphaZeroAgent(GAME, weights=str(weights_file), simulations=16, seed=1)
+    env = gomoku_env.env(board_size=7, win_length=4)
+    env.reset(seed=1)
+    observation, *_ = env.last()
+    action = agent.act(observation)
+    summary = agent.last_summary
+    assert summary.action == action == summary.principal_variation[0]
+    assert summary.simulations == 16 and summary.visits.sum() >= 15
+    assert -1 <= summary.root_value <= 1
+    priors = agent.network_policy(observation)
+    np.testing.assert_allclose(priors.sum(), 1.0, rtol=1e-5)
+    assert np.all(priors[observation["action_mask"] == 0] == 0)
+
+
+def test_same_seed_same_moves(weights_file: Path) -> None:
+    def moves(seed: int) -> list[int]:
+        black = AlphaZeroAgent(GAME, weights=weights_file, simulations=12, seed=seed)
+        env = gomoku_env.env(board_size=7, win_length=4, random_opening=2)
+        env.reset(seed=3)
+        played = []
+        for _ in range(6):
+            observation, *_ = env.last()
+            played.append(black.act(observation))
+            env.step(played[-1])
+        return played
+
+    assert moves(4) == moves(4)
+
+
+def test_bad_weights_options_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="neither a bundled network"):
+        resolve_weights("no-such-network")
+    (tmp_path / "broken.pt").write_bytes(b"garbage")
+    with pytest.raises(ValueError, match="truncated or corrupt"):
+        make_agent(f"alphazero:weights={tmp_path / 'broken.pt'}", GAME)
+    with pytest.raises(ValueError, match="simulations must be"):
+        AlphaZeroAgent(GAME, weights=tmp_path / "broken.pt", simulations=0)

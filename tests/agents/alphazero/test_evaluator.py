@@ -1,0 +1,57 @@
+"""NetworkEvaluator: masked priors, values in range, cache hits equal fresh answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from agents.alphazero.evaluator import NetworkEvaluator, configure_threads
+from agents.alphazero.network import NetworkConfig, PolicyValueNet
+from tests.agents.alphazero.test_network import TINY, random_batch
+
+
+@pytest.fixture
+def evaluator() -> NetworkEvaluator:
+    torch.manual_seed(0)
+    return NetworkEvaluator(PolicyValueNet(TINY), cache_size=16)
+
+
+def test_priors_are_a_distribution_over_legal_cells(
+    evaluator: NetworkEvaluator,
+) -> None:
+    batch = random_batch(7, 5, seed=3)
+    priors, values = evaluator.evaluate(batch.planes, batch.masks)
+    assert priors.shape == (5, 49) and priors.dtype == np.float32
+    assert np.all(priors[batch.masks == 0] == 0)
+    assert np.all(priors[batch.masks == 1] > 0)
+    np.testing.assert_allclose(priors.sum(axis=1), 1.0, rtol=1e-5)
+    assert values.shape == (5,) and np.all(np.abs(values) <= 1)
+
+
+def test_cache_answers_repeated_positions_without_the_network(
+    evaluator: NetworkEvaluator,
+) -> None:
+    batch = random_batch(7, 4, seed=4)
+    fresh = evaluator.evaluate(batch.planes, batch.masks)
+    repeated = evaluator.evaluate(batch.planes[::-1], batch.masks[::-1])
+    np.testing.assert_array_equal(repeated[0], fresh[0][::-1])
+    np.testing.assert_array_equal(repeated[1], fresh[1][::-1])
+    assert evaluator.evaluations == 4 and evaluator.cache_hits == 4
+
+
+def test_cache_is_bounded() -> None:
+    evaluator = NetworkEvaluator(PolicyValueNet(TINY), cache_size=3)
+    batch = random_batch(6, 5, seed=5)
+    evaluator.evaluate(batch.planes, batch.masks)
+    assert len(evaluator._cache) == 3
+
+
+def test_bad_shapes_and_options_are_clear_errors(evaluator: NetworkEvaluator) -> None:
+    batch = random_batch(6, 2, seed=6)
+    with pytest.raises(ValueError, match="expected planes"):
+        evaluator.evaluate(batch.planes, batch.masks[:, :10])
+    with pytest.raises(ValueError, match="cache_size must be an int >= 0, got -1"):
+        NetworkEvaluator(PolicyValueNet(NetworkConfig()), cache_size=-1)
+    with pytest.raises(ValueError, match="threads must be an int >= 1, got 0"):
+        configure_threads(0)

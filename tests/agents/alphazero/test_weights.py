@@ -1,0 +1,44 @@
+"""The networks shipped in the package: present, small, loadable, and playing."""
+
+from __future__ import annotations
+
+import pytest
+
+import gomoku_env
+from agents.alphazero.agent import AlphaZeroAgent
+from agents.alphazero.checkpoint import load_network
+from agents.alphazero.weights import (
+    WEIGHTS_DIR,
+    bundled_names,
+    default_weights,
+    resolve_weights,
+)
+from gomoku_env.config import GameConfig
+from gomoku_env.observation import PLANE_COUNT
+
+SHIPPED = ("8x8", "9x9", "15x15")
+MAX_BYTES = 5 * 1024 * 1024
+
+
+def test_the_three_networks_are_shipped_small_and_described() -> None:
+    assert set(SHIPPED) <= set(bundled_names())
+    for name in SHIPPED:
+        path = resolve_weights(name)
+        assert path.parent == WEIGHTS_DIR and path.stat().st_size < MAX_BYTES
+        network, metadata = load_network(path)
+        assert network.config.input_planes == PLANE_COUNT
+        assert metadata["progress"]["games"] > 0, "no training behind the network"
+
+
+@pytest.mark.parametrize("size", [8, 9, 15])
+def test_default_network_for_each_size_plays_a_legal_move(size: int) -> None:
+    assert default_weights(size) == resolve_weights(f"{size}x{size}")
+    agent = AlphaZeroAgent(GameConfig(board_size=size), simulations=8, seed=0)
+    env = gomoku_env.env(board_size=size, random_opening=3)
+    env.reset(seed=size)
+    observation, *_ = env.last()
+    assert observation["action_mask"][agent.act(observation)] == 1
+
+
+def test_sizes_without_their_own_network_fall_back_to_15x15() -> None:
+    assert default_weights(11) == resolve_weights("15x15")
