@@ -197,6 +197,8 @@ register_agent(
 register_agent(
     "alphabeta", lambda config, seed, **options: AlphaBetaAgent(config, seed, **options)
 )
+
+
 def _make_alphazero(config: GameConfig, seed: int | None, **options: Any) -> Agent:
     # Imported here so that only specs naming AlphaZero pay for importing torch.
     from agents.alphazero.agent import AlphaZeroAgent
