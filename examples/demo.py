@@ -13,9 +13,9 @@ from agents.specs import make_agent
 from gomoku_env.records import GameRecord
 from gomoku_env.render import RenderOptions, save_gif
 
-BLACK = "random"
-WHITE = "random"
-BOARD_SIZE = 9
+BLACK = "mcts:simulations=2000"
+WHITE = "alphabeta:time=0.3"
+BOARD_SIZE = 15
 SEED = 7
 OUT_DIR = Path("out")
 
