@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from agents.search import SearchConfig, SearchTree, run_searches
 from agents.search.pattern_evaluator import PatternEvaluator
 from gomoku_env import GameConfig, Rule
 from gomoku_env.board import Board
@@ -78,3 +79,12 @@ def test_bad_options_and_shapes_are_refused() -> None:
         PatternEvaluator(NINE).evaluate(planes, masks[:, :10])
     with pytest.raises(ValueError, match="planes"):
         PatternEvaluator(GameConfig(board_size=7)).evaluate(planes, masks)
+
+
+def test_run_searches_without_tactical_moves_finds_the_block() -> None:
+    config = SearchConfig(formula="puct", tactical=False, candidate_distance=2)
+    trees = [SearchTree(NINE, config, seed=seed) for seed in range(2)]
+    for tree in trees:
+        tree.reset(Board.from_moves(FOUR_MOVES, NINE))
+    run_searches(trees, PatternEvaluator(NINE), simulations=64, leaves_per_search=4)
+    assert [tree.best_action() for tree in trees] == [WIN_POINT, WIN_POINT]
