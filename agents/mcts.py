@@ -1,4 +1,4 @@
-"""MCTSAgent: pure Monte Carlo tree search with random rollouts, as a plain policy.
+"""MCTSAgent: Monte Carlo tree search with rollouts (or pattern priors), as a policy.
 
 The agent rebuilds the position from the PettingZoo observation (or takes the env's
 board), searches it with :class:`agents.search.SearchTree` and plays the most visited
@@ -27,10 +27,14 @@ import numpy as np
 from agents.base import legal_actions
 from agents.evaluator import Evaluator
 from agents.search import SearchConfig, SearchTree
+from agents.search.pattern_evaluator import PatternEvaluator
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import EMPTY
 from gomoku_env.position import board_from_observation
+
+EVALUATORS = ("rollout", "patterns")
+"""Leaf evaluators of the agent: compiled rollouts (UCT) or pattern scores (PUCT)."""
 
 
 @dataclass(frozen=True)
@@ -62,8 +66,8 @@ class SearchSummary:
 
 
 class MCTSAgent:
-    """UCT search with random rollouts; stops at ``simulations`` or ``time`` seconds,
-    whichever comes first.
+    """UCT search with random rollouts (or PUCT with pattern priors); stops at
+    ``simulations`` or ``time`` seconds, whichever comes first.
 
     Args:
         config: the game's rules.
@@ -75,6 +79,9 @@ class MCTSAgent:
         tactical: always take a win in one and block the opponent's win in one.
         rollout: ``"tactical"`` rollouts also take wins and block them; ``"random"``
             rollouts are uniform (faster, weaker).
+        evaluator: ``"rollout"`` (UCT with rollouts) or ``"patterns"`` (PUCT with
+            :class:`agents.search.pattern_evaluator.PatternEvaluator` priors and
+            values through the external-evaluator path; ``c`` is then PUCT's constant).
         reuse: keep the subtree under the moves played between searches.
         temperature: 0 plays the best move; > 0 samples visits ** (1 / temperature).
         max_nodes: tree capacity in nodes (memory bound).
@@ -91,6 +98,7 @@ class MCTSAgent:
         distance: int = 2,
         tactical: bool = True,
         rollout: str = "tactical",
+        evaluator: str = "rollout",
         reuse: bool = True,
         temperature: float = 0.0,
         max_nodes: int = 1_000_000,
@@ -101,10 +109,18 @@ class MCTSAgent:
             raise ValueError(f"batch must be a positive int, got {batch!r}")
         if not isinstance(temperature, (int, float)) or temperature < 0:
             raise ValueError(f"temperature must be a number ≥ 0, got {temperature!r}")
+        if evaluator not in EVALUATORS:
+            raise ValueError(
+                f"evaluator must be one of {EVALUATORS}, got {evaluator!r}"
+            )
         self.config = config if config is not None else GameConfig()
+        self.evaluator: Evaluator | None = (
+            PatternEvaluator(self.config) if evaluator == "patterns" else None
+        )
         self.simulations, self.time, self.batch = simulations, time, batch
         self.reuse, self.temperature = reuse, float(temperature)
         search_config = SearchConfig(
+            formula="uct" if self.evaluator is None else "puct",
             exploration=c,
             candidate_distance=distance,
             tactical=tactical,

@@ -170,7 +170,7 @@ register_agent(
     "mcts",
     lambda config, seed, **options: MCTSAgent(config, seed=seed, **options),
     usage="mcts[:simulations=N,time=S,c=C,batch=B,distance=D,tactical=BOOL,"
-    "rollout=tactical|random,reuse=BOOL,temperature=T,max_nodes=N]",
+    "rollout=tactical|random,evaluator=rollout|patterns,reuse=BOOL,temperature=T,max_nodes=N]",
 )
 
 

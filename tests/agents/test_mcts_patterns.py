@@ -1,0 +1,45 @@
+"""MCTSAgent with the pattern evaluator: PUCT through the external-evaluator path."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.mcts import MCTSAgent
+from agents.random_agent import RandomAgent
+from agents.search.pattern_evaluator import PatternEvaluator
+from agents.specs import make_agent
+from gomoku_env import GameConfig
+from tests.agents.match import match_wins, play_game
+from tests.agents.test_mcts_renju import DOUBLE_THREE, RENJU, double_three_position
+
+NINE = GameConfig(board_size=9)
+
+
+def test_spec_selects_the_pattern_evaluator_and_default_stays_rollouts() -> None:
+    agent = make_agent("mcts:evaluator=patterns,simulations=50", NINE, seed=0)
+    assert isinstance(agent.evaluator, PatternEvaluator)
+    assert agent.tree.config.formula == "puct"
+    default = make_agent("mcts:simulations=50", NINE, seed=0)
+    assert default.evaluator is None and default.tree.config.formula == "uct"
+    with pytest.raises(ValueError, match="'network'"):
+        MCTSAgent(NINE, evaluator="network")
+
+
+def test_pattern_mcts_beats_random_on_nine_by_nine() -> None:
+    wins = match_wins(
+        lambda seed: make_agent("mcts:evaluator=patterns,simulations=200", NINE, seed),
+        lambda seed: RandomAgent(seed=seed),
+        games=6,
+        board_size=9,
+    )
+    assert wins == 6
+
+
+def test_pattern_mcts_never_searches_or_plays_a_forbidden_point() -> None:
+    board = double_three_position()
+    agent = MCTSAgent(RENJU, simulations=400, evaluator="patterns", distance=1, seed=0)
+    action = agent.act_on_board(board)
+    assert action != DOUBLE_THREE and board.legal_mask()[action] == 1
+    assert agent.last_summary.visits[DOUBLE_THREE] == 0
+    black = MCTSAgent(RENJU, simulations=200, evaluator="patterns", seed=1)
+    assert play_game(black, RandomAgent(seed=1), 15, 1, rule="renju") == "black_0"
