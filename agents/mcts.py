@@ -114,6 +114,7 @@ class MCTSAgent:
                 f"evaluator must be one of {EVALUATORS}, got {evaluator!r}"
             )
         self.config = config if config is not None else GameConfig()
+        # None: compiled rollouts. AlphaZeroAgent replaces it with a network evaluator.
         self.evaluator: Evaluator | None = (
             PatternEvaluator(self.config) if evaluator == "patterns" else None
         )
@@ -130,8 +131,6 @@ class MCTSAgent:
         )
         self.tree = SearchTree(self.config, search_config)
         self.last_summary: SearchSummary | None = None
-        # None: random rollouts. AlphaZeroAgent sets a network evaluator here.
-        self.evaluator: Evaluator | None = None
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:

@@ -58,7 +58,8 @@ def test_wrong_plane_count_is_a_clear_error() -> None:
     network = PolicyValueNet(TINY)
     planes = np.zeros((1, 6, 6, PLANE_COUNT + 1), dtype=np.int8)
     with pytest.raises(
-        ValueError, match="reads 4 observation planes, got input with 5"
+        ValueError,
+        match=f"reads {PLANE_COUNT} observation planes, got input with {PLANE_COUNT + 1}",
     ):
         network(planes_to_tensor(planes))
 
