@@ -30,6 +30,10 @@ lint: setup
 bench: setup
 	$(BIN)/python benchmarks/bench_env.py
 	$(BIN)/python benchmarks/bench_rules.py
+	$(BIN)/python benchmarks/bench_mcts.py
+	$(BIN)/python benchmarks/bench_search.py
+	$(BIN)/python benchmarks/bench_vector.py
+	$(BIN)/python benchmarks/bench_selfplay.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
