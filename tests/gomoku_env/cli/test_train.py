@@ -28,8 +28,6 @@ def test_train_runs_resumes_and_exports(
         main(
             [
                 *TINY_RUN,
-                "--hours",
-                "0.00002",
                 "--out",
                 str(out),
                 "--export",
