@@ -34,7 +34,9 @@ def widen(path: str) -> None:
     state = dict(payload["state_dict"])
     stem = state[STEM_WEIGHT]  # (channels, old_planes + 1 ones plane, 3, 3)
     added = torch.zeros(stem.shape[0], PLANE_COUNT - old_planes, *stem.shape[2:])
-    state[STEM_WEIGHT] = torch.cat((stem[:, :old_planes], added, stem[:, old_planes:]), 1)
+    state[STEM_WEIGHT] = torch.cat(
+        (stem[:, :old_planes], added, stem[:, old_planes:]), 1
+    )
     config = NetworkConfig(**{**payload["network_config"], "input_planes": PLANE_COUNT})
     network = PolicyValueNet(config)
     network.load_state_dict(state)
