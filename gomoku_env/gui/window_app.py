@@ -8,6 +8,8 @@ the loop, so a test can post pygame events and step the window frame by frame.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import pygame
 
 from gomoku_env.board import Board
@@ -19,7 +21,7 @@ from gomoku_env.render.window import Window
 QUIT_KEYS = (pygame.K_ESCAPE, pygame.K_q)
 
 
-class WindowApp:
+class WindowApp(ABC):
     """A window showing one board with a caption and a bar of buttons under it."""
 
     def __init__(
@@ -38,19 +40,19 @@ class WindowApp:
         self.window = Window(title, fps)
         self.running = True
 
+    @abstractmethod
     def do(self, command: str) -> None:
         """Carry out a button's command."""
-        raise NotImplementedError
 
-    def click(self, action: int) -> None:
+    def click(self, action: int) -> None:  # noqa: B027 - optional hook, no-op by default
         """React to a click on the point ``action``."""
 
-    def update(self) -> None:
+    def update(self) -> None:  # noqa: B027 - optional hook, no-op by default
         """Advance whatever moves on its own between frames."""
 
+    @abstractmethod
     def scene(self) -> tuple[Board, str]:
         """The board to show and its caption."""
-        raise NotImplementedError
 
     def point_position(self, action: int) -> tuple[int, int]:
         """Window pixel of the point ``action`` (for scripted sessions and tests)."""
