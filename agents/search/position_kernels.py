@@ -28,7 +28,6 @@ __all__ = [
     "is_legal_point",
     "legal_mask_into",
     "opponent",
-    "play_and_judge",
     "winning_points",
     "write_planes",
 ]
@@ -162,20 +161,6 @@ def wins_at(
         or line_wins(cells, size, win_length, rule_code, row, col, 1, 1, color)
         or line_wins(cells, size, win_length, rule_code, row, col, 1, -1, color)
     )
-
-
-@njit(cache=True, nogil=True)
-def play_and_judge(
-    cells: np.ndarray,
-    size: int,
-    win_length: int,
-    rule_code: int,
-    action: int,
-    color: int,
-) -> bool:
-    """Put a ``color`` stone on ``action``; whether it wins (as ``place_and_judge``)."""
-    cells[action] = color
-    return wins_at(cells, size, win_length, rule_code, action, color)
 
 
 @njit(cache=True, nogil=True)

@@ -16,8 +16,9 @@ import numpy as np
 from numba import njit
 
 from agents.search.arrays import DRAW, LOSS, UNKNOWN, WIN, TreeArrays, new_node
-from agents.search.position_kernels import opponent, play_and_judge
+from agents.search.position_kernels import opponent
 from agents.search.rng import random_below
+from gomoku_env.kernels import place_and_judge
 
 UCT = 0
 PUCT = 1
@@ -133,7 +134,7 @@ def open_child(
         return -1
     tree.edge_child[edge] = child
     tree.tried[node] += 1
-    if play_and_judge(cells, game[0], game[1], game[2], move, to_move):
+    if place_and_judge(cells, game[0], game[1], game[2], move, to_move):
         tree.status[child] = WIN
     elif stones + 1 == cells.size:
         tree.status[child] = DRAW
