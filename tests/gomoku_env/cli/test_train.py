@@ -23,6 +23,8 @@ def test_train_runs_resumes_and_exports(
     out = tmp_path / "run"
     assert main([*TINY_RUN, "--out", str(out)]) == 0
     assert "starting" in capsys.readouterr().out
+    iterations = load_network(out / "latest.pt")[1]["progress"]["iteration"]
+    assert iterations >= 1
     exported = tmp_path / "net.pt"
     assert (
         main(
@@ -42,7 +44,8 @@ def test_train_runs_resumes_and_exports(
     network, metadata = load_network(exported)
     assert network.config.channels == 8
     assert (
-        metadata["game"]["board_size"] == 6 and metadata["progress"]["iteration"] == 1
+        metadata["game"]["board_size"] == 6
+        and metadata["progress"]["iteration"] == iterations
     )
 
 
