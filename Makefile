@@ -20,12 +20,15 @@ $(STAMP): pyproject.toml
 demo: setup
 	$(BIN)/python examples/demo.py
 
-test: setup
+test: lint
 	$(BIN)/python -m pytest -n 2 -q
 
+# What a reviewer checks first: lint, formatting, and the layers contract
+# (gomoku_apps above agents above gomoku_env; see [tool.importlinter] in pyproject.toml).
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 bench: setup
 	$(BIN)/python benchmarks/bench_env.py

@@ -5,9 +5,9 @@ it is imported, and this package imports every agent module, so any ``agents.*``
 makes all specs available (in arena worker processes too).
 """
 
-from agents.alphabeta import AlphaBetaAgent
 from agents.base import Agent, TimedAgent, legal_actions
-from agents.heuristic import HeuristicAgent
+from agents.classic.alphabeta import AlphaBetaAgent
+from agents.classic.heuristic import HeuristicAgent
 from agents.random_agent import RandomAgent
 
 __all__ = [

@@ -26,10 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.alphabeta import AlphaBetaAgent
 from agents.base import Agent
+from agents.classic.alphabeta import AlphaBetaAgent
+from agents.classic.heuristic import HeuristicAgent
 from agents.gomocup.engine_agent import EngineAgent
-from agents.heuristic import HeuristicAgent
 from agents.mcts import MCTSAgent
 from agents.python_agent import load_python_agent
 from agents.random_agent import RandomAgent

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from agents import RandomAgent
-from agents.arena import Arena
+from gomoku_apps.arena import Arena
 from gomoku_env.config import GameConfig
 
 

@@ -19,11 +19,11 @@ import numpy as np
 from numba import njit
 
 import gomoku_env
-from agents import alphabeta_search as search
-from agents.heuristic import HeuristicAgent
-from agents.patterns import PatternState, place, remove
-from agents.reports import pattern_state
-from agents.threats import find_vcf
+from agents.classic import alphabeta_search as search
+from agents.classic.heuristic import HeuristicAgent
+from agents.classic.patterns import PatternState, place, remove
+from agents.classic.reports import pattern_state
+from agents.classic.threats import find_vcf
 from gomoku_env import Board, GameConfig
 
 POSITIONS = 6

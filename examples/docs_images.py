@@ -12,9 +12,9 @@ import numpy as np
 import pygame
 from PIL import Image
 
+from gomoku_apps.gui.play_app import PlayApp
+from gomoku_apps.gui.session import GameSession, Seat
 from gomoku_env import Board, GameConfig, parse_moves
-from gomoku_env.gui.play_app import PlayApp
-from gomoku_env.gui.session import GameSession, Seat
 from gomoku_env.records import GameRecord
 from gomoku_env.render import Overlay, RenderOptions, render_board, save_gif
 

@@ -13,7 +13,7 @@ against random, with one network forward per snapshot in self-play.
 
 The model is saved, evaluated, and wrapped as an Agent that plays a full game in the
 PettingZoo AEC env. The same wrapper puts it in the arena or the GUI through the agent
-spec ``python:gomoku_env.sb3.policy_agent:load_agent`` with ``path=<model.zip>``.
+spec ``python:agents.sb3.policy_agent:load_agent`` with ``path=<model.zip>``.
 """
 
 from __future__ import annotations
@@ -33,14 +33,14 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 import gomoku_env
-from agents.specs import registered_names
-from gomoku_env.sb3 import (
+from agents.sb3 import (
     GomokuCNN,
     PolicyAgent,
     PolicyPool,
     SelfPlayCallback,
     SelfPlayOpponent,
 )
+from agents.specs import registered_names
 from gomoku_env.sb3.vec_env import GomokuSB3VecEnv
 
 
@@ -264,7 +264,7 @@ def play_as_agent(args: Args) -> None:
         aec.step(action)
     print(aec.render())
     print(f"result: {info['reason']}, winner {info['winner']}")
-    spec = f"python:gomoku_env.sb3.policy_agent:load_agent,path={args.model_path}"
+    spec = f"python:agents.sb3.policy_agent:load_agent,path={args.model_path}"
     size = f"--size {args.board_size} --win-length {args.win_length}"
     print("the same model through an agent spec, in the arena and the GUI:")
     print(f"  gomoku arena '{spec}' mcts:simulations=200 --games 20 --board-size 9")

@@ -3,15 +3,19 @@
 The Gymnasium env plays the other side of the board with an object that has the
 ``agents.Agent`` shape (``act(observation) -> int`` and ``reset(seed)``). Users may hand
 it one directly, a function ``f(observation_planes, action_mask) -> action``, or a spec
-string such as ``"random"`` or ``"mcts:simulations=200"``. Specs are resolved through
-``agents.specs`` only when an env is built, because the rules and env layers must not
-import the agents package at module import time (imports flow rules ← env ← agents).
+string such as ``"random"`` or ``"mcts:simulations=200"``.
+
+The env layer sits below the agents and imports none of them. A spec string is handed to
+the resolvers registered under the entry-point group ``gomoku_env.agent_specs``
+(this distribution's pyproject.toml registers ``agents.specs.make_agent``), which builds
+the opponent.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -19,6 +23,10 @@ import numpy as np
 from gomoku_env.config import GameConfig
 
 PolicyFunction = Callable[[np.ndarray, np.ndarray], int]
+SpecResolver = Callable[..., Any]
+"""Called as ``resolver(spec, config=GameConfig, seed=int | None)``; returns an agent."""
+
+AGENT_SPEC_GROUP = "gomoku_env.agent_specs"
 
 
 @runtime_checkable
@@ -65,9 +73,7 @@ def resolve_opponent(
         ValueError: the spec names no registered agent or has bad options.
     """
     if isinstance(opponent, str):
-        from agents.specs import make_agent  # lazy: the env layer sits below agents
-
-        return make_agent(opponent, config=config, seed=seed)
+        return _resolve_spec(opponent, config, seed)
     if isinstance(opponent, OpponentAgent):
         return opponent
     if callable(opponent):
@@ -77,3 +83,15 @@ def resolve_opponent(
         "(observation, action_mask) -> action, or an agent spec string; "
         f"got {opponent!r}"
     )
+
+
+def _resolve_spec(spec: str, config: GameConfig, seed: int | None) -> OpponentAgent:
+    """The opponent that the registered spec resolvers build for ``spec``."""
+    resolvers = [entry.load() for entry in entry_points(group=AGENT_SPEC_GROUP)]
+    if not resolvers:
+        raise ValueError(
+            f"cannot build the opponent {spec!r}: no agent library is installed "
+            f"(none registers the entry-point group {AGENT_SPEC_GROUP!r}); install "
+            "this package with `pip install -e .` or pass an Agent object"
+        )
+    return resolvers[0](spec, config=config, seed=seed)

@@ -1,14 +1,14 @@
-"""Build the arena's built-in opening book (agents/arena/builtin_openings.py).
+"""Build the arena's built-in opening book (gomoku_apps/arena/builtin_openings.py).
 
 For each board size, every one of the 26 classic three-stone openings
-(agents.arena.openings.candidate_openings) is played ``--games`` times in self-play by
+(gomoku_apps.arena.openings.candidate_openings) is played ``--games`` times in self-play by
 ``--agent``; an opening stays in the book when black's score lies inside ``--band``,
 so neither side wins it too easily, or when it is among the ``--minimum`` openings
 closest to ½ (every opening is played with both colours, so the book needs variety
 more than perfect balance). Run from the repository root:
 
     .venv/bin/python scripts/build_opening_book.py --agent heuristic --games 100 --jobs 2
-    .venv/bin/ruff format agents/arena/builtin_openings.py
+    .venv/bin/ruff format gomoku_apps/arena/builtin_openings.py
 
 The stronger and faster the agent, the better the filter (``random`` keeps almost
 everything; ``heuristic`` separates decisive openings from balanced ones).
@@ -22,11 +22,11 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.arena.match import pair_tasks
-from agents.arena.openings import Opening, candidate_openings, describe
-from agents.arena.records import write_text_atomically
-from agents.arena.runner import run_tasks
 from agents.specs import make_agent
+from gomoku_apps.arena.match import pair_tasks
+from gomoku_apps.arena.openings import Opening, candidate_openings, describe
+from gomoku_apps.arena.records import write_text_atomically
+from gomoku_apps.arena.runner import run_tasks
 from gomoku_env.config import GameConfig
 
 BOOK_MODULE = (
@@ -107,7 +107,7 @@ def select(scores: dict[Opening, float], arguments: Arguments) -> dict[Opening, 
 
 
 def book_module_text(method: str, book: dict[int, dict[str, float]]) -> str:
-    """The source of agents/arena/builtin_openings.py (run ruff format on it after)."""
+    """The source of gomoku_apps/arena/builtin_openings.py (run ruff format on it after)."""
     lines = [
         '"""The built-in opening book, written by scripts/build_opening_book.py.',
         "",

@@ -1,19 +1,16 @@
-"""The Gomocup (Piskvork) brain protocol: our agents as brains, engines as our agents.
+"""External Gomocup (Piskvork) engines as agents, and the protocol they speak.
 
-- :class:`Brain` / :func:`run_brain`: any agent answering a tournament manager
-  (``gomoku brain AGENT_SPEC``).
-- :class:`EngineAgent`: an external engine playing as an agent (spec ``engine:PATH``).
+:class:`EngineAgent` runs an engine process and plays it as an agent (spec
+``engine:PATH``). The other direction, any agent answering a tournament manager, is the
+program :mod:`gomoku_apps.brain` (``gomoku brain AGENT_SPEC``).
 """
 
-from agents.gomocup.brain import Brain, run_brain
 from agents.gomocup.engine import EngineError, EngineExitedError, EngineTimeoutError
 from agents.gomocup.engine_agent import EngineAgent
 
 __all__ = [
-    "Brain",
     "EngineAgent",
     "EngineError",
     "EngineExitedError",
     "EngineTimeoutError",
-    "run_brain",
 ]

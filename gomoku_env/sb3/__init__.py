@@ -1,18 +1,6 @@
-"""Stable-Baselines3 integration: CNN extractor, models as agents, self-play, VecEnv.
+"""Stable-Baselines3 adapters of the envs (install the ``sb3`` extra).
 
-Importing this package imports torch and stable-baselines3 (install the ``sb3`` extra);
-``import gomoku_env`` alone never does.
+:class:`gomoku_env.sb3.vec_env.GomokuSB3VecEnv` puts the compiled vector env behind
+SB3's ``VecEnv``. Policies, the feature extractor and self-play opponents, which import
+torch, are agents: :mod:`agents.sb3`.
 """
-
-from gomoku_env.sb3.features import GomokuCNN
-from gomoku_env.sb3.policy_agent import PolicyAgent, load_agent
-from gomoku_env.sb3.self_play import PolicyPool, SelfPlayCallback, SelfPlayOpponent
-
-__all__ = [
-    "GomokuCNN",
-    "PolicyAgent",
-    "PolicyPool",
-    "SelfPlayCallback",
-    "SelfPlayOpponent",
-    "load_agent",
-]

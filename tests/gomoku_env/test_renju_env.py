@@ -10,8 +10,8 @@ from pettingzoo.test import api_test, seed_test
 
 import gomoku_env
 from agents import RandomAgent
+from gomoku_apps.gui.session import GameSession, Seat
 from gomoku_env import GameConfig, IllegalMoveError
-from gomoku_env.gui.session import GameSession, Seat
 from gomoku_env.kernels import BLACK
 from gomoku_env.notation import parse_moves
 from gomoku_env.observation import FORBIDDEN, ObservationPlanes

@@ -16,14 +16,14 @@ from agents.gomocup import (
     EngineTimeoutError,
 )
 from agents.specs import make_agent, parse_spec
-from gomoku_env.cli.brain import write_launcher
+from gomoku_apps.cli.brain import write_launcher
 from gomoku_env.config import GameConfig
 
 FAKE_ENGINE = str(Path(__file__).with_name("fake_engine.py"))
 OUR_BRAIN = [
     sys.executable,
     "-m",
-    "gomoku_env.cli.main",
+    "gomoku_apps.cli.main",
     "brain",
     "random",
     "--seed",

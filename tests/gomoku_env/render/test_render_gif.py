@@ -5,8 +5,8 @@ import os
 import pytest
 from PIL import Image
 
+from gomoku_apps.cli.main import main
 from gomoku_env import Board, GameConfig
-from gomoku_env.cli.main import main
 from gomoku_env.records import GameRecord
 from gomoku_env.render import RenderOptions, game_frames, save_gif
 

@@ -1,0 +1,221 @@
+"""AlphaBetaAgent: iterative-deepening negamax over pattern-ordered moves, with VCF.
+
+Each move goes through three steps:
+
+1. a VCF search for the mover: a forced win by fours is played at once;
+2. a VCF search for the opponent: if the opponent has one, the root moves are cut to
+   those after which it has none (when some exist);
+3. iterative deepening of :func:`agents.classic.alphabeta_search.negamax` until the time budget
+   or the depth limit runs out; each iteration's transposition table orders the next.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.classic import alphabeta_search as search
+from agents.classic.heuristic import centre
+from agents.classic.patterns import COUNT_FIVES, PatternState
+from agents.classic.reports import (
+    SearchReport,
+    check_positive_int,
+    pattern_state,
+    position_of,
+)
+from agents.classic.threats import find_vcf, other_color, refuting_moves, side_of
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
+
+MAX_DEPTH = 64
+TIME_MARGIN = 0.85
+"""Share of the time left that the node limit of the next iteration may use: the
+node rate of a deeper iteration is a little lower than that of the last one."""
+
+
+@dataclass(frozen=True)
+class AlphaBetaOptions:
+    """Settings of :class:`AlphaBetaAgent` (all validated).
+
+    Attributes:
+        time: seconds per move (None, or "none" in a spec: no clock; ``depth`` alone
+            stops the search).
+        depth: the deepest iteration (None: up to the clock, at most 64).
+        branching: moves searched per node, best pattern scores first.
+        vcf_plies: plies of the root VCF searches (for the mover and the opponent).
+        vcf_nodes: node budget of each root VCF search.
+        leaf_vcf_plies: plies of the VCF run at the horizon (0: none).
+        table_bits: the transposition table holds 2 ** table_bits entries.
+    """
+
+    time: float | None = 1.0
+    depth: int | None = None
+    branching: int = 12
+    vcf_plies: int = 21
+    vcf_nodes: int = 20_000
+    leaf_vcf_plies: int = 5
+    table_bits: int = 19
+
+    def __post_init__(self) -> None:
+        for name in ("time", "depth"):  # specs spell "no limit" as time=none
+            if (
+                isinstance(getattr(self, name), str)
+                and getattr(self, name).lower() == "none"
+            ):
+                object.__setattr__(self, name, None)
+        if self.time is None and self.depth is None:
+            raise ValueError(
+                "give a time budget, a depth limit, or both (both are None)"
+            )
+        if self.time is not None and (
+            isinstance(self.time, bool) or not isinstance(self.time, (int, float))
+            or self.time <= 0
+        ):  # fmt: skip
+            raise ValueError(f"time must be a number of seconds > 0, got {self.time!r}")
+        if self.depth is not None:
+            check_positive_int("depth", self.depth)
+        check_positive_int("branching", self.branching)
+        check_positive_int("vcf_plies", self.vcf_plies)
+        check_positive_int("vcf_nodes", self.vcf_nodes)
+        check_positive_int("leaf_vcf_plies", self.leaf_vcf_plies, minimum=0)
+        check_positive_int("table_bits", self.table_bits, minimum=4)
+
+
+class AlphaBetaAgent:
+    """Classic Gomoku AI: alpha-beta search over the pattern evaluator, plus VCF.
+
+    Args:
+        config: the game (defaults to 15×15 freestyle); observations must match it.
+        seed: seeds the ranking that breaks move-ordering ties; ``reset(seed)`` reseeds.
+            With a depth limit and no clock, the same seed gives the same moves.
+        **options: the fields of :class:`AlphaBetaOptions` (time, depth, branching, …).
+
+    ``act`` accepts a PettingZoo observation or a :class:`gomoku_env.Board`;
+    ``last_report`` holds the principal variation, score, nodes and depth of the last
+    search. Setting ``time_per_move`` (seconds) overrides the ``time`` option, as the
+    :class:`agents.base.TimedAgent` protocol asks (the Gomocup brain sets it).
+    """
+
+    def __init__(
+        self,
+        config: GameConfig | None = None,
+        seed: int | None = None,
+        **options: object,
+    ) -> None:
+        self.config = config if config is not None else GameConfig()
+        self.options = AlphaBetaOptions(**options)
+        self._zobrist = search.zobrist_keys(self.config.cells)
+        self._table = search.new_table(self.options.table_bits)
+        self._rng = np.random.default_rng(seed)
+        self._tie_rank = np.arange(self.config.cells, dtype=np.int64)
+        self.time_per_move: float | None = None
+        self.last_report: SearchReport | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        """Clear the transposition table and the last report; reseed when given."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self._table = search.new_table(self.options.table_bits)
+        self.last_report = None
+
+    def act(self, observation: dict[str, np.ndarray] | Board) -> int:
+        """The move chosen by VCF or by the alpha-beta search for the position."""
+        start = time.perf_counter()
+        board = position_of(observation, self.config)
+        if not board.moves:
+            move = centre(self.config.board_size)
+            return self._finish(start, move, 0, (move,), 0, 0, "opening")
+        state = pattern_state(board)
+        color = board.to_move
+        self._tie_rank = self._rng.permutation(self.config.cells).astype(np.int64)
+        line = np.empty(self.options.vcf_plies + 1, dtype=np.int64)
+        length, nodes = find_vcf(
+            state, color, self.options.vcf_plies, self.options.vcf_nodes, line
+        )
+        if length > 0:
+            pv = tuple(int(move) for move in line[:length])
+            return self._finish(
+                start, pv[0], search.WIN_SCORE - length, pv, nodes, 0, "vcf"
+            )
+        root_moves, defence_nodes = self._defence(state, color)
+        return self._deepen(start, state, color, root_moves, nodes + defence_nodes)
+
+    def _defence(self, state: PatternState, color: int) -> tuple[np.ndarray, int]:
+        """Root moves that stop the opponent's VCF (empty: no restriction) and nodes."""
+        opponent = other_color(color)
+        options = self.options
+        if state.counts[side_of(opponent), COUNT_FIVES] > 0:
+            return np.empty(0, dtype=np.int64), 0
+        line = np.empty(options.vcf_plies + 1, dtype=np.int64)
+        length, nodes = find_vcf(
+            state, opponent, options.vcf_plies, options.vcf_nodes, line
+        )
+        if length == 0:
+            return np.empty(0, dtype=np.int64), nodes
+        candidates = search.ordered_candidates(
+            state, color, self._tie_rank, -1, 4 * options.branching
+        )
+        per_move = max(1, options.vcf_nodes // max(1, candidates.size))
+        refuting = refuting_moves(state, color, candidates, options.vcf_plies, per_move)
+        return refuting[: options.branching], nodes
+
+    def _deepen(
+        self, start: float, state: PatternState, color: int, root_moves: np.ndarray,
+        nodes: int,
+    ) -> int:  # fmt: skip
+        """Iterative deepening under the clock and the depth limit."""
+        options = self.options
+        budget = self.time_per_move if self.time_per_move is not None else options.time
+        deadline = start + budget if budget is not None else None
+        context = search.SearchContext(
+            zobrist=self._zobrist, tie_rank=self._tie_rank,
+            counters=np.zeros(search.COUNTER_SLOTS, dtype=np.int64),
+            root_moves=root_moves, branching=options.branching,
+            leaf_vcf_plies=options.leaf_vcf_plies, leaf_vcf_nodes=200,
+        )  # fmt: skip
+        key = search.position_hash(state, self._zobrist)
+        best, score, completed = -1, 0, 0
+        node_limit = np.iinfo(np.int64).max
+        for depth in range(1, (options.depth or MAX_DEPTH) + 1):
+            iteration_start = time.perf_counter()
+            counters = context.counters
+            counters[:] = 0
+            counters[search.NODE_LIMIT] = node_limit
+            value = search.negamax(
+                state, self._table, context, color, depth, -search.INFINITY,
+                search.INFINITY, 0, key,
+            )  # fmt: skip
+            nodes += counters[search.NODES] + counters[search.VCF_NODES]
+            if counters[search.ABORTED]:
+                break
+            best, score, completed = int(counters[search.BEST_MOVE]), int(value), depth
+            if abs(score) > search.WIN_THRESHOLD:
+                break
+            if deadline is None:
+                continue
+            now = time.perf_counter()
+            spent = max(now - iteration_start, 1e-4)
+            if deadline - now < 2 * spent:
+                break
+            searched = counters[search.NODES] + counters[search.VCF_NODES]
+            node_limit = int(TIME_MARGIN * (deadline - now) * searched / spent)
+        pv = search.principal_variation(
+            state, self._table, self._zobrist, color, key, max(completed, 1)
+        )
+        pv_tuple = (
+            tuple(int(move) for move in pv) if pv.size and pv[0] == best else (best,)
+        )
+        reason = "defence" if root_moves.size else "search"
+        return self._finish(start, best, score, pv_tuple, nodes, completed, reason)
+
+    def _finish(
+        self, start: float, move: int, score: int, pv: tuple[int, ...], nodes: int,
+        depth: int, reason: str,
+    ) -> int:  # fmt: skip
+        self.last_report = SearchReport(
+            move=int(move), score=int(score), principal_variation=pv, nodes=int(nodes),
+            depth=depth, reason=reason, elapsed=time.perf_counter() - start,
+        )  # fmt: skip
+        return int(move)

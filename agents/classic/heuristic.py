@@ -1,0 +1,129 @@
+"""HeuristicAgent: one ply of pattern scoring, the classic fast Gomoku baseline."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from agents.classic.heuristic_batch import heuristic_moves
+from agents.classic.patterns import ATTACK_WEIGHT, DEFENCE_WEIGHT, point_values
+from agents.classic.reports import SearchReport, check_positive_int, position_of
+from agents.classic.shapes import build_shape_table
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
+
+
+def centre(size: int) -> int:
+    """The centre point, where the first stone goes."""
+    return (size // 2) * size + size // 2
+
+
+class HeuristicAgent:
+    """Plays the point with the best pattern move score; ties broken at random.
+
+    The move score counts what a stone makes for the mover (``attack`` times) and what
+    it takes from the opponent (``defence`` times). With the default 2 and 1 the agent
+    always completes its own five, otherwise blocks the opponent's, and prefers making
+    an open four to blocking a three; a higher ``defence`` plays more cautiously.
+
+    Args:
+        config: the game (defaults to 15×15 freestyle); observations must match it.
+        seed: seeds the tie-breaking generator; ``reset(seed)`` reseeds.
+        attack: weight of the point's value to the mover (an int >= 0).
+        defence: weight of the point's value to the opponent (an int >= 0).
+
+    ``act`` accepts a PettingZoo observation or a :class:`gomoku_env.Board`;
+    ``last_report`` describes the last move.
+
+    >>> from gomoku_env import Board, GameConfig, parse_moves
+    >>> nine = GameConfig(board_size=9)
+    >>> board = Board.from_moves(parse_moves("e5 a1 f5 a2 g5 a3", 9), nine)
+    >>> agent = HeuristicAgent(nine, seed=0)
+    >>> agent.act(board) in (parse_moves("d5", 9)[0], parse_moves("h5", 9)[0])
+    True
+    """
+
+    def __init__(
+        self,
+        config: GameConfig | None = None,
+        seed: int | None = None,
+        attack: int = ATTACK_WEIGHT,
+        defence: int = DEFENCE_WEIGHT,
+    ) -> None:
+        self.config = config if config is not None else GameConfig()
+        self.attack = check_positive_int("attack", attack, minimum=0)
+        self.defence = check_positive_int("defence", defence, minimum=0)
+        self._rng = np.random.default_rng(seed)
+        self._table = build_shape_table(self.config.win_length)
+        self.last_report: SearchReport | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        """Forget the last report; reseed when ``seed`` is given."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.last_report = None
+
+    def scores(self, board: Board) -> np.ndarray:
+        """The move score of every point for the side to move (-1 on stones and, under
+        renju, on black's forbidden points)."""
+        config = self.config
+        own = np.empty(config.cells, dtype=np.int64)
+        opponent = np.empty(config.cells, dtype=np.int64)
+        mover = board.to_move
+        for color, out in ((mover, own), (3 - mover, opponent)):
+            point_values(
+                board.cells, config.board_size, config.win_length, config.rule.code,
+                color, self._table, out,
+            )  # fmt: skip
+        scores = self.attack * own + self.defence * opponent
+        scores[board.cells != 0] = -1
+        scores[board.forbidden_mask() != 0] = -1
+        return scores
+
+    def act(self, observation: dict[str, np.ndarray] | Board) -> int:
+        """The best-scoring legal point for the position."""
+        start = time.perf_counter()
+        board = position_of(observation, self.config)
+        if not board.moves:
+            move, score, reason = centre(self.config.board_size), 0, "opening"
+        else:
+            scores = self.scores(board)
+            best = np.flatnonzero(scores == scores.max())
+            move, score, reason = (
+                int(self._rng.choice(best)),
+                int(scores.max()),
+                "pattern",
+            )
+        self.last_report = SearchReport(
+            move=move, score=score, principal_variation=(move,),
+            nodes=self.config.cells - len(board.moves), depth=1, reason=reason,
+            elapsed=time.perf_counter() - start,
+        )  # fmt: skip
+        return move
+
+    def act_batch(
+        self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray
+    ) -> np.ndarray:
+        """The moves for a batch of positions in one compiled call (the vector env's
+        opponent interface): ``planes`` (games, N, N, 5) channels-last observations,
+        ``masks`` their legal masks, ``games`` their slot numbers (unused).
+
+        Each move is one ``act`` could choose: the same when the best point is unique;
+        among tied points one drawn uniformly with this agent's generator (one draw per
+        game), which is not the point ``act`` would draw.
+        """
+        size = self.config.board_size
+        planes = np.asarray(planes)
+        if planes.ndim != 4 or planes.shape[1:3] != (size, size):
+            raise ValueError(
+                f"planes of shape {planes.shape} are not (games, {size}, {size}, "
+                "planes) observations of this agent's board"
+            )
+        self.last_report = None
+        flat = np.ascontiguousarray(planes.reshape(planes.shape[0], size * size, -1))
+        return heuristic_moves(
+            flat, size, self.config.win_length, self.config.rule.code, self._table,
+            np.array([self.attack, self.defence], dtype=np.int64),
+            self._rng.random(planes.shape[0]),
+        )  # fmt: skip

@@ -1,0 +1,80 @@
+"""The heuristic's moves for many games in one compiled call (the vector env's opponent).
+
+:func:`heuristic_moves` rebuilds each game's cells from its observation planes, scores
+every point as :meth:`agents.classic.heuristic.HeuristicAgent.scores` does (the same
+:func:`agents.classic.patterns.point_values`) and plays the best. Ties are broken with one
+uniform draw per game supplied by the caller, so the choice among equally good points
+is uniform, as in ``HeuristicAgent.act``, but not the same point that ``act`` would
+draw from the same seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from agents.classic.patterns import point_values
+from gomoku_env.kernels import BLACK, EMPTY, RENJU, WHITE
+from gomoku_env.observation import OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
+from gomoku_env.renju import ALLOWED, forbidden_codes
+
+
+@njit(cache=True, nogil=True)
+def cells_of(planes: np.ndarray, cells: np.ndarray) -> int:
+    """Fill ``cells`` from one game's (cells, planes) observation; the mover's colour."""
+    mover = BLACK if planes[0, OBSERVER_IS_BLACK] else WHITE
+    for cell in range(cells.size):
+        cells[cell] = EMPTY
+        if planes[cell, OWN_STONES]:
+            cells[cell] = mover
+        elif planes[cell, OPPONENT_STONES]:
+            cells[cell] = 3 - mover
+    return mover
+
+
+@njit(cache=True, nogil=True)
+def pick_best(scores: np.ndarray, draw: float) -> int:
+    """The ``draw``-th (a uniform number in [0, 1)) of the points with the top score."""
+    best = scores.max()
+    ties = 0
+    for point in range(scores.size):
+        ties += scores[point] == best
+    chosen = int(draw * ties)
+    for point in range(scores.size):
+        if scores[point] == best:
+            if chosen == 0:
+                return point
+            chosen -= 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def heuristic_moves(
+    planes: np.ndarray, size: int, win_length: int, rule_code: int,
+    table: np.ndarray, weights: np.ndarray, draws: np.ndarray,
+) -> np.ndarray:  # fmt: skip
+    """The heuristic's move in each game of ``planes`` (games, cells, planes).
+
+    ``weights`` holds the attack and defence weights; ``draws`` one uniform number per
+    game for tie-breaking. An empty board gets the centre point.
+    """
+    games, count = planes.shape[0], planes.shape[1]
+    moves = np.empty(games, dtype=np.int64)
+    cells = np.empty(count, dtype=np.int8)
+    own = np.empty(count, dtype=np.int64)
+    other = np.empty(count, dtype=np.int64)
+    for game in range(games):
+        mover = cells_of(planes[game], cells)
+        if not cells.any():
+            moves[game] = (size // 2) * size + size // 2
+            continue
+        point_values(cells, size, win_length, rule_code, mover, table, own)
+        point_values(cells, size, win_length, rule_code, 3 - mover, table, other)
+        scores = weights[0] * own + weights[1] * other
+        banned = rule_code == RENJU and mover == BLACK
+        codes = forbidden_codes(cells, size) if banned else cells
+        for point in range(count):
+            if cells[point] != EMPTY or (banned and codes[point] != ALLOWED):
+                scores[point] = -1
+        moves[game] = pick_best(scores, draws[game])
+    return moves

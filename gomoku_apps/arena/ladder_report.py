@@ -1,0 +1,163 @@
+"""The ladder written out: Markdown tables, a CSV file and a PNG plot.
+
+The plot needs matplotlib (the ``plot`` extra: ``pip install 'gomoku_env[plot]'``);
+the Markdown and CSV files need nothing beyond the standard library.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from gomoku_apps.arena.ladder import Ladder
+from gomoku_apps.arena.records import write_text_atomically
+from gomoku_env.atomic import write_atomically
+
+CSV_COLUMNS = (
+    "rank",
+    "agent",
+    "rating",
+    "margin",
+    "low",
+    "high",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score",
+    "ms_per_move",
+)
+
+
+def ladder_rows(ladder: Ladder) -> list[dict[str, object]]:
+    """One dict per agent, best first, with the :data:`CSV_COLUMNS` keys."""
+    rows = []
+    ratings = ladder.ratings
+    for rank, name in enumerate(ladder.ranked(), start=1):
+        index = ratings.names.index(name)
+        rating, margin = ratings.ratings[index], ratings.margins[index]
+        record = ladder.tally(name)
+        rows.append(
+            {
+                "rank": rank,
+                "agent": name,
+                "rating": round(rating, 1),
+                "margin": round(margin, 1),
+                "low": round(rating - margin, 1),
+                "high": round(rating + margin, 1),
+                "games": record.games,
+                "wins": record.wins,
+                "draws": record.draws,
+                "losses": record.losses,
+                "score": round(record.score, 4),
+                "ms_per_move": round(1000 * ladder.thinking_time(name).per_move, 3),
+            }
+        )
+    return rows
+
+
+def ladder_csv(ladder: Ladder) -> str:
+    """The ladder as CSV text with a header row."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(ladder_rows(ladder))
+    return buffer.getvalue()
+
+
+def _crosstable(ladder: Ladder) -> list[str]:
+    ranked = ladder.ranked()
+    lines = [
+        "| agent | " + " | ".join(f"vs {name}" for name in ranked) + " |",
+        "|---|" + "---:|" * len(ranked),
+    ]
+    for name in ranked:
+        cells = []
+        for opponent in ranked:
+            record = ladder.head_to_head(name, opponent) if opponent != name else None
+            points = None if record is None else record.wins + record.draws / 2
+            cells.append("" if record is None else f"{points:g}/{record.games}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def ladder_markdown(ladder: Ladder) -> str:
+    """The ladder as Markdown: the ratings, then a crosstable of points per pairing."""
+    percent = round(100 * ladder.ratings.confidence)
+    lines = [
+        f"Ladder: {ladder.description}; ratings in Elo with {percent}% intervals, "
+        f"`{ladder.ratings.anchor}` = 0, draws: {ladder.ratings.draw_model}.",
+        "",
+        f"| rank | agent | rating | {percent}% interval | games | W/D/L | score "
+        "| ms/move |",
+        "|---:|---|---:|---|---:|---|---:|---:|",
+    ]
+    for row in ladder_rows(ladder):
+        lines.append(
+            f"| {row['rank']} | `{row['agent']}` | {row['rating']:+.0f} "
+            f"| {row['low']:+.0f} … {row['high']:+.0f} | {row['games']} "
+            f"| {row['wins']}/{row['draws']}/{row['losses']} | {row['score']:.3f} "
+            f"| {row['ms_per_move']:.2f} |"
+        )
+    lines += ["", "Points scored by the row agent against the column agent:", ""]
+    return "\n".join(lines + _crosstable(ladder)) + "\n"
+
+
+def _pyplot():
+    """matplotlib's pyplot on the file-only Agg backend, or a clear ImportError."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as error:
+        raise ImportError(
+            "the ladder plot needs matplotlib: pip install 'gomoku_env[plot]'"
+        ) from error
+    return plt
+
+
+def plot_ladder(ladder: Ladder, path: str | Path) -> None:
+    """Draw the ratings with their intervals as a PNG at ``path``."""
+    plt = _pyplot()
+    rows = ladder_rows(ladder)[::-1]
+    figure, axes = plt.subplots(figsize=(7, 1 + 0.45 * len(rows)))
+    axes.errorbar(
+        [row["rating"] for row in rows],
+        range(len(rows)),
+        xerr=[row["margin"] for row in rows],
+        fmt="o",
+        capsize=4,
+    )
+    axes.set_yticks(range(len(rows)), [str(row["agent"]) for row in rows])
+    axes.axvline(0, color="grey", linewidth=0.8)
+    percent = round(100 * ladder.ratings.confidence)
+    axes.set_xlabel(f"rating (Elo, {ladder.ratings.anchor} = 0, {percent}% intervals)")
+    axes.set_title(ladder.description, fontsize=9)
+    figure.tight_layout()
+    try:
+        write_atomically(
+            path, lambda temporary: figure.savefig(temporary, format="png")
+        )
+    finally:
+        plt.close(figure)
+
+
+def write_ladder(ladder: Ladder, prefix: str | Path, plot: bool = True) -> list[Path]:
+    """Write ``PREFIX.md``, ``PREFIX.csv`` and (when ``plot``) ``PREFIX.png``."""
+    prefix = Path(prefix)
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    for suffix, text in (
+        (".md", ladder_markdown(ladder)),
+        (".csv", ladder_csv(ladder)),
+    ):
+        path = prefix.with_name(prefix.name + suffix)
+        write_text_atomically(path, text)
+        written.append(path)
+    if plot:
+        path = prefix.with_name(prefix.name + ".png")
+        plot_ladder(ladder, path)
+        written.append(path)
+    return written

@@ -1,0 +1,225 @@
+"""The Arena: matches between agents from varied openings with alternating colours.
+
+>>> from gomoku_env import GameConfig
+>>> arena = Arena(GameConfig(board_size=7), openings="none", seed=1)
+>>> match = arena.match("random", "random", games=4)
+>>> sum(match.tally(name).games for name in match.names)
+8
+
+Games come in pairs from the same opening, each agent black once, so an opening that
+favours one colour favours both agents equally. Openings are drawn from the built-in
+book for the board size (see :mod:`gomoku_apps.arena.openings`) in an order that the seed
+decides. With ``jobs > 1`` games run in worker processes started with ``spawn``: a
+script that runs parallel matches must guard its entry point with
+``if __name__ == "__main__":``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agents.specs import make_agent
+from gomoku_apps.arena.openings import Opening, load_openings, shuffled
+from gomoku_apps.arena.records import write_records
+from gomoku_apps.arena.results import (
+    Tally,
+    ThinkingTime,
+    forfeits,
+    tally,
+    thinking_time,
+)
+from gomoku_apps.arena.runner import (
+    GameResult,
+    GameTask,
+    ResultCallback,
+    StopRule,
+    game_seeds,
+    release_agent,
+    run_tasks,
+)
+from gomoku_apps.arena.sprt import SPRT, SPRTDecision
+from gomoku_apps.arena.stats import ScoreSummary, summarize
+from gomoku_env.config import GameConfig
+
+
+def player_names(specs: Sequence[str]) -> list[str]:
+    """Display names for ``specs``: the spec itself, with ``#2``… on repeats."""
+    names: list[str] = []
+    for spec in specs:
+        name, copy = spec, 1
+        while name in names:
+            copy += 1
+            name = f"{spec}#{copy}"
+        names.append(name)
+    return names
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The games of an A-vs-B match and what they say about A."""
+
+    names: tuple[str, str]
+    specs: tuple[str, str]
+    config: GameConfig
+    games: tuple[GameResult, ...]
+    sprt: SPRT | None = None
+    sprt_decision: SPRTDecision | None = None
+
+    def tally(self, name: str, color: str | None = None) -> Tally:
+        """W/D/L of player ``name``, overall or as one colour."""
+        return tally(self.games, name, color)
+
+    def summary(self, confidence: float = 0.95) -> ScoreSummary:
+        """A's score and Elo difference against B, with intervals."""
+        record = self.tally(self.names[0])
+        return summarize(record.wins, record.draws, record.losses, confidence)
+
+    def thinking_time(self, name: str) -> ThinkingTime:
+        """Time player ``name`` used."""
+        return thinking_time(self.games, name)
+
+    def forfeits(self, name: str | None = None) -> list[GameResult]:
+        """Forfeited games (by ``name`` when given)."""
+        return forfeits(self.games, name)
+
+
+def pair_tasks(
+    first_index: int,
+    players: tuple[tuple[str, str], tuple[str, str]],
+    games: int,
+    openings: Sequence[Opening],
+    config: GameConfig,
+    seed: int,
+    move_time_limit: float | None = None,
+) -> list[GameTask]:
+    """Tasks for ``games`` games between two (name, spec) players.
+
+    Game ``k`` uses opening ``k // 2`` (cycling) with the first player black when ``k``
+    is even; task indices start at ``first_index`` and seed each game's agents.
+    """
+    tasks = []
+    for k in range(games):
+        (black, black_spec), (white, white_spec) = players[k % 2], players[1 - k % 2]
+        index = first_index + k
+        tasks.append(
+            GameTask(
+                index,
+                black,
+                white,
+                black_spec,
+                white_spec,
+                openings[(k // 2) % len(openings)],
+                game_seeds(seed, index),
+                config,
+                move_time_limit,
+            )
+        )
+    return tasks
+
+
+def check_positive(name: str, value: object) -> None:
+    """Raise a ValueError naming ``value`` unless it is an int >= 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+
+
+class Arena:
+    """Plays matches between agent specs under one set of rules, openings and seeds.
+
+    Args:
+        config: the rules of every game.
+        openings: ``"book"`` (the built-in book), ``"none"`` (empty board) or the path
+            of an opening file.
+        seed: decides the opening order and every agent's seed, game by game.
+        jobs: worker processes (1 plays in this process).
+        move_time_limit: seconds per move; a slower move forfeits the game.
+        records_dir: when given, every game is saved there as a record.
+    """
+
+    def __init__(
+        self,
+        config: GameConfig | None = None,
+        openings: str | Path | None = "book",
+        seed: int = 0,
+        jobs: int = 1,
+        move_time_limit: float | None = None,
+        records_dir: str | Path | None = None,
+    ) -> None:
+        check_positive("jobs", jobs)
+        if move_time_limit is not None and not move_time_limit > 0:
+            raise ValueError(
+                f"move_time_limit must be > 0 seconds, got {move_time_limit!r}"
+            )
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+        self.config = config or GameConfig()
+        self.openings = shuffled(load_openings(openings, self.config), seed)
+        self.seed = seed
+        self.jobs = jobs
+        self.move_time_limit = move_time_limit
+        self.records_dir = None if records_dir is None else Path(records_dir)
+
+    def check_specs(self, specs: Sequence[str]) -> None:
+        """Build each agent once here, so a bad spec fails before any game starts."""
+        for spec in specs:
+            release_agent(make_agent(spec, self.config))
+
+    def play(
+        self,
+        tasks: Sequence[GameTask],
+        on_result: ResultCallback | None = None,
+        stop: StopRule | None = None,
+    ) -> list[GameResult]:
+        """Run ``tasks`` with this arena's jobs and save records when asked."""
+        results = run_tasks(tasks, self.jobs, on_result, stop)
+        if self.records_dir is not None:
+            write_records(results, self.records_dir, self.config)
+        return results
+
+    def match(
+        self,
+        a: str,
+        b: str,
+        games: int = 100,
+        sprt: SPRT | None = None,
+        on_result: ResultCallback | None = None,
+    ) -> MatchResult:
+        """Play up to ``games`` games of ``a`` against ``b``; an SPRT may stop early."""
+        check_positive("games", games)
+        self.check_specs((a, b))
+        names = tuple(player_names((a, b)))
+        players = ((names[0], a), (names[1], b))
+        tasks = pair_tasks(
+            0,
+            players,
+            games,
+            self.openings,
+            self.config,
+            self.seed,
+            self.move_time_limit,
+        )
+        stop = None if sprt is None else _SPRTStop(sprt, names[0])
+        results = self.play(tasks, on_result, stop)
+        decision = None
+        if sprt is not None:
+            record = tally(results, names[0])
+            decision = sprt.decide(record.wins, record.draws, record.losses)
+        return MatchResult(names, (a, b), self.config, tuple(results), sprt, decision)
+
+
+class _SPRTStop:
+    """Stop rule for a match: keeps a running tally of A so each check is O(1)."""
+
+    def __init__(self, sprt: SPRT, name: str) -> None:
+        self.sprt, self.name = sprt, name
+        self.counts = [0, 0, 0]
+        self.seen = 0
+
+    def __call__(self, results: Sequence[GameResult]) -> bool:
+        for result in results[self.seen :]:
+            self.counts[2 - int(2 * result.score(self.name))] += 1
+        self.seen = len(results)
+        wins, draws, losses = self.counts
+        return self.sprt.decide(wins, draws, losses) != SPRTDecision.CONTINUE

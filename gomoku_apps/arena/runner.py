@@ -1,0 +1,230 @@
+"""Running arena games, one after another or in parallel processes, reproducibly.
+
+A :class:`GameTask` says everything one game needs: the two agent specs, the opening,
+the seeds and the rules. Each worker process builds an agent once per (player, spec)
+and calls ``reset(seed)`` before every game, so a game's result depends only on its
+task, never on which process played it or what it played before: the same seed gives
+the same results with any number of jobs (for agents that honour ``reset(seed)`` and
+do not think against the clock).
+
+Workers start with the ``spawn`` method, which is safe with torch and numba threads and
+the same on every platform; agents must therefore come from specs (registered agents
+or ``python:`` targets), which every process can rebuild.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.util
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import Agent
+from agents.specs import make_agent
+from gomoku_apps.arena.game import COLORS, GameOutcome, forfeit_outcome, play_game
+from gomoku_env.config import GameConfig
+
+Opening = tuple[int, ...]
+ResultCallback = Callable[["GameResult", int, int], None]
+"""Called as ``on_result(result, games_done, games_total)`` as games finish."""
+StopRule = Callable[[Sequence["GameResult"]], bool]
+"""Given the results so far in game order, True to end the run after the last one."""
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game to play: who has which colour, from which opening, with which seeds."""
+
+    index: int
+    black: str
+    white: str
+    black_spec: str
+    white_spec: str
+    opening: Opening
+    seeds: tuple[int, int]
+    config: GameConfig
+    move_time_limit: float | None = None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game: the task's players and opening with the outcome."""
+
+    index: int
+    black: str
+    white: str
+    opening: Opening
+    outcome: GameOutcome
+
+    def player(self, color: str | None) -> str | None:
+        """The player who had ``color`` (None for None)."""
+        return (
+            None
+            if color is None
+            else (self.black if color == COLORS[0] else self.white)
+        )
+
+    @property
+    def winner(self) -> str | None:
+        """The winning player's name, None for a draw."""
+        return self.player(self.outcome.winner)
+
+    @property
+    def forfeited_by(self) -> str | None:
+        """The player who forfeited, or None."""
+        return self.player(self.outcome.forfeit)
+
+    def score(self, name: str) -> float:
+        """1, ½ or 0: what the game scored for player ``name``."""
+        if name not in (self.black, self.white):
+            raise ValueError(f"{name!r} did not play game {self.index}")
+        winner = self.winner
+        return 0.5 if winner is None else float(winner == name)
+
+
+def game_seeds(seed: int, index: int) -> tuple[int, int]:
+    """The (black, white) agent seeds of game ``index`` in a run seeded ``seed``."""
+    state = np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(2)
+    return int(state[0]), int(state[1])
+
+
+_AGENT_CACHE: dict[tuple[str, str, GameConfig], Agent] = {}
+
+
+def _agent(name: str, spec: str, config: GameConfig) -> Agent:
+    key = (name, spec, config)
+    if key not in _AGENT_CACHE:
+        _AGENT_CACHE[key] = make_agent(spec, config)
+    return _AGENT_CACHE[key]
+
+
+def release_agent(agent: Agent) -> None:
+    """Call the agent's ``close()`` when it has one (engines hold a process)."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        close()
+
+
+def close_agents() -> None:
+    """Release and forget the agents that this process built for games."""
+    agents = list(_AGENT_CACHE.values())
+    _AGENT_CACHE.clear()
+    for agent in agents:
+        release_agent(agent)
+
+
+def _start_worker() -> None:
+    # Pool workers end with os._exit, which skips atexit; Finalize still runs.
+    multiprocessing.util.Finalize(None, close_agents, exitpriority=10)
+
+
+def _reset_all(
+    agents: Sequence[Agent], seeds: Sequence[int], opening: Opening
+) -> GameOutcome | None:
+    """Reset both agents; a forfeit outcome for the first one whose reset crashes."""
+    for side, (agent, seed) in enumerate(zip(agents, seeds, strict=True)):
+        try:
+            agent.reset(seed=seed)
+        except Exception as error:
+            return forfeit_outcome(
+                side, "crash", f"reset: {type(error).__name__}: {error}", opening
+            )
+    return None
+
+
+def play_task(task: GameTask) -> GameResult:
+    """Play the game of ``task`` (in whatever process calls this)."""
+    black = _agent(task.black, task.black_spec, task.config)
+    white = _agent(task.white, task.white_spec, task.config)
+    outcome = _reset_all((black, white), task.seeds, task.opening) or play_game(
+        black, white, task.config, task.opening, task.move_time_limit
+    )
+    return GameResult(task.index, task.black, task.white, task.opening, outcome)
+
+
+def _run_sequential(
+    tasks: Sequence[GameTask], on_result: ResultCallback | None, stop: StopRule | None
+) -> list[GameResult]:
+    results: list[GameResult] = []
+    try:
+        for task in tasks:
+            results.append(play_task(task))
+            if on_result is not None:
+                on_result(results[-1], len(results), len(tasks))
+            if stop is not None and stop(results):
+                break
+    finally:
+        close_agents()
+    return results
+
+
+class _OrderedCollector:
+    """Gathers results arriving in any order and releases them in game order."""
+
+    def __init__(self, stop: StopRule | None) -> None:
+        self.ordered: list[GameResult] = []
+        self.pending: dict[int, GameResult] = {}
+        self.stopped = False
+        self._stop = stop
+
+    def add(self, position: int, result: GameResult) -> None:
+        self.pending[position] = result
+        while not self.stopped and len(self.ordered) in self.pending:
+            self.ordered.append(self.pending.pop(len(self.ordered)))
+            self.stopped = self._stop is not None and self._stop(self.ordered)
+
+
+def _run_parallel(
+    tasks: Sequence[GameTask],
+    jobs: int,
+    on_result: ResultCallback | None,
+    stop: StopRule | None,
+) -> list[GameResult]:
+    collector = _OrderedCollector(stop)
+    window = 2 * jobs
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=_start_worker
+    ) as pool:
+        running: dict[Future, int] = {}
+        next_task, done = 0, 0
+        while not collector.stopped and (running or next_task < len(tasks)):
+            while next_task < len(tasks) and len(running) < window:
+                running[pool.submit(play_task, tasks[next_task])] = next_task
+                next_task += 1
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                position = running.pop(future)
+                result = future.result()
+                done += 1
+                if on_result is not None:
+                    on_result(result, done, len(tasks))
+                collector.add(position, result)
+        for future in running:
+            future.cancel()
+    return collector.ordered
+
+
+def run_tasks(
+    tasks: Sequence[GameTask],
+    jobs: int = 1,
+    on_result: ResultCallback | None = None,
+    stop: StopRule | None = None,
+) -> list[GameResult]:
+    """Play ``tasks`` and return their results in task order.
+
+    Args:
+        jobs: worker processes; 1 plays in this process.
+        on_result: progress callback, called as games finish (in any order).
+        stop: checked on the results in task order after each one; the run ends at the
+            first game where it says True, and games after it are not reported, so a
+            stopped run gives the same results with any number of jobs.
+    """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
+    if jobs == 1 or len(tasks) <= 1:
+        return _run_sequential(tasks, on_result, stop)
+    return _run_parallel(tasks, jobs, on_result, stop)

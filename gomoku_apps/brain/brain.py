@@ -1,0 +1,253 @@
+"""Any of our agents as a Gomocup brain: the command state machine and its I/O loop.
+
+:class:`Brain` turns each manager line into the lines to answer (none for INFO and END,
+exactly one for every other command, preceded by DEBUG lines when there is something to
+tell), so that the manager and the brain never disagree on whose answer is whose. A bad
+or unknown line is answered with ERROR or UNKNOWN and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TextIO
+
+from agents.base import Agent
+from agents.gomocup.protocol import (
+    ProtocolError,
+    format_about,
+    format_point,
+    parse_board_line,
+    parse_command,
+    parse_int,
+    parse_numbers,
+    parse_point,
+    rule_name,
+)
+from gomoku_apps.brain.positions import board_from_block
+from gomoku_apps.brain.thinking import AgentError, Thinker, TimeControl
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
+from gomoku_env.errors import IllegalMoveError
+
+AgentFactory = Callable[[GameConfig], Agent]
+"""Builds the brain's agent for a game; raises ValueError for games it cannot play."""
+
+WIN_LENGTH = 5
+_TIME_KEYS = {
+    "timeout_turn": "turn_ms",
+    "timeout_match": "match_ms",
+    "time_left": "time_left_ms",
+}
+_STORED_KEYS = ("max_memory", "game_type", "folder")
+
+
+class Brain:
+    """A Gomocup brain around an agent: feed it lines with :meth:`handle`.
+
+    Args:
+        agent_factory: builds the agent at START (and again when the rule changes).
+        about: the fields of the ABOUT answer (name, version, author, country).
+    """
+
+    def __init__(self, agent_factory: AgentFactory, about: dict[str, str]) -> None:
+        self._agent_factory = agent_factory
+        self._about = dict(about)
+        self.clock = TimeControl()
+        self.info: dict[str, str] = {}
+        self.rule = "freestyle"
+        self.refusal: str | None = None
+        self.board: Board | None = None
+        self.agent: Agent | None = None
+        self.finished = False
+        self._thinker = Thinker()
+        self._block: list[str] | None = None
+
+    def handle(self, line: str) -> list[str]:
+        """The lines to answer to one manager line (none for INFO, END, blank lines)."""
+        if self._block is not None:
+            return self._collect_block_line(line)
+        if not line.strip():
+            return []
+        command = parse_command(line)
+        handler = getattr(self, f"_command_{command.name.lower()}", None)
+        if handler is None:
+            return [f"UNKNOWN command {command.name!r} is not supported"]
+        try:
+            return handler(command.argument)
+        except (ProtocolError, AgentError) as error:
+            return [f"ERROR {error}"]
+
+    def _command_start(self, argument: str) -> list[str]:
+        self._begin_game(parse_int(argument, "START board size"))
+        return ["OK"]
+
+    def _command_rectstart(self, argument: str) -> list[str]:
+        width, height = parse_numbers(argument, 2, "RECTSTART size")
+        if width != height:
+            raise ProtocolError(
+                f"only square boards are supported, got {width}x{height}"
+            )
+        return self._command_start(str(width))
+
+    def _command_restart(self, argument: str) -> list[str]:
+        board = self._game(argument)
+        self._begin_game(board.size)
+        return ["OK"]
+
+    def _command_begin(self, argument: str) -> list[str]:
+        board = self._game(argument)
+        if board.moves:
+            raise ProtocolError(f"BEGIN on a board with {len(board.moves)} stones")
+        return self._move()
+
+    def _command_turn(self, argument: str) -> list[str]:
+        board = self._game("")
+        action = parse_point(argument, board.size)
+        try:
+            board.play(action)
+        except IllegalMoveError as error:
+            raise ProtocolError(f"TURN {argument}: {error}") from None
+        return self._move()
+
+    def _command_board(self, argument: str) -> list[str]:
+        self._game(argument)
+        self._block = []
+        return []
+
+    def _command_takeback(self, argument: str) -> list[str]:
+        board = self._game("")
+        action = parse_point(argument, board.size)
+        if action != board.last_move:
+            last = (
+                "none"
+                if board.last_move is None
+                else format_point(board.last_move, board.size)
+            )
+            raise ProtocolError(
+                f"TAKEBACK {argument}: only the last move ({last}) can go"
+            )
+        board.undo()
+        return ["OK"]
+
+    def _command_info(self, argument: str) -> list[str]:
+        key, _, value = argument.partition(" ")
+        key, value = key.lower(), value.strip()
+        if key in _TIME_KEYS:
+            setattr(self.clock, _TIME_KEYS[key], parse_int(value, f"INFO {key}"))
+        elif key == "rule":
+            self._set_rule(parse_int(value, "INFO rule"))
+        elif key in _STORED_KEYS:
+            self.info[key] = value
+        return []
+
+    def _command_end(self, argument: str) -> list[str]:
+        self.finished = True
+        return []
+
+    def _command_about(self, argument: str) -> list[str]:
+        return [format_about(self._about)]
+
+    def _game(self, argument: str) -> Board:
+        """The current board; an error if no game can be played or args were given."""
+        if argument:
+            raise ProtocolError(f"unexpected argument {argument!r}")
+        if self.refusal is not None:
+            raise ProtocolError(self.refusal)
+        if self.board is None:
+            raise ProtocolError("no game: START has not succeeded yet")
+        return self.board
+
+    def _begin_game(self, size: int) -> None:
+        """Start an empty game of ``size`` under the current rule."""
+        if self.refusal is not None:
+            raise ProtocolError(self.refusal)
+        try:
+            config = GameConfig(board_size=size, win_length=WIN_LENGTH, rule=self.rule)
+        except (ValueError, TypeError) as error:
+            raise ProtocolError(f"unsupported game: {error}") from None
+        # Load the compiled rules now rather than in the first timed move.
+        Board(config).play(config.cells // 2)
+        self._adopt(config, Board(config))
+
+    def _adopt(self, config: GameConfig, board: Board) -> None:
+        """Play ``board`` from now on, building an agent for ``config`` when needed.
+
+        A fresh agent replaces one built for another game or still running an
+        abandoned move; on failure nothing changes.
+        """
+        fresh = (
+            self.agent is None
+            or self._thinker.busy
+            or self.board is None
+            or self.board.config != config
+        )
+        try:
+            agent = self._agent_factory(config) if fresh else self.agent
+            agent.reset()
+        except Exception as error:  # an agent bug becomes an ERROR answer, not a crash
+            raise ProtocolError(f"the agent cannot play this game: {error}") from None
+        if fresh:
+            self._thinker = Thinker()
+        self.agent, self.board = agent, board
+
+    def _set_rule(self, code: int) -> None:
+        """Switch to the rule of an ``INFO rule`` value, or refuse to play."""
+        try:
+            name = rule_name(code)
+            GameConfig(rule=name)
+        except ValueError as error:
+            self.refusal = f"unsupported rule {code}: {error}"
+            raise ProtocolError(self.refusal) from None
+        self.refusal, self.rule = None, name
+        board = self.board
+        if board is not None and board.config.rule.value != name:
+            config = GameConfig(board_size=board.size, win_length=WIN_LENGTH, rule=name)
+            try:
+                replayed = Board.from_moves(board.moves, config)
+            except ValueError as error:
+                raise ProtocolError(
+                    f"the stones on the board do not fit rule {name}: {error}"
+                ) from None
+            self._adopt(config, replayed)
+
+    def _collect_block_line(self, line: str) -> list[str]:
+        """Gather BOARD lines; at DONE, adopt the position and move (or refuse it)."""
+        text = line.strip()
+        if text.upper() == "END":
+            self._block = None
+            return self.handle(text)
+        if text.upper() != "DONE":
+            self._block.append(text)
+            return []
+        lines, self._block = self._block, None
+        board = self.board
+        try:
+            stones = [parse_board_line(item, board.size) for item in lines if item]
+            position = board_from_block(stones, board.config)
+        except ProtocolError as error:
+            return [f"ERROR {error}"]
+        try:
+            self._adopt(position.config, position)
+            return self._move()
+        except (ProtocolError, AgentError) as error:
+            return [f"ERROR {error}"]
+
+    def _move(self) -> list[str]:
+        """Let the agent move on the current board and answer with its point."""
+        board = self.board
+        if board.is_over:
+            raise ProtocolError("the game is over: there is no move to make")
+        action, notes = self._thinker.choose(self.agent, board, self.clock)
+        board.play(action)
+        return [*notes, format_point(action, board.size)]
+
+
+def run_brain(brain: Brain, commands: TextIO, answers: TextIO) -> None:
+    """Answer the lines of ``commands`` on ``answers`` until END or end of input."""
+    while not brain.finished:
+        line = commands.readline()
+        if not line:
+            return
+        for answer in brain.handle(line):
+            answers.write(answer + "\n")
+        answers.flush()

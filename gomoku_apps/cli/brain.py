@@ -1,0 +1,95 @@
+"""``gomoku brain AGENT_SPEC``: run one of our agents as a Gomocup brain.
+
+The brain speaks the Gomocup protocol on stdin/stdout, so a tournament manager (or
+our own :class:`~agents.gomocup.EngineAgent`) can play it. ``--launcher PATH`` writes a
+small executable script that starts this brain, for managers that expect a
+``pbrain-NAME`` executable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``brain`` subcommand."""
+    parser = subparsers.add_parser(
+        "brain",
+        help="run an agent as a Gomocup (Piskvork) brain on stdin/stdout",
+        description="Run AGENT_SPEC (e.g. 'random', 'mcts:simulations=400') as a "
+        "Gomocup brain: it reads manager commands on stdin and answers on stdout.",
+    )
+    parser.add_argument("agent", metavar="AGENT_SPEC", help="the agent to play")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the agent")
+    parser.add_argument(
+        "--launcher",
+        metavar="PATH",
+        help="write an executable script at PATH (name it pbrain-NAME) that runs "
+        "this brain, and exit",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    """Check the spec, then write the launcher or serve the protocol until END."""
+    from agents.specs import make_agent, parse_spec, registered_names
+    from gomoku_apps.brain.brain import Brain, run_brain
+    from gomoku_env import __version__
+
+    spec, seed = arguments.agent, arguments.seed
+    name, _ = parse_spec(spec)
+    if name not in registered_names():
+        accepted = ", ".join(registered_names())
+        raise ValueError(
+            f"unknown agent {name!r} in spec {spec!r}; accepted: {accepted}"
+        )
+    if arguments.launcher:
+        path = write_launcher(Path(arguments.launcher), spec, seed)
+        print(f"wrote {path}")
+        return 0
+    about = {
+        "name": f"gomoku_env {spec}",
+        "version": __version__,
+        "author": "gomoku_env",
+        "country": "",
+    }
+    brain = Brain(lambda config: make_agent(spec, config, seed), about)
+    run_brain(brain, sys.stdin, sys.stdout)
+    return 0
+
+
+def launcher_text(spec: str, seed: int | None) -> str:
+    """A POSIX shell script that runs ``gomoku brain spec`` with this Python."""
+    command = [sys.executable, "-m", "gomoku_apps.cli.main", "brain", spec]
+    if seed is not None:
+        command += ["--seed", str(seed)]
+    return (
+        "#!/bin/sh\n"
+        f"# Gomocup brain: gomoku_env agent {spec!r}\n"
+        "# (written by `gomoku brain --launcher`)\n"
+        f"exec {shlex.join(command)}\n"
+    )
+
+
+def write_launcher(path: Path, spec: str, seed: int | None) -> Path:
+    """Write the launcher script at ``path`` atomically and make it executable."""
+    path = path.resolve()
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"launcher folder {str(path.parent)!r} does not exist")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w") as file:
+            file.write(launcher_text(spec, seed))
+        mode = stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path

@@ -1,0 +1,101 @@
+"""Command-line options shared by the commands that play games (arena, ladder)."""
+
+from __future__ import annotations
+
+import argparse
+
+SPEC_HELP = (
+    "agent specs: NAME[:TARGET][:key=value,...], e.g. random, heuristic, "
+    "alphabeta:time=0.5, mcts:simulations=1000, python:my_module:make_agent, "
+    "engine:/path/to/brain (an unknown name lists the accepted ones)"
+)
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an int >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a float > 0."""
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    return value
+
+
+def add_games_parser(
+    subparsers: argparse._SubParsersAction, name: str, summary: str, description: str
+) -> argparse.ArgumentParser:
+    """A subcommand parser that plays games: the spec help and the game options."""
+    parser = subparsers.add_parser(
+        name, help=summary, description=description, epilog=SPEC_HELP
+    )
+    add_game_options(parser)
+    return parser
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """Rules, openings, seed, parallelism, time limit, records and progress options."""
+    rules = parser.add_argument_group("game")
+    rules.add_argument(
+        "--board-size", type=int, default=15, help="board side (default 15)"
+    )
+    rules.add_argument(
+        "--win-length", type=int, default=5, help="stones in a row (default 5)"
+    )
+    rules.add_argument(
+        "--rule",
+        default="freestyle",
+        help="freestyle, standard or renju (default freestyle)",
+    )
+    rules.add_argument(
+        "--openings",
+        default="book",
+        metavar="book|none|FILE",
+        help="built-in opening book for the board size (default), the empty board, "
+        "or a file with one opening per line in notation",
+    )
+    run = parser.add_argument_group("run")
+    run.add_argument("--seed", type=int, default=0, help="seeds openings and agents")
+    run.add_argument("--jobs", type=positive_int, default=1, help="parallel processes")
+    run.add_argument(
+        "--move-time",
+        type=positive_float,
+        metavar="SECONDS",
+        help="per-move limit; a slower move forfeits the game",
+    )
+    run.add_argument(
+        "--records", metavar="DIR", help="save every game as a record in DIR"
+    )
+    run.add_argument(
+        "--no-progress", action="store_true", help="no progress bar on stderr"
+    )
+
+
+def arena_from_options(arguments: argparse.Namespace):
+    """The :class:`gomoku_apps.arena.Arena` that the parsed game options describe."""
+    from gomoku_apps.arena import Arena
+    from gomoku_env.config import GameConfig
+
+    config = GameConfig(arguments.board_size, arguments.win_length, arguments.rule)
+    return Arena(
+        config,
+        openings=arguments.openings,
+        seed=arguments.seed,
+        jobs=arguments.jobs,
+        move_time_limit=arguments.move_time,
+        records_dir=arguments.records,
+    )
+
+
+def progress_from_options(arguments: argparse.Namespace, label: str):
+    """The progress bar to show, unless ``--no-progress`` was given."""
+    from gomoku_apps.cli.progress import ProgressBar
+
+    progress = ProgressBar(label)
+    progress.enabled &= not arguments.no_progress
+    return progress

@@ -1,0 +1,70 @@
+"""``gomoku ladder A B C ...``: a round robin rated by Bradley-Terry, random at 0."""
+
+from __future__ import annotations
+
+import argparse
+
+from gomoku_apps.cli.game_options import (
+    add_games_parser,
+    arena_from_options,
+    positive_int,
+    progress_from_options,
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``ladder`` command."""
+    parser = add_games_parser(
+        subparsers,
+        "ladder",
+        "rate agents by a round robin (Markdown, CSV and PNG)",
+        "Every pair of agents plays a match; ratings come from a "
+        "Bradley-Terry fit with draws, in Elo with 95% intervals, the anchor at 0. "
+        "Writes PREFIX.md, PREFIX.csv and PREFIX.png and prints the Markdown.",
+    )
+    parser.add_argument("agents", nargs="+", metavar="AGENT", help="agent specs")
+    parser.add_argument(
+        "--games-per-pair", type=positive_int, default=20, help="games per pair (20)"
+    )
+    parser.add_argument(
+        "--anchor", default="random", help="the agent rated 0 (default random)"
+    )
+    parser.add_argument(
+        "--output",
+        metavar="PREFIX",
+        help="output files' prefix (default ladder-SIZExSIZE-RULE)",
+    )
+    parser.add_argument(
+        "--draw-model",
+        choices=("half", "davidson"),
+        default="half",
+        help="a draw is half a win each way (Elo's sense, default) or Davidson's model",
+    )
+    parser.add_argument("--no-plot", action="store_true", help="skip the PNG plot")
+    parser.set_defaults(handler=run_ladder_command)
+
+
+def run_ladder_command(arguments: argparse.Namespace) -> int:
+    """Play the round robin, write the files and print the table."""
+    from gomoku_apps.arena import run_ladder
+    from gomoku_apps.arena.ladder_report import ladder_markdown, write_ladder
+
+    arena = arena_from_options(arguments)
+    size = arena.config.board_size
+    prefix = arguments.output or f"ladder-{size}x{size}-{arena.config.rule.value}"
+    progress = progress_from_options(arguments, f"{len(arguments.agents)} agents")
+    try:
+        ladder = run_ladder(
+            arena,
+            arguments.agents,
+            arguments.games_per_pair,
+            arguments.anchor,
+            progress,
+            arguments.draw_model,
+        )
+    finally:
+        progress.close()
+    print(ladder_markdown(ladder), end="")
+    for path in write_ladder(ladder, prefix, plot=not arguments.no_plot):
+        print(f"wrote {path}")
+    return 0

@@ -1,0 +1,58 @@
+"""Entry point of the ``gomoku`` command: builds the parser from the subcommand modules.
+
+Each module named in ``SUBCOMMANDS`` defines ``add_parser(subparsers)``, which adds its
+parser and sets ``handler`` (a function taking the parsed arguments and returning an exit
+code) as a default. Modules are imported when the parser is built, so heavy imports
+(torch, pygame) belong inside the handlers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from gomoku_env import __version__
+
+SUBCOMMANDS: list[str] = [
+    "brain",
+    "play",
+    "replay",
+    "gif",
+    "arena",
+    "ladder",
+    "bench",
+    "train",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full ``gomoku`` argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="gomoku", description="Gomoku environments, agents and tools."
+    )
+    parser.add_argument("--version", action="version", version=f"gomoku {__version__}")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for module_name in SUBCOMMANDS:
+        importlib.import_module(f"gomoku_apps.cli.{module_name}").add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``gomoku`` command; returns the exit code."""
+    parser = build_parser()
+    arguments = parser.parse_args(argv)
+    handler = getattr(arguments, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(arguments) or 0)
+    except (ValueError, FileNotFoundError) as error:
+        print(f"gomoku: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""The replay window: step through a saved game with buttons or the arrow keys."""
+
+from __future__ import annotations
+
+from gomoku_apps.gui.buttons import Button
+from gomoku_apps.gui.window_app import WindowApp
+from gomoku_env.board import Board
+from gomoku_env.notation import action_to_notation
+from gomoku_env.records import GameRecord
+from gomoku_env.render.options import RenderOptions
+
+REPLAY_BUTTONS = [
+    Button("first", "First", "home"),
+    Button("previous", "Back", "left"),
+    Button("next", "Next", "right"),
+    Button("last", "Last", "end"),
+]
+
+
+class ReplayApp(WindowApp):
+    """A window showing ``record`` after ``position`` moves, from 0 to all of them."""
+
+    def __init__(
+        self,
+        record: GameRecord,
+        options: RenderOptions | None = None,
+        fps: float = 30,
+        start: int = 0,
+    ) -> None:
+        super().__init__(
+            REPLAY_BUTTONS, record.config.board_size, options, fps, "Gomoku replay"
+        )
+        if not 0 <= start <= len(record.moves):
+            raise ValueError(f"start must be in 0..{len(record.moves)}, got {start!r}")
+        self.record = record
+        self.position = start
+        self._board = record.board(start)
+
+    def do(self, command: str) -> None:
+        last = len(self.record.moves)
+        targets = {
+            "first": 0,
+            "previous": max(0, self.position - 1),
+            "next": min(last, self.position + 1),
+            "last": last,
+        }
+        if targets[command] != self.position:
+            self.position = targets[command]
+            self._board = self.record.board(self.position)
+
+    def scene(self) -> tuple[Board, str]:
+        record, board = self.record, self._board
+        total = len(record.moves)
+        players = f"{record.black} vs {record.white}"
+        if self.position == 0:
+            return board, f"{players}: start ({total} moves), Right for the next move"
+        point = action_to_notation(record.moves[self.position - 1], board.size)
+        text = f"Move {self.position}/{total}: {point}"
+        if self.position == total and record.result != "unfinished":
+            reason = f" ({record.reason})" if record.reason else ""
+            text += f", result {record.result}{reason}"
+        return board, f"{players}. {text}"

@@ -1,0 +1,181 @@
+"""Arena matches: totals, colours, same results with any jobs, forfeits, records."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from agents.python_agent import resolve_target
+from gomoku_apps.arena import SPRT, Arena, SPRTDecision
+from gomoku_apps.arena.openings import describe
+from gomoku_apps.arena.records import read_record
+from gomoku_apps.arena.report import format_match
+from gomoku_env import GameConfig
+
+CONFIG = GameConfig(board_size=7)
+
+AGENTS_SOURCE = """
+import time
+
+import numpy as np
+
+from agents import RandomAgent
+
+
+class Crashing(RandomAgent):
+    def act(self, observation):
+        raise RuntimeError("boom")
+
+
+class Occupied(RandomAgent):
+    def act(self, observation):
+        return int(np.flatnonzero(observation["action_mask"] == 0)[0])
+
+
+class Slow(RandomAgent):
+    def act(self, observation):
+        time.sleep(0.3)
+        return super().act(observation)
+
+
+CLOSED = []
+
+
+class Closing(RandomAgent):
+    def close(self):
+        CLOSED.append(self)
+
+
+class BadReset(RandomAgent):
+    def reset(self, seed=None):
+        raise KeyError("lost")
+"""
+
+
+@pytest.fixture(scope="module")
+def agent_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("agents") / "faulty_agents.py"
+    path.write_text(textwrap.dedent(AGENTS_SOURCE))
+    return path
+
+
+def _games(match):
+    return [
+        (g.black, g.white, g.opening, g.outcome.moves, g.winner) for g in match.games
+    ]
+
+
+def test_match_totals_and_colours_add_up():
+    match = Arena(CONFIG, seed=2).match("random", "random", games=10)
+    first, second = match.names
+    assert match.names == ("random", "random#2")
+    a, b = match.tally(first), match.tally(second)
+    assert a.games == b.games == len(match.games) == 10
+    assert (a.wins, a.draws, a.losses) == (b.losses, b.draws, b.wins)
+    as_black, as_white = match.tally(first, "black"), match.tally(first, "white")
+    assert as_black.games == as_white.games == 5
+    assert as_black.wins + as_white.wins == a.wins
+    assert [g.black for g in match.games[:2]] == [first, second]
+    assert match.games[0].opening == match.games[1].opening
+    assert match.thinking_time(first).moves > 0
+    assert "score" in format_match(match)
+
+
+def test_parallel_run_gives_the_same_results_as_sequential():
+    sequential = Arena(CONFIG, seed=7, jobs=1).match("random", "random", games=12)
+    parallel = Arena(CONFIG, seed=7, jobs=2).match("random", "random", games=12)
+    other_seed = Arena(CONFIG, seed=8, jobs=1).match("random", "random", games=12)
+    assert _games(parallel) == _games(sequential)
+    assert _games(other_seed) != _games(sequential)
+
+
+@pytest.mark.parametrize(
+    ("attribute", "reason", "detail"),
+    [
+        ("Crashing", "crash", "RuntimeError: boom"),
+        ("Occupied", "illegal_move", "not a legal action"),
+        ("BadReset", "crash", "reset: KeyError"),
+    ],
+)
+def test_faulty_agent_forfeits_every_game(agent_file, attribute, reason, detail):
+    faulty = f"python:{agent_file}:{attribute}"
+    match = Arena(CONFIG, seed=1).match("random", faulty, games=4)
+    assert len(match.games) == 4
+    assert len(match.forfeits(faulty)) == 4
+    for game in match.games:
+        assert (game.winner, game.forfeited_by) == ("random", faulty)
+        assert game.outcome.reason == reason and detail in game.outcome.detail
+    assert match.tally("random").wins == 4
+    assert f"{faulty} forfeited ({reason}" in format_match(match)
+
+
+def test_agents_are_closed_after_the_match(agent_file):
+    Arena(CONFIG).match(f"python:{agent_file}:Closing", "random", games=2)
+    closed = resolve_target(f"{agent_file}:CLOSED")
+    assert len(closed) == 2  # the one built to check the spec, and the one that played
+
+
+def test_slow_agent_forfeits_on_time(agent_file):
+    slow = f"python:{agent_file}:Slow"
+    match = Arena(CONFIG, move_time_limit=0.05).match(slow, "random", games=2)
+    assert [g.outcome.reason for g in match.games] == ["timeout", "timeout"]
+    assert match.tally(slow).losses == 2
+
+
+def test_sprt_stops_a_decided_match_at_the_same_game_with_any_jobs(agent_file):
+    faulty = f"python:{agent_file}:Crashing"
+    test = SPRT(elo0=0, elo1=100)
+    matches = [
+        Arena(CONFIG, jobs=jobs).match("random", faulty, games=200, sprt=test)
+        for jobs in (1, 2)
+    ]
+    for match in matches:
+        assert match.sprt_decision is SPRTDecision.ACCEPT_H1
+        assert 5 <= len(match.games) < 200
+        assert [g.forfeited_by for g in match.games] == [faulty] * len(match.games)
+        assert "H1 accepted" in format_match(match)
+    assert _games(matches[0]) == _games(matches[1])
+
+
+def test_records_are_written_and_read_back(tmp_path, agent_file):
+    faulty = f"python:{agent_file}:Crashing"
+    arena = Arena(CONFIG, seed=4, records_dir=tmp_path / "games")
+    match = arena.match("random", "random", games=2)
+    files = sorted((tmp_path / "games").glob("game-*.txt"))
+    assert len(files) == 2
+    record, notes = read_record(files[1])
+    game = match.games[1]
+    assert (record.black, record.white, record.config) == (
+        game.black,
+        game.white,
+        CONFIG,
+    )
+    assert record.moves == game.outcome.moves
+    assert record.result == (game.outcome.winner or "draw")
+    assert notes == {"Game": "1", "Opening": describe(game.opening, 7)}
+    Arena(CONFIG, records_dir=tmp_path / "forfeits").match(faulty, "random", games=1)
+    record, notes = read_record(tmp_path / "forfeits" / "game-00000.txt")
+    assert (record.reason, record.result) == ("crash", "white")
+    assert (notes["Forfeit"], notes["ForfeitDetail"]) == ("black", "RuntimeError: boom")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"jobs": 0}, "jobs"),
+        ({"seed": -1}, "seed"),
+        ({"move_time_limit": 0}, "move_time_limit"),
+        ({"openings": "/no/such/book.txt"}, "book.txt"),
+    ],
+)
+def test_arena_rejects_bad_settings(kwargs, message):
+    with pytest.raises((ValueError, FileNotFoundError), match=message):
+        Arena(CONFIG, **kwargs)
+
+
+def test_match_rejects_bad_specs_before_playing():
+    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
+        Arena(CONFIG).match("random", "nobody", games=2)
+    with pytest.raises(ValueError, match="games"):
+        Arena(CONFIG).match("random", "random", games=0)

@@ -1,0 +1,112 @@
+"""Bradley-Terry (Davidson) fit: recovers known strengths, hand-computed intervals."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from gomoku_apps.arena.bradley_terry import fit_ratings
+
+NAMES = ["random", "b", "c", "d"]
+TRUE = np.array([0.0, 200.0, 450.0, -120.0])
+NU = 0.4
+
+
+def _probabilities(i: int, j: int) -> tuple[float, float, float]:
+    half = (TRUE[i] - TRUE[j]) * math.log(10) / 800
+    total = math.exp(half) + math.exp(-half) + NU
+    return math.exp(half) / total, NU / total, math.exp(-half) / total
+
+
+def _results(games_per_pair: float, rng: np.random.Generator | None = None):
+    wins, draws = np.zeros((4, 4)), np.zeros((4, 4))
+    for i in range(4):
+        for j in range(i + 1, 4):
+            p = _probabilities(i, j)
+            counts = (
+                np.array(p) * games_per_pair
+                if rng is None
+                else rng.multinomial(games_per_pair, p)
+            )
+            wins[i, j], draws[i, j], wins[j, i] = counts
+            draws[j, i] = draws[i, j]
+    return wins, draws
+
+
+def test_exact_expected_results_recover_the_strengths():
+    wins, draws = _results(1000)
+    fit = fit_ratings(NAMES, wins, draws, "random", prior=0, draw_model="davidson")
+    assert fit.ratings == pytest.approx(tuple(TRUE), abs=1e-6)
+    assert fit.draw_parameter == pytest.approx(NU)
+    assert fit.margins[0] == 0 and all(m > 0 for m in fit.margins[1:])
+
+
+def test_sampled_results_fall_within_the_intervals():
+    wins, draws = _results(400, np.random.default_rng(5))
+    fit = fit_ratings(NAMES, wins, draws, "random", draw_model="davidson")
+    for rating, margin, true in zip(fit.ratings, fit.margins, TRUE, strict=True):
+        assert abs(rating - true) <= margin + 1e-9
+
+
+def test_anchor_moves_the_scale_not_the_differences():
+    wins, draws = _results(1000)
+    fit = fit_ratings(NAMES, wins, draws, "c", prior=0, draw_model="davidson")
+    assert fit.rating("c") == 0
+    assert fit.rating("b") - fit.rating("random") == pytest.approx(200, abs=1e-6)
+
+
+def test_two_players_without_draws_hand_computed():
+    # 30-10: rating 400·log10(3) = 190.85; Fisher information N·p·(1-p) = 7.5 in
+    # natural units, so the 95% margin is 1.96 · (400 / ln 10) / sqrt(7.5) = 124.33.
+    fit = fit_ratings(
+        ["random", "x"], [[0, 10], [30, 0]], np.zeros((2, 2)), "random", 0
+    )
+    assert fit.rating("x") == pytest.approx(190.85, abs=0.01)
+    assert fit.margins[1] == pytest.approx(124.33, abs=0.01)
+    assert fit.draw_parameter == 0
+
+
+def test_half_draw_model_hand_computed():
+    # 30 wins and 20 draws against 10 losses... as half points: score 40/60 = 2/3, so
+    # the gap is 400·log10(2) = 120.41; information 60·(2/3)·(1/3) = 13.33, margin
+    # 1.96 · (400 / ln 10) / sqrt(13.33) = 93.24.
+    draws = np.array([[0, 20], [20, 0]])
+    fit = fit_ratings(["random", "x"], [[0, 10], [30, 0]], draws, "random", 0)
+    assert fit.draw_model == "half" and fit.draw_parameter == 0
+    assert fit.rating("x") == pytest.approx(120.41, abs=0.01)
+    assert fit.margins[1] == pytest.approx(93.24, abs=0.01)
+
+
+def test_half_draws_recover_ratings_from_expected_scores():
+    # Each pair scores exactly its logistic expectation, partly through 20% draws:
+    # under the "half" model the draw rate does not matter, only the score.
+    true = np.array([0.0, 100.0, 350.0])
+    wins, draws = np.zeros((3, 3)), np.zeros((3, 3))
+    for i in range(3):
+        for j in range(i + 1, 3):
+            score = 1 / (1 + 10 ** ((true[j] - true[i]) / 400))
+            draws[i, j] = draws[j, i] = 20
+            wins[i, j], wins[j, i] = 100 * score - 10, 100 * (1 - score) - 10
+    fit = fit_ratings(["random", "b", "c"], wins, draws, "random", prior=0)
+    assert fit.ratings == pytest.approx(tuple(true), abs=1e-6)
+
+
+def test_prior_keeps_a_clean_sweep_finite():
+    fit = fit_ratings(["random", "x"], [[0, 0], [10, 0]], np.zeros((2, 2)), "random")
+    # 10 wins plus one virtual game split in two: score 10.5 / 11.
+    assert fit.rating("x") == pytest.approx(400 * math.log10(10.5 / 0.5), abs=0.01)
+
+
+def test_bad_inputs_are_rejected():
+    zeros = np.zeros((3, 3))
+    linked = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]])
+    with pytest.raises(ValueError, match=r"not linked.*'c'"):
+        fit_ratings(["a", "b", "c"], linked, zeros, "a")
+    with pytest.raises(ValueError, match="anchor 'z'"):
+        fit_ratings(["a", "b", "c"], linked, zeros, "z")
+    with pytest.raises(ValueError, match="shape"):
+        fit_ratings(["a", "b"], linked, zeros, "a")
+    with pytest.raises(ValueError, match="draw_model"):
+        fit_ratings(["a", "b", "c"], linked, zeros, "a", draw_model="bayes")

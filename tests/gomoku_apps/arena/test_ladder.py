@@ -1,0 +1,71 @@
+"""The ladder: round robin, ratings anchored at random, Markdown/CSV/PNG reports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import textwrap
+
+import pytest
+
+from gomoku_apps.arena import Arena, run_ladder
+from gomoku_apps.arena.ladder import pair_counts
+from gomoku_apps.arena.ladder_report import ladder_csv, ladder_markdown, write_ladder
+from gomoku_env import GameConfig
+
+
+@pytest.fixture(scope="module")
+def ladder(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ladder") / "weak_agents.py"
+    path.write_text(
+        textwrap.dedent(
+            """
+            from agents import RandomAgent
+
+            class Crashing(RandomAgent):
+                def act(self, observation):
+                    raise RuntimeError("boom")
+            """
+        )
+    )
+    arena = Arena(GameConfig(board_size=7), seed=5)
+    return run_ladder(arena, ["random", "random", f"python:{path}:Crashing"], 6)
+
+
+def test_round_robin_plays_every_pair(ladder):
+    names = ladder.names
+    assert len(ladder.games) == 3 * 6
+    for i, name in enumerate(names):
+        for opponent in names[i + 1 :]:
+            assert ladder.head_to_head(name, opponent).games == 6
+    wins, draws = pair_counts(ladder.games, names)
+    assert wins.sum() + draws.sum() / 2 == len(ladder.games)
+
+
+def test_ratings_are_anchored_and_ordered(ladder):
+    ratings = ladder.ratings
+    assert ratings.anchor == "random" and ratings.rating("random") == 0
+    crashing = ladder.names[2]
+    assert ladder.ranked()[-1] == crashing
+    assert ratings.rating(crashing) < -200
+
+
+def test_reports(ladder, tmp_path):
+    rows = list(csv.DictReader(io.StringIO(ladder_csv(ladder))))
+    assert [row["agent"] for row in rows] == ladder.ranked()
+    assert sum(int(row["games"]) for row in rows) == 2 * len(ladder.games)
+    markdown = ladder_markdown(ladder)
+    assert "`random` = 0" in markdown and "| 3 |" in markdown
+    assert "6/6" in markdown  # random beat the crashing agent in all 6 games
+    paths = write_ladder(ladder, tmp_path / "out" / "ladder")
+    assert [p.name for p in paths] == ["ladder.md", "ladder.csv", "ladder.png"]
+    assert paths[2].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert paths[0].read_text() == markdown
+
+
+def test_ladder_rejects_bad_input():
+    arena = Arena(GameConfig(board_size=7))
+    with pytest.raises(ValueError, match="at least two"):
+        run_ladder(arena, ["random"])
+    with pytest.raises(ValueError, match="anchor 'heuristic'"):
+        run_ladder(arena, ["random", "random"], 2, anchor="heuristic")

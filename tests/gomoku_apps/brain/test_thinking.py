@@ -1,0 +1,120 @@
+"""Turn time: budgets from the INFO limits, the deadline and emergency moves."""
+
+import threading
+import time
+
+import pytest
+
+from agents.base import TimedAgent, legal_actions
+from gomoku_apps.brain.brain import Brain
+from gomoku_apps.brain.thinking import (
+    MIN_BUDGET_S,
+    AgentError,
+    Thinker,
+    TimeControl,
+    emergency_move,
+)
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
+
+
+@pytest.mark.parametrize(
+    ("clock", "budget", "limit"),
+    [
+        (TimeControl(), None, None),
+        (TimeControl(turn_ms=1000), 0.75, 1.0),
+        (TimeControl(turn_ms=0), MIN_BUDGET_S, None),
+        (TimeControl(turn_ms=5000, time_left_ms=20_000), 0.75, 5.0),
+        (TimeControl(time_left_ms=2_147_483_647), None, None),
+        (TimeControl(turn_ms=5000, time_left_ms=-50), MIN_BUDGET_S, 0.0),
+    ],
+)
+def test_budget_and_hard_limit_follow_the_tightest_limit(clock, budget, limit):
+    assert clock.budget() == (None if budget is None else pytest.approx(budget))
+    assert clock.hard_limit() == limit
+
+
+def test_emergency_move_is_legal_and_next_to_the_last_move():
+    board = Board.from_moves([112, 113], GameConfig())
+    move = emergency_move(board)
+    assert board.is_legal(move)
+    row, col = divmod(move, 15)
+    assert max(abs(row - 7), abs(col - 8)) == 1
+    assert emergency_move(Board(GameConfig(board_size=9))) == 40
+
+
+class SlowTimedAgent:
+    """Honours nothing: sleeps ``delay`` seconds, records the budget it was given."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.time_per_move = None
+        self.budgets = []
+        self.active = 0
+        self.most_active = 0
+        self._lock = threading.Lock()
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, observation):
+        with self._lock:
+            self.active += 1
+            self.most_active = max(self.most_active, self.active)
+        self.budgets.append(self.time_per_move)
+        time.sleep(self.delay)
+        with self._lock:
+            self.active -= 1
+        return int(legal_actions(observation)[-1])
+
+
+def test_a_timed_agent_gets_its_budget_and_answers_in_time():
+    agent = SlowTimedAgent(delay=0.0)
+    assert isinstance(agent, TimedAgent)
+    move, notes = Thinker().choose(agent, Board(), TimeControl(turn_ms=2000))
+    assert (move, notes) == (224, [])
+    assert agent.budgets == [pytest.approx(1.55)]
+
+
+def test_an_overrunning_agent_is_replaced_by_an_emergency_move():
+    agent = SlowTimedAgent(delay=1.0)
+    thinker = Thinker()
+    board = Board.from_moves([112])
+    started = time.monotonic()
+    move, notes = thinker.choose(agent, board, TimeControl(turn_ms=300))
+    assert time.monotonic() - started < 0.9
+    assert move == emergency_move(board) and "overran" in notes[0]
+    assert thinker.busy
+    # While the abandoned call runs, the agent is not called again.
+    move, notes = thinker.choose(agent, board, TimeControl(turn_ms=300))
+    assert "still busy" in notes[0] and agent.most_active == 1
+
+
+def test_a_brain_answers_within_its_turn_time_and_starts_afresh_after_an_overrun():
+    agents = []
+
+    def factory(config):
+        agents.append(SlowTimedAgent(delay=1.0))
+        return agents[-1]
+
+    brain = Brain(factory, {})
+    for line in ["START 15", "INFO timeout_turn 300"]:
+        brain.handle(line)
+    started = time.monotonic()
+    answers = brain.handle("TURN 7,7")
+    assert time.monotonic() - started < 0.9
+    assert answers[0].startswith("DEBUG agent overran") and len(answers) == 2
+    assert brain.handle("RESTART") == ["OK"]
+    assert len(agents) == 2 and brain.agent is agents[1]
+
+
+def test_illegal_agent_moves_are_failures():
+    class Cheater:
+        def reset(self, seed=None):
+            pass
+
+        def act(self, observation):
+            return 112
+
+    with pytest.raises(AgentError, match="illegal move: 112"):
+        Thinker().choose(Cheater(), Board.from_moves([112]), TimeControl())

@@ -1,0 +1,56 @@
+"""``gomoku brain``: the protocol on stdin/stdout, spec errors and launcher scripts."""
+
+import io
+import os
+import shlex
+import sys
+
+from agents.gomocup.protocol import parse_point
+from gomoku_apps.cli.brain import launcher_text
+from gomoku_apps.cli.main import main
+
+
+def test_brain_serves_the_protocol_on_stdin_and_stdout(monkeypatch, capsys):
+    monkeypatch.setattr(
+        sys, "stdin", io.StringIO("START 9\r\nBEGIN\r\nEND\r\nABOUT\r\n")
+    )
+    assert main(["brain", "random", "--seed", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "OK" and len(lines) == 2
+    assert 0 <= parse_point(lines[1], 9) < 81
+
+
+def test_brain_refuses_an_unknown_agent(capsys):
+    assert main(["brain", "grandmaster"]) == 2
+    error = capsys.readouterr().err
+    assert "unknown agent 'grandmaster'" in error and "random" in error
+
+
+def test_launcher_is_an_executable_script_running_this_python(tmp_path, capsys):
+    path = tmp_path / "pbrain-test"
+    assert main(["brain", "random", "--seed", "4", "--launcher", str(path)]) == 0
+    assert f"wrote {path}" in capsys.readouterr().out
+    assert os.access(path, os.X_OK)
+    text = path.read_text()
+    assert text == launcher_text("random", 4)
+    assert text.startswith("#!/bin/sh\n")
+    assert (
+        f"exec {sys.executable} -m gomoku_apps.cli.main brain random --seed 4" in text
+    )
+    spec = "python:my mod:make;rm -rf ~"
+    exec_line = launcher_text(spec, None).splitlines()[-1]
+    assert shlex.split(exec_line) == [
+        "exec",
+        sys.executable,
+        "-m",
+        "gomoku_apps.cli.main",
+        "brain",
+        spec,
+    ]
+
+
+def test_launcher_in_a_missing_folder_is_an_error(tmp_path, capsys):
+    assert (
+        main(["brain", "random", "--launcher", str(tmp_path / "no" / "pbrain-x")]) == 2
+    )
+    assert "does not exist" in capsys.readouterr().err

@@ -1,0 +1,133 @@
+"""The gomoku command: --version, --help on each command, arena, ladder and bench."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from gomoku_apps.cli.main import SUBCOMMANDS, main
+from gomoku_apps.cli.progress import ProgressBar
+from gomoku_env import __version__
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"gomoku {__version__}"
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_help_on_each_command(command, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    assert f"usage: gomoku {command}" in capsys.readouterr().out
+
+
+def test_arena_command_prints_the_report(tmp_path, capsys):
+    code = main(
+        [
+            "arena",
+            "random",
+            "random",
+            "--games",
+            "4",
+            "--board-size",
+            "7",
+            "--seed",
+            "3",
+            "--records",
+            str(tmp_path),
+            "--no-progress",
+        ]
+    )
+    output = capsys.readouterr().out
+    assert code == 0
+    assert "random vs random#2: 4 games, 7x7 freestyle" in output
+    assert "Elo difference" in output and "as black" in output
+    assert len(list(tmp_path.glob("game-*.txt"))) == 4
+
+
+def test_arena_command_with_sprt(capsys):
+    code = main(
+        [
+            "arena",
+            "random",
+            "random",
+            "--games",
+            "6",
+            "--board-size",
+            "7",
+            "--sprt",
+            "0",
+            "50",
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    assert "SPRT elo0=0 elo1=50" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["arena", "random", "nobody", "--board-size", "7"], "unknown agent 'nobody'"),
+        (["arena", "random", "random", "--board-size", "4"], "board_size"),
+        (["arena", "random", "random", "--rule", "renjuish"], "unknown rule"),
+        (["arena", "random", "random", "--sprt", "5", "1"], "elo0 must be below"),
+    ],
+)
+def test_arena_command_errors(arguments, message, capsys):
+    assert main(arguments) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_ladder_command_writes_files(tmp_path, capsys):
+    prefix = tmp_path / "ladder"
+    code = main(
+        [
+            "ladder",
+            "random",
+            "random",
+            "--games-per-pair",
+            "2",
+            "--board-size",
+            "7",
+            "--output",
+            str(prefix),
+            "--no-progress",
+            "--no-plot",
+        ]
+    )
+    output = capsys.readouterr().out
+    assert code == 0
+    assert "| rank | agent | rating" in output
+    assert (tmp_path / "ladder.md").exists() and (tmp_path / "ladder.csv").exists()
+    assert not (tmp_path / "ladder.png").exists()
+
+
+def test_bench_lists_and_runs_scripts(tmp_path, capsys):
+    (tmp_path / "bench_hello.py").write_text(
+        "import sys\nprint('hello', *sys.argv[1:])\nsys.exit(3)\n"
+    )
+    assert main(["bench", "--dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.split() == ["hello"]
+    assert main(["bench", "--dir", str(tmp_path), "hello", "x"]) == 3
+    assert main(["bench", "--dir", str(tmp_path), "nope"]) == 2
+    assert "unknown benchmark 'nope'" in capsys.readouterr().err
+
+
+def test_progress_bar_draws_only_when_enabled():
+    stream = io.StringIO()
+    bar = ProgressBar("a vs b", stream, force=True)
+    for done in (1, 2):
+        bar(None, done, 2)
+    bar.close()
+    text = stream.getvalue()
+    assert "1/2 games" in text and "[" + "#" * 30 + "] 2/2 games" in text
+    assert text.endswith("\n")
+    quiet = io.StringIO()
+    ProgressBar("a vs b", quiet)(None, 1, 2)  # a StringIO is not a terminal
+    assert quiet.getvalue() == ""
