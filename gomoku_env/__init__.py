@@ -3,7 +3,9 @@
 Importing the package registers ``gomoku_env/gomoku-v0`` in PettingZoo's AEC registry,
 so ``pettingzoo.make("aec", "gomoku_env/gomoku-v0", board_size=9)`` works after
 ``import gomoku_env``, and the single-agent ``gomoku_env/Gomoku-v0`` in Gymnasium's, so
-``gymnasium.make("gomoku_env/Gomoku-v0", opponent="random")`` works too.
+``gymnasium.make("gomoku_env/Gomoku-v0", opponent="random")`` works too, and
+``gymnasium.make_vec("gomoku_env/Gomoku-v0", num_envs=64, board_size=9)`` builds the
+compiled vector env (:class:`gomoku_env.vector_env.GomokuVectorEnv`).
 """
 
 from importlib.metadata import PackageNotFoundError, version
@@ -29,7 +31,11 @@ GYM_ENV_ID = "gomoku_env/Gomoku-v0"
 if ENV_ID not in pettingzoo.aec_registry:
     pettingzoo.register("aec", ENV_ID, entry_point="gomoku_env.aec_env:env")
 if GYM_ENV_ID not in gymnasium.registry:
-    gymnasium.register(GYM_ENV_ID, entry_point="gomoku_env.gym_env:GomokuEnv")
+    gymnasium.register(
+        GYM_ENV_ID,
+        entry_point="gomoku_env.gym_env:GomokuEnv",
+        vector_entry_point="gomoku_env.vector_env:GomokuVectorEnv",
+    )
 
 __all__ = [
     "BLACK",

@@ -66,7 +66,11 @@ winning line, empty if none). `reason` is one of "five", "board_full", "illegal_
 ``` python
 gomoku_env.env(board_size=15, win_length=5, rule="freestyle", forbidden="mask",
                opening=None, random_opening=0, render_mode=None)
+gomoku_env.env(config=gomoku_env.GameConfig(9, 5, "renju"), forbidden="lose")
 ```
+
+`config`: the game as one `gomoku_env.GameConfig`, instead of `board_size`, `win_length`
+and `rule` (giving both is an error).
 
 `board_size`: side of the board, 5 to 25.
 
@@ -152,42 +156,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def __init__(
         self,
-        board_size: int = 15,
-        win_length: int = 5,
-        rule: str = "freestyle",
+        board_size: int | None = None,
+        win_length: int | None = None,
+        rule: Rule | str | None = None,
         forbidden: str = "mask",
         opening: str | list[int] | None = None,
         random_opening: int = 0,
         render_mode: str | None = None,
+        config: GameConfig | None = None,
     ) -> None:
         super().__init__()
-        self.config = GameConfig(board_size, win_length, rule)
-        if forbidden not in FORBIDDEN_OPTIONS:
-            raise ValueError(
-                f"unknown forbidden option {forbidden!r}; expected one of "
-                f"{FORBIDDEN_OPTIONS}"
-            )
+        self.config = GameConfig.from_options(config, board_size, win_length, rule)
+        _check_options(forbidden, random_opening, render_mode, self.metadata)
         self.forbidden = forbidden
         self._renju = self.config.rule is Rule.RENJU
         self._masks_forbidden = self._renju and forbidden == "mask"
         self._forbidden_loses = self._renju and forbidden == "lose"
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"unknown render_mode {render_mode!r}; expected None or one of "
-                f"{self.metadata['render_modes']}"
-            )
-        if (
-            isinstance(random_opening, bool)
-            or not isinstance(random_opening, int)
-            or random_opening < 0
-        ):
-            raise ValueError(
-                f"random_opening must be an int >= 0, got {random_opening!r}"
-            )
-        if random_opening > (2 * OPENING_RADIUS + 1) ** 2 // 2:
-            raise ValueError(
-                f"random_opening {random_opening} is too many stones for the centre area"
-            )
         self.render_mode = render_mode
         self.renderer = (
             BoardRenderer(render_mode, self.metadata["render_fps"])
@@ -197,19 +181,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.opening = parse_opening(opening, self.config)
         self.random_opening = random_opening
         self.possible_agents = list(AGENTS)
-        cells = self.config.cells
-        size = self.config.board_size
-        observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    0, 1, (size, size, PLANE_COUNT), dtype=np.int8
-                ),
-                "action_mask": spaces.Box(0, 1, (cells,), dtype=np.int8),
-            }
-        )
-        self.observation_spaces = {agent: observation_space for agent in AGENTS}
-        self.action_spaces = {agent: spaces.Discrete(cells) for agent in AGENTS}
-        self._opening_area = centre_area(size)
+        self.observation_spaces, self.action_spaces = _spaces(self.config)
+        self._opening_area = centre_area(self.config.board_size)
         self._np_random, _ = seeding.np_random(None)
         self._reset_state(self.opening)
 
@@ -394,3 +367,47 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.terminations = dict.fromkeys(self.agents, True)
         # Rewards are zero on every other step, so accumulating them only here is exact.
         self._accumulate_rewards()
+
+
+def _check_options(
+    forbidden: str, random_opening: int, render_mode: str | None, metadata: dict
+) -> None:
+    """Reject env options outside their ranges, naming the bad value."""
+    if forbidden not in FORBIDDEN_OPTIONS:
+        raise ValueError(
+            f"unknown forbidden option {forbidden!r}; expected one of "
+            f"{FORBIDDEN_OPTIONS}"
+        )
+    if render_mode is not None and render_mode not in metadata["render_modes"]:
+        raise ValueError(
+            f"unknown render_mode {render_mode!r}; expected None or one of "
+            f"{metadata['render_modes']}"
+        )
+    if (
+        isinstance(random_opening, bool)
+        or not isinstance(random_opening, int)
+        or random_opening < 0
+    ):
+        raise ValueError(f"random_opening must be an int >= 0, got {random_opening!r}")
+    if random_opening > (2 * OPENING_RADIUS + 1) ** 2 // 2:
+        raise ValueError(
+            f"random_opening {random_opening} is too many stones for the centre area"
+        )
+
+
+def _spaces(
+    config: GameConfig,
+) -> tuple[dict[str, spaces.Space], dict[str, spaces.Space]]:
+    """Observation and action spaces per agent, built once: every call of
+    ``observation_space(agent)`` returns the same object, as PettingZoo expects."""
+    size, cells = config.board_size, config.cells
+    observation_space = spaces.Dict(
+        {
+            "observation": spaces.Box(0, 1, (size, size, PLANE_COUNT), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, (cells,), dtype=np.int8),
+        }
+    )
+    return (
+        dict.fromkeys(AGENTS, observation_space),
+        {agent: spaces.Discrete(cells) for agent in AGENTS},
+    )

@@ -88,6 +88,35 @@ class GameConfig:
                 f"{RENJU_WIN_LENGTH} under rule 'renju', got {length}"
             )
 
+    @classmethod
+    def from_options(
+        cls,
+        config: GameConfig | None = None,
+        board_size: int | None = None,
+        win_length: int | None = None,
+        rule: Rule | str | None = None,
+    ) -> GameConfig:
+        """The game an env is asked for: ``config``, or the keyword options (each
+        defaulting to the dataclass's), never both.
+
+        Raises:
+            TypeError: ``config`` is not a GameConfig.
+            ValueError: ``config`` is given together with a keyword option, or an
+                option is out of range.
+        """
+        options = {"board_size": board_size, "win_length": win_length, "rule": rule}
+        given = {name: value for name, value in options.items() if value is not None}
+        if config is None:
+            return cls(**given)
+        if not isinstance(config, GameConfig):
+            raise TypeError(f"config must be a GameConfig, got {config!r}")
+        if given:
+            raise ValueError(
+                f"give either config or {', '.join(sorted(given))}, not both: "
+                f"config={config}, {given}"
+            )
+        return config
+
     @property
     def cells(self) -> int:
         """Number of points on the board (and of actions)."""

@@ -30,7 +30,7 @@ from gymnasium import spaces
 
 from gomoku_env.ansi import render_text
 from gomoku_env.board import Board
-from gomoku_env.config import GameConfig
+from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
@@ -64,7 +64,8 @@ class GomokuEnv(gymnasium.Env):
     Args:
         opponent: an Agent, a callable ``(observation_planes, action_mask) -> action``,
             or an agent spec such as ``"random"``; reseeded from ``reset(seed)``.
-        board_size, win_length, rule: the game (see :class:`GameConfig`).
+        board_size, win_length, rule: the game (see :class:`GameConfig`; defaults
+            15, 5, "freestyle").
         play_as: the learner's colour, "black", "white" or "random" (drawn per episode).
         illegal_action: what an illegal learner action does: "lose" (the episode ends
             with −1), "raise" (an IllegalMoveError, state unchanged) or "random" (a
@@ -72,6 +73,7 @@ class GomokuEnv(gymnasium.Env):
         channels_first: observation shape (C, N, N) instead of (N, N, C).
         render_mode: None, "ansi" (text), "human" (a pygame window) or "rgb_array"
             (pictures), as in the AEC env.
+        config: the game as one :class:`GameConfig`, instead of the three options.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -82,15 +84,16 @@ class GomokuEnv(gymnasium.Env):
     def __init__(
         self,
         opponent: OpponentLike = "random",
-        board_size: int = 15,
-        win_length: int = 5,
-        rule: str = "freestyle",
+        board_size: int | None = None,
+        win_length: int | None = None,
+        rule: Rule | str | None = None,
         play_as: str = "black",
         illegal_action: str = "lose",
         channels_first: bool = False,
         render_mode: str | None = None,
+        config: GameConfig | None = None,
     ) -> None:
-        self.config = GameConfig(board_size, win_length, rule)
+        self.config = GameConfig.from_options(config, board_size, win_length, rule)
         self.play_as = validate_choice("play_as", play_as, PLAY_AS)
         self.illegal_action = validate_choice(
             "illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES
@@ -107,7 +110,9 @@ class GomokuEnv(gymnasium.Env):
         )
         self.channels_first = bool(channels_first)
         self.opponent = resolve_opponent(opponent, self.config)
-        self.observation_space = observation_box(board_size, self.channels_first)
+        self.observation_space = observation_box(
+            self.config.board_size, self.channels_first
+        )
         self.action_space = spaces.Discrete(self.config.cells)
         self.learner_color = BLACK
         self._start_game()

@@ -111,17 +111,18 @@ class GomokuVectorEnv(VectorEnv):
         self,
         num_envs: int,
         opponent: OpponentLike = "random",
-        board_size: int = 15,
-        win_length: int = 5,
-        rule: str = "freestyle",
+        board_size: int | None = None,
+        win_length: int | None = None,
+        rule: Rule | str | None = None,
         play_as: str = "black",
         illegal_action: str = "lose",
         channels_first: bool = False,
         num_threads: int = 1,
+        config: GameConfig | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        self.config = GameConfig(board_size, win_length, rule)
+        self.config = GameConfig.from_options(config, board_size, win_length, rule)
         if self.config.rule is Rule.RENJU:
             raise ValueError(
                 "rule 'renju' is not supported by the compiled vector env (its kernels "
@@ -136,7 +137,9 @@ class GomokuVectorEnv(VectorEnv):
         self.num_threads = check_thread_count(num_threads)
         self.random_opponent = isinstance(opponent, str) and opponent == "random"
         self.opponents = self._make_opponents(opponent)
-        self.single_observation_space = observation_box(board_size, self.channels_first)
+        self.single_observation_space = observation_box(
+            self.config.board_size, self.channels_first
+        )
         self.single_action_space = spaces.Discrete(self.config.cells)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
