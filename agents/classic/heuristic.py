@@ -106,8 +106,9 @@ class HeuristicAgent:
         self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray
     ) -> np.ndarray:
         """The moves for a batch of positions in one compiled call (the vector env's
-        opponent interface): ``planes`` (games, N, N, 5) channels-last observations,
-        ``masks`` their legal masks, ``games`` their slot numbers (unused).
+        :class:`~gomoku_env.opponents.BatchOpponent` seam): ``planes`` (games, N, N, 5)
+        channels-last observations, ``masks`` their legal masks, ``games`` their slot
+        numbers (unused).
 
         Each move is one ``act`` could choose: the same when the best point is unique;
         among tied points one drawn uniformly with this agent's generator (one draw per
