@@ -26,17 +26,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from agents.classic.patterns import (
+from agents.classic.pattern_state import (
     COUNT_FIVES,
     COUNT_FOURS,
     COUNT_WINNING,
-    FIVE_SCORE,
     PatternState,
     move_score,
     place,
     position_value,
     remove,
 )
+from agents.classic.point_shapes import FIVE_SCORE
 from agents.classic.threats import (
     blocked_by_ban,
     five_point,

@@ -7,7 +7,8 @@ import time
 import numpy as np
 
 from agents.classic.heuristic_batch import heuristic_moves
-from agents.classic.patterns import ATTACK_WEIGHT, DEFENCE_WEIGHT, point_values
+from agents.classic.patterns import point_values
+from agents.classic.point_shapes import ATTACK_WEIGHT, DEFENCE_WEIGHT
 from agents.classic.reports import SearchReport, check_positive_int, position_of
 from agents.classic.shapes import build_shape_table
 from gomoku_env.board import Board
