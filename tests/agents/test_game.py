@@ -18,6 +18,7 @@ from agents.game import (
 )
 from agents.match import ForfeitError, MatchScore, play_match
 from gomoku_env import Board, GameConfig
+from tests.agents.faulty_agents import BadReset, Crashing, Hanging, Occupied, Slow
 
 CONFIG = GameConfig(board_size=7)
 
@@ -31,33 +32,6 @@ class Scripted(RandomAgent):
 
     def act(self, observation):
         return self.moves.pop(0) if self.moves else super().act(observation)
-
-
-class Crashing(RandomAgent):
-    def act(self, observation):
-        raise RuntimeError("boom")
-
-
-class Occupied(RandomAgent):
-    def act(self, observation):
-        return int(np.flatnonzero(observation["action_mask"] == 0)[0])
-
-
-class Slow(RandomAgent):
-    def act(self, observation):
-        time.sleep(0.2)
-        return super().act(observation)
-
-
-class Hanging(RandomAgent):
-    def act(self, observation):
-        while True:
-            time.sleep(0.01)
-
-
-class BadReset(RandomAgent):
-    def reset(self, seed=None):
-        raise KeyError("lost")
 
 
 def test_a_decided_game_reports_winner_moves_and_counts():

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from agents.python_agent import resolve_target
@@ -12,52 +10,15 @@ from gomoku_apps.arena.openings import describe
 from gomoku_apps.arena.report import format_match
 from gomoku_env import GameConfig
 from gomoku_env.records import GameRecord
+from tests.agents import faulty_agents
 
 CONFIG = GameConfig(board_size=7)
-
-AGENTS_SOURCE = """
-import time
-
-import numpy as np
-
-from agents import RandomAgent
-
-
-class Crashing(RandomAgent):
-    def act(self, observation):
-        raise RuntimeError("boom")
-
-
-class Occupied(RandomAgent):
-    def act(self, observation):
-        return int(np.flatnonzero(observation["action_mask"] == 0)[0])
-
-
-class Slow(RandomAgent):
-    def act(self, observation):
-        time.sleep(0.3)
-        return super().act(observation)
-
-
-CLOSED = []
-
-
-class Closing(RandomAgent):
-    def close(self):
-        CLOSED.append(self)
-
-
-class BadReset(RandomAgent):
-    def reset(self, seed=None):
-        raise KeyError("lost")
-"""
+FAULTY_AGENTS = faulty_agents.__file__
 
 
 @pytest.fixture(scope="module")
-def agent_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("agents") / "faulty_agents.py"
-    path.write_text(textwrap.dedent(AGENTS_SOURCE))
-    return path
+def agent_file():
+    return FAULTY_AGENTS
 
 
 def _games(match):
