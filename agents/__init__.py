@@ -1,8 +1,11 @@
 """Baseline Gomoku agents that play through the PettingZoo observation interface.
 
-Each agent module registers its spec name with :func:`agents.specs.register_agent` when
-it is imported, and this package imports every agent module, so any ``agents.*`` import
-makes all specs available (in arena worker processes too).
+The package exports the Agent protocol and the light agents (random, heuristic,
+alpha-beta); the others live in their subpackages (:mod:`agents.mcts`,
+:mod:`agents.alphazero`, :mod:`agents.gomocup`, :mod:`agents.sb3`). Spec names
+(``"mcts:simulations=200"``) are registered by :mod:`agents.specs` when it is imported,
+and :func:`agents.specs.make_agent` builds an agent from one. Agents play each other
+through the one game loop, :func:`agents.game.play_game`.
 """
 
 from agents.base import Agent, TimedAgent, legal_actions

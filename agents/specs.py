@@ -10,9 +10,11 @@ as that option's value, verbatim (it may hold ``:``, ``/`` or ``=``, not ``,``):
 ``"python:my_module:make_agent,depth=3"`` passes ``target="my_module:make_agent"``
 (your own agent, see :mod:`agents.python_agent`).
 
-Each agent module registers a factory under its name with :func:`register_agent` when it
-is imported (``agents/__init__.py`` imports them); :func:`make_agent` builds the agent
-for a given game.
+This module registers the built-in agents (``random``, ``python``, ``mcts``, ``engine``,
+``heuristic``, ``alphabeta``, ``alphazero``) when it is imported; other code may add
+its own with :func:`register_agent`. :func:`make_agent` builds the agent for a given
+game. Factories that need heavy imports (torch for AlphaZero, the engine client for
+``engine``) import them when called, so building any other agent loads neither.
 
 >>> parse_spec("mcts:simulations=1000,c=1.4")
 ('mcts', {'simulations': 1000, 'c': 1.4})
@@ -29,7 +31,6 @@ from typing import Any
 from agents.base import Agent
 from agents.classic.alphabeta import AlphaBetaAgent
 from agents.classic.heuristic import HeuristicAgent
-from agents.gomocup.engine_agent import EngineAgent
 from agents.mcts import MCTSAgent
 from agents.python_agent import load_python_agent
 from agents.random_agent import RandomAgent
@@ -178,6 +179,9 @@ def _make_engine(
     config: GameConfig, seed: int | None, path: str = "", **options: Any
 ) -> Agent:
     """An :class:`EngineAgent` from ``"engine:PATH,time=...,grace=..."``; no seed used."""
+    # Imported here so that only specs naming an engine load the engine client.
+    from agents.gomocup.engine_agent import EngineAgent
+
     if not path:
         raise ValueError(
             "the engine spec needs a path, as in 'engine:/path/to/pbrain-x'"

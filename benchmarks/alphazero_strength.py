@@ -17,12 +17,12 @@ import math
 import multiprocessing
 import time
 
-from agents.alphazero.match import MatchResult, play_match
+from agents.match import MatchScore, play_match
 from agents.specs import make_agent
 from gomoku_env import GameConfig
 
 
-def play_share(task: tuple[str, str, GameConfig, int, int, int]) -> MatchResult:
+def play_share(task: tuple[str, str, GameConfig, int, int, int]) -> MatchScore:
     """``pairs`` pairs of games from pair ``first_pair`` on, in one process."""
     first_spec, second_spec, config, first_pair, pairs, opening = task
     first = make_agent(first_spec, config, seed=first_pair)
@@ -30,21 +30,6 @@ def play_share(task: tuple[str, str, GameConfig, int, int, int]) -> MatchResult:
     return play_match(
         first, second, config, 2 * pairs, seed=first_pair, random_opening=opening
     )
-
-
-def combine(results: list[MatchResult]) -> MatchResult:
-    """The sum of several partial results."""
-    total = MatchResult()
-    for result in results:
-        total.wins += result.wins
-        total.draws += result.draws
-        total.losses += result.losses
-        total.wins_as_black += result.wins_as_black
-        total.games_as_black += result.games_as_black
-        total.seconds = [
-            a + b for a, b in zip(total.seconds, result.seconds, strict=True)
-        ]
-    return total
 
 
 def main() -> None:
@@ -79,7 +64,7 @@ def main() -> None:
     ]
     started = time.perf_counter()
     with multiprocessing.get_context("spawn").Pool(len(tasks)) as pool:
-        result = combine(pool.map(play_share, tasks))
+        result = sum(pool.map(play_share, tasks), MatchScore())
     moves_each = [seconds / max(result.games, 1) for seconds in result.seconds]
     size = config.board_size
     print(f"{arguments.first} vs {arguments.second} on {size}x{size}")

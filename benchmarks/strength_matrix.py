@@ -15,9 +15,9 @@ import argparse
 import time
 from dataclasses import dataclass
 
-import gomoku_env
+from agents.game import play_game
 from agents.specs import make_agent
-from gomoku_env.config import GameConfig
+from gomoku_env.config import GameConfig, Rule
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class MatchArgs:
     pairs: (first, second) agent specs; the matrix reports the first agent's results.
     games: games per pairing (even: each opening is played with both colours).
     board_size: side of the board.
-    rule: the env's rule name.
+    rule: the rules.
     random_opening: random stones near the centre before the agents move.
     seed: seed of the openings and of the agents.
     """
@@ -35,40 +35,27 @@ class MatchArgs:
     pairs: tuple[tuple[str, str], ...]
     games: int
     board_size: int
-    rule: str
+    rule: Rule
     random_opening: int
     seed: int
 
 
-def play_game(args: MatchArgs, black: str, white: str, game: int) -> str | None:
-    """Play one game; the winner's spec (None for a draw)."""
-    config = GameConfig(board_size=args.board_size, rule=args.rule)
-    env = gomoku_env.env(
-        board_size=args.board_size, rule=args.rule, random_opening=args.random_opening
-    )
-    env.reset(seed=args.seed + game // 2)
-    players = {
-        "black_0": make_agent(black, config, seed=args.seed + game),
-        "white_0": make_agent(white, config, seed=args.seed + game + 1),
-    }
-    specs = {"black_0": black, "white_0": white}
-    for agent in env.agent_iter():
-        observation, _, termination, truncation, info = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
-        env.step(players[agent].act(observation))
-    winner = info["winner"]
-    env.close()
-    return specs[winner] if winner else None
-
-
 def play_pairing(args: MatchArgs, first: str, second: str) -> tuple[int, int, int]:
     """(wins, losses, draws) of ``first`` against ``second``."""
+    config = GameConfig(board_size=args.board_size, rule=args.rule)
+    agents = {spec: make_agent(spec, config) for spec in (first, second)}
     wins = losses = draws = 0
     for game in range(args.games):
         black, white = (first, second) if game % 2 == 0 else (second, first)
-        winner = play_game(args, black, white, game)
+        outcome = play_game(
+            agents[black],
+            agents[white],
+            config,
+            seeds=(args.seed + game, args.seed + game + 1),
+            random_opening=args.random_opening,
+            opening_seed=args.seed + game // 2,
+        )
+        winner = {"black": black, "white": white}.get(outcome.winner)
         wins += winner == first
         losses += winner == second
         draws += winner is None
@@ -90,7 +77,7 @@ def parse_args() -> MatchArgs:
     )
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--board-size", type=int, default=15)
-    parser.add_argument("--rule", default="freestyle")
+    parser.add_argument("--rule", type=Rule.parse, default=Rule.FREESTYLE)
     parser.add_argument("--random-opening", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parsed = parser.parse_args()

@@ -38,6 +38,23 @@ class OpponentAgent(Protocol):
     def act(self, observation: dict[str, np.ndarray]) -> int: ...
 
 
+@runtime_checkable
+class BatchOpponent(Protocol):
+    """An opponent that answers the positions of many games in one call.
+
+    The vector env (:class:`gomoku_env.vector_env.GomokuVectorEnv`) asks such an
+    opponent for all its pending replies at once instead of one ``act`` per game;
+    ``agents.HeuristicAgent`` is one.
+    """
+
+    def act_batch(
+        self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray
+    ) -> np.ndarray:
+        """Actions (games,) for channels-last ``planes`` (games, N, N, planes) with
+        legal ``masks`` (games, N * N), the positions of vector env slots ``games``."""
+        ...
+
+
 OpponentLike = OpponentAgent | PolicyFunction | str
 
 

@@ -51,7 +51,7 @@ from gomoku_env.observation import (
     OWN_STONES,
     PLANE_COUNT,
 )
-from gomoku_env.opponents import OpponentLike, resolve_opponent
+from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
 
 # The learner's planes seen from the other side: the two stone planes swap places.
 OPPONENT_VIEW_ORDER = [OPPONENT_STONES, OWN_STONES, *range(LAST_MOVE, PLANE_COUNT)]
@@ -252,10 +252,10 @@ class GomokuVectorEnv(VectorEnv):
             return []
         first = (
             opponent
-            if hasattr(opponent, "act_batch")
+            if isinstance(opponent, BatchOpponent)
             else resolve_opponent(opponent, self.config)
         )
-        self._batched = hasattr(first, "act_batch")
+        self._batched = isinstance(first, BatchOpponent)
         self._per_game_agents = isinstance(opponent, str) and not self._batched
         if self._batched:
             return [first]

@@ -25,12 +25,15 @@ from pathlib import Path
 from agents.specs import make_agent
 from gomoku_apps.arena.match import pair_tasks
 from gomoku_apps.arena.openings import Opening, candidate_openings, describe
-from gomoku_apps.arena.records import write_text_atomically
 from gomoku_apps.arena.runner import run_tasks
+from gomoku_env.atomic import write_text_atomically
 from gomoku_env.config import GameConfig
 
 BOOK_MODULE = (
-    Path(__file__).resolve().parents[1] / "agents" / "arena" / "builtin_openings.py"
+    Path(__file__).resolve().parents[1]
+    / "gomoku_apps"
+    / "arena"
+    / "builtin_openings.py"
 )
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import torch
 
-from agents.alphazero.files import atomic_write
 from agents.alphazero.network import NetworkConfig, PolicyValueNet
+from gomoku_env.atomic import write_atomically
 
 FORMAT = "gomoku_env.alphazero"
 FORMAT_VERSION = 1
@@ -43,7 +43,11 @@ def save_network(
         "metadata": dict(metadata or {}),
     }
     payload.update(extra or {})
-    atomic_write(path, lambda stream: torch.save(payload, stream))
+    write_atomically(
+        path,
+        lambda temporary: torch.save(payload, temporary),
+        create_parents=True,
+    )
 
 
 def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import io
 import os
 from pathlib import Path
 
-from agents.alphazero.files import atomic_write
+from gomoku_env.atomic import write_bytes_atomically, write_text_atomically
 
 COLUMNS = (
     "iteration",
@@ -51,7 +51,7 @@ class MetricsLog:
         writer = csv.DictWriter(buffer, fieldnames=COLUMNS)
         writer.writeheader()
         writer.writerows(self.rows)
-        atomic_write(self.path, lambda stream: stream.write(buffer.getvalue().encode()))
+        write_text_atomically(self.path, buffer.getvalue(), create_parents=True)
 
 
 def _format(value: float | int | str | None) -> str:
@@ -99,4 +99,4 @@ def plot_metrics(
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=80)
     pyplot.close(figure)
-    atomic_write(png_path, lambda stream: stream.write(buffer.getvalue()))
+    write_bytes_atomically(png_path, buffer.getvalue(), create_parents=True)

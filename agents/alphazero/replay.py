@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-from agents.alphazero.files import atomic_write
+from gomoku_env.atomic import write_atomically
 from gomoku_env.observation import PLANE_COUNT
 from gomoku_env.symmetry import SYMMETRY_COUNT, transform_cells, transform_planes
 
@@ -112,16 +113,19 @@ class ReplayBuffer:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the buffer to ``path`` (.npz) atomically."""
         order = self._chronological_rows()
-        atomic_write(
-            path,
-            lambda stream: np.savez(
-                stream,
-                planes=self._planes[order],
-                policy=self._policy[order],
-                value=self._value[order],
-                total_added=np.int64(self.total_added),
-            ),
-        )
+
+        def write(temporary: Path) -> None:
+            # A stream, not the path: np.savez would append ".npz" to the name.
+            with temporary.open("wb") as stream:
+                np.savez(
+                    stream,
+                    planes=self._planes[order],
+                    policy=self._policy[order],
+                    value=self._value[order],
+                    total_added=np.int64(self.total_added),
+                )
+
+        write_atomically(path, write, create_parents=True)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], capacity: int) -> ReplayBuffer:

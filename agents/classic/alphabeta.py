@@ -18,7 +18,7 @@ import numpy as np
 
 from agents.classic import alphabeta_search as search
 from agents.classic.heuristic import centre
-from agents.classic.patterns import COUNT_FIVES, PatternState
+from agents.classic.pattern_state import COUNT_FIVES, PatternState
 from agents.classic.reports import (
     SearchReport,
     check_positive_int,

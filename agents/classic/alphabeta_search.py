@@ -26,17 +26,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from agents.classic.patterns import (
+from agents.classic.pattern_state import (
     COUNT_FIVES,
     COUNT_FOURS,
     COUNT_WINNING,
-    FIVE_SCORE,
     PatternState,
     move_score,
     place,
     position_value,
     remove,
 )
+from agents.classic.point_shapes import FIVE_SCORE
 from agents.classic.threats import (
     blocked_by_ban,
     five_point,
@@ -49,6 +49,8 @@ from gomoku_env.kernels import EMPTY, RENJU
 WIN_SCORE = 1_000_000_000
 WIN_THRESHOLD = WIN_SCORE - 10_000
 INFINITY = 2 * WIN_SCORE
+UNRESOLVED = -3 * WIN_SCORE
+"""A node value meaning 'not known without searching the node'."""
 
 EXACT = 0
 LOWER = 1
@@ -287,34 +289,62 @@ def _moves_at(
 
 
 @njit(cache=True, nogil=True)
+def _node_shortcut(
+    state: PatternState, table: TranspositionTable, context: SearchContext, color: int,
+    depth: int, alpha: int, beta: int, ply: int, key: int, forced: bool,
+) -> tuple[int, int]:  # fmt: skip
+    """(value, table move) of a node before its moves are searched.
+
+    The value is UNRESOLVED when the node must be searched; otherwise it is the node's
+    value without searching: an abort for the node limit (0, ABORTED set), a decided
+    threat outcome, the horizon value, or a usable transposition-table value.
+    """
+    counters = context.counters
+    counters[NODES] += 1
+    if counters[NODES] + counters[VCF_NODES] > counters[NODE_LIMIT]:
+        counters[ABORTED] = 1
+        return 0, -1
+    decided = _threat_outcome(state, color, ply)
+    if decided != 0:
+        if ply == 0:
+            counters[BEST_MOVE] = _decisive_move(state, side_of(color))
+        return decided, -1
+    if depth <= 0 and not forced:
+        return _leaf_value(state, context, color, ply), -1
+    table_move, table_value = _probe(table, key, depth, alpha, beta, ply)
+    if ply > 0 and table_value > -INFINITY:
+        return table_value, table_move
+    return UNRESOLVED, table_move
+
+
+@njit(cache=True, nogil=True)
+def _bound(best: int, original_alpha: int, beta: int) -> int:
+    """The kind of bound that ``best`` is for a node searched in (alpha, beta)."""
+    if best <= original_alpha:
+        return UPPER
+    return LOWER if best >= beta else EXACT
+
+
+@njit(cache=True, nogil=True)
 def negamax(
     state: PatternState, table: TranspositionTable, context: SearchContext, color: int,
     depth: int, alpha: int, beta: int, ply: int, key: int,
 ) -> int:  # fmt: skip
     """The value of the position for ``color`` (to move), searched ``depth`` plies."""
     counters = context.counters
-    counters[NODES] += 1
-    if counters[NODES] + counters[VCF_NODES] > counters[NODE_LIMIT]:
-        counters[ABORTED] = 1
-        return 0
-    decided = _threat_outcome(state, color, ply)
-    if decided != 0:
-        if ply == 0:
-            counters[BEST_MOVE] = _decisive_move(state, side_of(color))
-        return decided
-    forced = state.counts[1 - side_of(color), COUNT_FIVES] == 1
-    if depth <= 0 and not forced:
-        return _leaf_value(state, context, color, ply)
-    table_move, table_value = _probe(table, key, depth, alpha, beta, ply)
-    if ply > 0 and table_value > -INFINITY:
-        return table_value
+    side, opponent = side_of(color), other_color(color)
+    forced = state.counts[1 - side, COUNT_FIVES] == 1
+    value, table_move = _node_shortcut(
+        state, table, context, color, depth, alpha, beta, ply, key, forced
+    )
+    if value != UNRESOLVED:
+        return value
     moves = _moves_at(state, context, color, ply, table_move)
     if moves.size == 0:
         if ply == 0:
-            counters[BEST_MOVE] = _decisive_move(state, side_of(color))
+            counters[BEST_MOVE] = _decisive_move(state, side)
         return 0
     child_depth = depth if forced else depth - 1
-    side, opponent = side_of(color), other_color(color)
     original_alpha, best, best_move = alpha, -INFINITY, moves[0]
     for move in moves:
         place(state, move, color)
@@ -330,8 +360,7 @@ def negamax(
             alpha = max(alpha, score)
             if alpha >= beta:
                 break
-    bound = UPPER if best <= original_alpha else (LOWER if best >= beta else EXACT)
-    _store(table, key, best_move, best, depth, bound, ply)
+    _store(table, key, best_move, best, depth, _bound(best, original_alpha, beta), ply)
     if ply == 0:
         counters[BEST_MOVE] = best_move
     return best

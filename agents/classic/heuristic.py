@@ -7,7 +7,8 @@ import time
 import numpy as np
 
 from agents.classic.heuristic_batch import heuristic_moves
-from agents.classic.patterns import ATTACK_WEIGHT, DEFENCE_WEIGHT, point_values
+from agents.classic.patterns import point_values
+from agents.classic.point_shapes import ATTACK_WEIGHT, DEFENCE_WEIGHT
 from agents.classic.reports import SearchReport, check_positive_int, position_of
 from agents.classic.shapes import build_shape_table
 from gomoku_env.board import Board
@@ -106,8 +107,9 @@ class HeuristicAgent:
         self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray
     ) -> np.ndarray:
         """The moves for a batch of positions in one compiled call (the vector env's
-        opponent interface): ``planes`` (games, N, N, 5) channels-last observations,
-        ``masks`` their legal masks, ``games`` their slot numbers (unused).
+        :class:`~gomoku_env.opponents.BatchOpponent` seam): ``planes`` (games, N, N, 5)
+        channels-last observations, ``masks`` their legal masks, ``games`` their slot
+        numbers (unused).
 
         Each move is one ``act`` could choose: the same when the best point is unique;
         among tied points one drawn uniformly with this agent's generator (one draw per

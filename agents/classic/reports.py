@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.classic.patterns import PatternState, new_state
+from agents.classic.pattern_state import PatternState, new_state
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.position import board_from_observation

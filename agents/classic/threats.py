@@ -21,14 +21,14 @@ import numpy as np
 from numba import njit
 
 from agents.classic import shapes as sh
-from agents.classic.patterns import (
+from agents.classic.pattern_state import (
     BANNED,
     COUNT_FIVES,
-    FIVE_SCORE,
     PatternState,
     place,
     remove,
 )
+from agents.classic.point_shapes import FIVE_SCORE
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 
 

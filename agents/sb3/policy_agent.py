@@ -33,7 +33,9 @@ class PolicyAgent:
     Args:
         model: a MaskablePPO model or its policy.
         deterministic: play the most likely legal action instead of sampling.
-        seed: seeds torch's sampling on ``reset(seed)`` (only used when sampling).
+        seed: seeds the agent's own generator, which draws the sampled actions; the
+            global torch random state is never touched. Unseeded agents draw a fresh
+            seed each.
     """
 
     def __init__(
@@ -43,11 +45,15 @@ class PolicyAgent:
         self.deterministic = deterministic
         shape = self.policy.observation_space.shape
         self.channels_first = shape[0] == PLANE_COUNT and shape[-1] != PLANE_COUNT
+        self.generator = torch.Generator()
+        if seed is None:
+            self.generator.seed()
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        if seed is not None and not self.deterministic:
-            torch.manual_seed(seed)
+        """Start a new game; reseed the sampling generator when ``seed`` is given."""
+        if seed is not None:
+            self.generator.manual_seed(seed)
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         planes = observation["observation"][None]
@@ -63,13 +69,20 @@ class PolicyAgent:
         """
         if self.channels_first:
             planes = planes.transpose(0, 3, 1, 2)
+        self.policy.set_training_mode(False)
+        tensor, _ = self.policy.obs_to_tensor(planes)
         with torch.no_grad():
-            actions, _ = self.policy.predict(
-                planes,
-                deterministic=self.deterministic,
-                action_masks=masks.astype(bool),
+            distribution = self.policy.get_distribution(
+                tensor, action_masks=masks.astype(bool)
             )
-        return np.asarray(actions, dtype=np.int64)
+            probabilities = distribution.distribution.probs.cpu()
+        if self.deterministic:
+            actions = probabilities.argmax(dim=1)
+        else:
+            actions = torch.multinomial(probabilities, 1, generator=self.generator)[
+                :, 0
+            ]
+        return actions.numpy().astype(np.int64)
 
 
 def load_agent(

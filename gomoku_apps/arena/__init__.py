@@ -8,7 +8,6 @@
 """
 
 from gomoku_apps.arena.bradley_terry import Ratings, fit_ratings
-from gomoku_apps.arena.game import GameOutcome, play_game
 from gomoku_apps.arena.ladder import Ladder, run_ladder
 from gomoku_apps.arena.match import Arena, MatchResult
 from gomoku_apps.arena.runner import GameResult, GameTask
@@ -18,7 +17,6 @@ from gomoku_apps.arena.stats import ScoreSummary, elo_from_score, summarize
 __all__ = [
     "SPRT",
     "Arena",
-    "GameOutcome",
     "GameResult",
     "GameTask",
     "Ladder",
@@ -28,7 +26,6 @@ __all__ = [
     "ScoreSummary",
     "elo_from_score",
     "fit_ratings",
-    "play_game",
     "run_ladder",
     "summarize",
 ]

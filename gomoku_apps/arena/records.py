@@ -32,14 +32,9 @@ from pathlib import Path
 
 from gomoku_apps.arena.openings import describe
 from gomoku_apps.arena.runner import GameResult
-from gomoku_env.atomic import write_atomically
+from gomoku_env.atomic import write_text_atomically
 from gomoku_env.config import GameConfig
 from gomoku_env.records import GameRecord
-
-
-def write_text_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    write_atomically(path, lambda temporary: temporary.write_text(text, "utf-8"))
 
 
 def game_record(result: GameResult, config: GameConfig) -> GameRecord:
@@ -72,17 +67,6 @@ def format_record(result: GameResult, config: GameConfig) -> str:
     title, _, rest = game_record(result, config).to_text().partition("\n")
     notes = [f"# {key}: {value}" for key, value in arena_notes(result, config).items()]
     return "\n".join([title, *notes, rest])
-
-
-def read_record(path: str | Path) -> tuple[GameRecord, dict[str, str]]:
-    """The game record in ``path`` and the arena's notes in its comment lines."""
-    record = GameRecord.load(path)
-    notes = {}
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        key, separator, value = line.removeprefix("# ").partition(": ")
-        if line.startswith("# ") and separator:
-            notes[key] = value
-    return record, notes
 
 
 def write_records(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gomoku_apps.arena.game import COLORS
+from agents.game import COLORS
 from gomoku_apps.arena.match import MatchResult
 from gomoku_apps.arena.stats import format_elo
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gomoku_apps.arena.game import COLORS
+from agents.game import COLORS
 from gomoku_apps.arena.runner import GameResult
 
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import Agent
+from agents.game import COLORS, GameOutcome, play_game
 from agents.specs import make_agent
-from gomoku_apps.arena.game import COLORS, GameOutcome, forfeit_outcome, play_game
 from gomoku_env.config import GameConfig
 
 Opening = tuple[int, ...]
@@ -121,26 +121,17 @@ def _start_worker() -> None:
     multiprocessing.util.Finalize(None, close_agents, exitpriority=10)
 
 
-def _reset_all(
-    agents: Sequence[Agent], seeds: Sequence[int], opening: Opening
-) -> GameOutcome | None:
-    """Reset both agents; a forfeit outcome for the first one whose reset crashes."""
-    for side, (agent, seed) in enumerate(zip(agents, seeds, strict=True)):
-        try:
-            agent.reset(seed=seed)
-        except Exception as error:
-            return forfeit_outcome(
-                side, "crash", f"reset: {type(error).__name__}: {error}", opening
-            )
-    return None
-
-
 def play_task(task: GameTask) -> GameResult:
     """Play the game of ``task`` (in whatever process calls this)."""
     black = _agent(task.black, task.black_spec, task.config)
     white = _agent(task.white, task.white_spec, task.config)
-    outcome = _reset_all((black, white), task.seeds, task.opening) or play_game(
-        black, white, task.config, task.opening, task.move_time_limit
+    outcome = play_game(
+        black,
+        white,
+        task.config,
+        task.opening,
+        task.move_time_limit,
+        seeds=task.seeds,
     )
     return GameResult(task.index, task.black, task.white, task.opening, outcome)
 

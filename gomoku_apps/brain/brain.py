@@ -26,7 +26,7 @@ from agents.gomocup.protocol import (
 from gomoku_apps.brain.positions import board_from_block
 from gomoku_apps.brain.thinking import AgentError, Thinker, TimeControl
 from gomoku_env.board import Board
-from gomoku_env.config import GameConfig
+from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
 
 AgentFactory = Callable[[GameConfig], Agent]
@@ -54,7 +54,7 @@ class Brain:
         self._about = dict(about)
         self.clock = TimeControl()
         self.info: dict[str, str] = {}
-        self.rule = "freestyle"
+        self.rule = Rule.FREESTYLE
         self.refusal: str | None = None
         self.board: Board | None = None
         self.agent: Agent | None = None
@@ -193,20 +193,19 @@ class Brain:
     def _set_rule(self, code: int) -> None:
         """Switch to the rule of an ``INFO rule`` value, or refuse to play."""
         try:
-            name = rule_name(code)
-            GameConfig(rule=name)
+            rule = Rule.parse(rule_name(code))
         except ValueError as error:
             self.refusal = f"unsupported rule {code}: {error}"
             raise ProtocolError(self.refusal) from None
-        self.refusal, self.rule = None, name
+        self.refusal, self.rule = None, rule
         board = self.board
-        if board is not None and board.config.rule.value != name:
-            config = GameConfig(board_size=board.size, win_length=WIN_LENGTH, rule=name)
+        if board is not None and board.config.rule is not rule:
+            config = GameConfig(board_size=board.size, win_length=WIN_LENGTH, rule=rule)
             try:
                 replayed = Board.from_moves(board.moves, config)
             except ValueError as error:
                 raise ProtocolError(
-                    f"the stones on the board do not fit rule {name}: {error}"
+                    f"the stones on the board do not fit rule {rule.value}: {error}"
                 ) from None
             self._adopt(config, replayed)
 

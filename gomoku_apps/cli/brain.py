@@ -9,12 +9,11 @@ small executable script that starts this brain, for managers that expect a
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
-import stat
 import sys
-import tempfile
 from pathlib import Path
+
+from gomoku_env.atomic import write_text_atomically
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -79,17 +78,4 @@ def launcher_text(spec: str, seed: int | None) -> str:
 
 def write_launcher(path: Path, spec: str, seed: int | None) -> Path:
     """Write the launcher script at ``path`` atomically and make it executable."""
-    path = path.resolve()
-    if not path.parent.is_dir():
-        raise FileNotFoundError(f"launcher folder {str(path.parent)!r} does not exist")
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w") as file:
-            file.write(launcher_text(spec, seed))
-        mode = stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
+    return write_text_atomically(path.resolve(), launcher_text(spec, seed), mode=0o755)

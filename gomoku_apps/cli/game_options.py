@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from gomoku_env.config import Rule
+
 SPEC_HELP = (
     "agent specs: NAME[:TARGET][:key=value,...], e.g. random, heuristic, "
     "alphabeta:time=0.5, mcts:simulations=1000, python:my_module:make_agent, "
@@ -27,6 +29,25 @@ def positive_float(text: str) -> float:
     return value
 
 
+def rule_argument(text: str) -> Rule:
+    """argparse type: the :class:`~gomoku_env.Rule` named by ``text``, parsed once."""
+    try:
+        return Rule.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_rule_argument(group: argparse._ActionsContainer) -> None:
+    """The ``--rule`` option, parsed into a :class:`~gomoku_env.Rule`."""
+    group.add_argument(
+        "--rule",
+        type=rule_argument,
+        default=Rule.FREESTYLE,
+        metavar="|".join(rule.value for rule in Rule),
+        help="how a line wins (default freestyle)",
+    )
+
+
 def add_games_parser(
     subparsers: argparse._SubParsersAction, name: str, summary: str, description: str
 ) -> argparse.ArgumentParser:
@@ -47,11 +68,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     rules.add_argument(
         "--win-length", type=int, default=5, help="stones in a row (default 5)"
     )
-    rules.add_argument(
-        "--rule",
-        default="freestyle",
-        help="freestyle, standard or renju (default freestyle)",
-    )
+    add_rule_argument(rules)
     rules.add_argument(
         "--openings",
         default="book",

@@ -12,8 +12,9 @@ import argparse
 
 from agents.specs import make_agent, registered_names
 from gomoku_apps.cli.drawing_options import add_drawing_arguments, drawing_options
+from gomoku_apps.cli.game_options import add_rule_argument
 from gomoku_apps.gui.session import HUMAN, GameSession, Seat
-from gomoku_env.config import GameConfig, Rule
+from gomoku_env.config import GameConfig
 from gomoku_env.render.pygame_loader import import_pygame
 
 WATCH_DELAY = 0.5
@@ -37,11 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         )
     parser.add_argument("--size", type=int, default=15, help="board size, 5 to 25")
     parser.add_argument("--win-length", type=int, default=5, help="stones in a row")
-    parser.add_argument(
-        "--rule",
-        default=Rule.FREESTYLE.value,
-        help="rule: freestyle, standard or renju",
-    )
+    add_rule_argument(parser)
     parser.add_argument("--seed", type=int, default=None, help="seed for the agents")
     parser.add_argument("--save", default=None, help="file for the game record")
     parser.add_argument(

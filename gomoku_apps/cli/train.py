@@ -11,6 +11,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from gomoku_apps.cli.game_options import add_rule_argument
+
 DEFAULT_OUT = "runs/alphazero-{size}x{size}"
 
 
@@ -25,7 +27,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     game = parser.add_argument_group("game")
     game.add_argument("--board-size", type=int, default=9)
     game.add_argument("--win-length", type=int, default=5)
-    game.add_argument("--rule", default="freestyle")
+    add_rule_argument(game)
     run = parser.add_argument_group("run")
     run.add_argument("--hours", type=float, default=1.0, help="budget, over resumes")
     run.add_argument("--out", default=DEFAULT_OUT, help="folder of the run")

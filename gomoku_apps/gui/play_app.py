@@ -131,15 +131,13 @@ class PlayApp(WindowApp):
         self._answer = None
 
     def _play_answer(self, answer: Answer) -> None:
-        name = self.session.seat_to_move.name
-        try:
-            if answer.error is not None:
-                raise answer.error
-            self.session.play(answer.action)
-        except Exception as error:
-            self.message = f"{name} failed: {error}"
+        choice = answer.choice
+        if choice.forfeit is not None:
+            name = self.session.seat_to_move.name
+            self.message = f"{name} failed: {choice.detail}"
             self._failed = self.session.generation
             return
+        self.session.play(choice.action)
         self._after_move()
 
     def _after_move(self) -> None:

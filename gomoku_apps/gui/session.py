@@ -58,7 +58,7 @@ class GameSession:
         self.env = raw_env(
             board_size=config.board_size,
             win_length=config.win_length,
-            rule=config.rule.value,
+            rule=config.rule,
         )
         self.resigned: int | None = None
         self.generation = 0

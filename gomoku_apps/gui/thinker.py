@@ -4,6 +4,10 @@ The thread is a daemon: closing the window in the middle of a long search ends t
 program without waiting for the search. An agent is never asked two questions at once:
 while a stale search is still running, :meth:`AgentThinker.start` refuses a new one, and
 the window tries again on the next frame.
+
+The thread asks for the move with :func:`agents.game.choose_move`, the game loop's
+per-move step, so an agent in the window is judged exactly as in the arena: an
+exception or an illegal action comes back as a forfeit, never as a raised error.
 """
 
 from __future__ import annotations
@@ -14,15 +18,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import Agent
+from agents.game import MoveChoice, choose_move
 
 
 @dataclass(frozen=True)
 class Answer:
-    """What came back from one search: the action, or the error the agent raised."""
+    """What came back from one search: the position's ticket and the agent's choice."""
 
     ticket: int
-    action: int | None
-    error: BaseException | None
+    choice: MoveChoice
 
 
 class AgentThinker:
@@ -63,9 +67,6 @@ class AgentThinker:
     def _think(
         self, agent: Agent, observation: dict[str, np.ndarray], ticket: int
     ) -> None:
-        try:
-            answer = Answer(ticket, int(agent.act(observation)), None)
-        except Exception as error:
-            answer = Answer(ticket, None, error)
+        answer = Answer(ticket, choose_move(agent, observation))
         with self._lock:
             self._answer = answer

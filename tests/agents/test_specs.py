@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -169,3 +171,14 @@ def test_python_target_errors():
 def test_python_importable_module():
     agent = make_agent("python:agents.random_agent:RandomAgent", seed=3)
     assert isinstance(agent, RandomAgent)
+
+
+def test_building_an_agent_does_not_load_the_engine_client():
+    code = (
+        "import sys; from agents.specs import make_agent; make_agent('random'); "
+        "print('agents.gomocup.engine_agent' in sys.modules)"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert loaded.stdout.strip() == "False"

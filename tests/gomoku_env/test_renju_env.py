@@ -10,8 +10,6 @@ from pettingzoo.test import api_test, seed_test
 
 import gomoku_env
 from agents import RandomAgent
-from gomoku_apps.gui.session import GameSession, Seat
-from gomoku_env import GameConfig, IllegalMoveError
 from gomoku_env.kernels import BLACK
 from gomoku_env.notation import parse_moves
 from gomoku_env.observation import FORBIDDEN, ObservationPlanes
@@ -204,12 +202,3 @@ def test_no_legal_move_does_not_apply_under_lose() -> None:
     )
     env.step(parse_moves("d6", 6)[0])
     assert env.infos["black_0"]["reason"] == "forbidden_overline"
-
-
-def test_the_play_window_refuses_a_forbidden_point_and_says_why() -> None:
-    session = GameSession(GameConfig(rule="renju"), Seat("ann"), Seat("bob"))
-    for action in parse_moves(DOUBLE_THREE, 15):
-        session.play(action)
-    with pytest.raises(IllegalMoveError, match=r"h10 is forbidden to black \(double_"):
-        session.play(H10)
-    assert len(session.board.moves) == 8 and not session.is_over

@@ -16,10 +16,10 @@ import torch
 from agents import RandomAgent
 from agents.alphazero.evaluator import NetworkEvaluator
 from agents.alphazero.learner import LearnerConfig
-from agents.alphazero.match import play_match
 from agents.alphazero.network import NetworkConfig, PolicyValueNet
 from agents.alphazero.trainer import TrainingRun
 from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
+from agents.match import play_match
 from gomoku_env.config import GameConfig
 
 GAME = GameConfig(6, 4)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from agents import RandomAgent
 from agents.classic.heuristic import HeuristicAgent
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.observation import OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
+from gomoku_env.opponents import BatchOpponent
 from gomoku_env.vector_env import GomokuVectorEnv
 
 
@@ -94,3 +96,13 @@ def test_vector_env_plays_the_batched_heuristic_and_it_wins() -> None:
         _, rewards, terminated, _, _ = env.step(actions)
         outcomes.extend(rewards[terminated])
     assert len(outcomes) >= 8 and outcomes.count(-1.0) > 0.8 * len(outcomes)
+
+
+def test_the_heuristic_is_the_vector_envs_batch_opponent():
+    config = GameConfig(board_size=9)
+    agent = HeuristicAgent(config, seed=0)
+    assert isinstance(agent, BatchOpponent)
+    assert not isinstance(RandomAgent(), BatchOpponent)
+    env = GomokuVectorEnv(2, board_size=9, opponent=agent)
+    assert env.opponents == [agent]
+    env.close()

@@ -6,17 +6,19 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agents.classic import pattern_state as ps
 from agents.classic import patterns as pt
+from agents.classic import point_shapes
 from agents.classic import shapes as sh
 from gomoku_env.kernels import BLACK, FREESTYLE, RENJU, STANDARD, WHITE
 from tests.agents.helpers import cells_from_diagram
 
 
-def fresh(cells: np.ndarray, size: int, win_length: int, rule: int) -> pt.PatternState:
-    return pt.new_state(cells, size, win_length, rule)
+def fresh(cells: np.ndarray, size: int, win_length: int, rule: int) -> ps.PatternState:
+    return ps.new_state(cells, size, win_length, rule)
 
 
-def assert_same(state: pt.PatternState, other: pt.PatternState) -> None:
+def assert_same(state: ps.PatternState, other: ps.PatternState) -> None:
     empty = state.cells == 0
     assert np.array_equal(state.cells, other.cells)
     assert np.array_equal(state.shapes[:, empty], other.shapes[:, empty])
@@ -42,10 +44,10 @@ def test_play_and_undo_match_a_fresh_judgement(
     moves = rng.choice(size * size, size=min(30, size * size // 2), replace=False)
     state = fresh(np.zeros(size * size, dtype=np.int8), size, win_length, rule)
     for index, move in enumerate(moves):
-        pt.place(state, move, BLACK if index % 2 == 0 else WHITE)
+        ps.place(state, move, BLACK if index % 2 == 0 else WHITE)
     assert_same(state, fresh(state.cells, size, win_length, rule))
     for move in moves[::-1][:10]:
-        pt.remove(state, move)
+        ps.remove(state, move)
     assert_same(state, fresh(state.cells, size, win_length, rule))
 
 
@@ -57,7 +59,7 @@ def test_move_scores_match_the_state() -> None:
     out = np.empty(225, dtype=np.int64)
     pt.move_scores(cells, 15, 5, FREESTYLE, WHITE, state.table, out)
     expected = [
-        pt.move_score(state, p, WHITE) if cells[p] == 0 else -1 for p in range(225)
+        ps.move_score(state, p, WHITE) if cells[p] == 0 else -1 for p in range(225)
     ]
     assert out.tolist() == expected
     no_table = np.zeros((2, 0), dtype=np.int8)
@@ -69,19 +71,19 @@ def test_move_scores_match_the_state() -> None:
 def test_open_three_gives_two_winning_points_and_a_five_point_after_four() -> None:
     cells = cells_from_diagram(["XXX"], top=7, left=6)
     state = fresh(cells, 15, 5, FREESTYLE)
-    assert state.counts[0, pt.COUNT_WINNING] == 2
-    assert state.counts[0, pt.COUNT_FIVES] == 0
-    pt.place(state, 7 * 15 + 9, BLACK)
-    assert state.counts[0, pt.COUNT_FIVES] == 2
+    assert state.counts[0, ps.COUNT_WINNING] == 2
+    assert state.counts[0, ps.COUNT_FIVES] == 0
+    ps.place(state, 7 * 15 + 9, BLACK)
+    assert state.counts[0, ps.COUNT_FIVES] == 2
 
 
 def test_standard_rule_overline_point_is_not_a_five() -> None:
     cells = cells_from_diagram(["XX.XXX"], top=7, left=3)
     gap = 7 * 15 + 5
-    assert fresh(cells, 15, 5, FREESTYLE).scores[0, gap] == pt.FIVE_SCORE
+    assert fresh(cells, 15, 5, FREESTYLE).scores[0, gap] == point_shapes.FIVE_SCORE
     standard = fresh(cells, 15, 5, STANDARD)
-    assert standard.scores[0, gap] < pt.OPEN_FOUR_SCORE
-    assert standard.counts[0, pt.COUNT_FIVES] == 0
+    assert standard.scores[0, gap] < point_shapes.OPEN_FOUR_SCORE
+    assert standard.counts[0, ps.COUNT_FIVES] == 0
 
 
 def test_renju_black_forbidden_double_four_is_banned_for_black() -> None:
@@ -91,9 +93,12 @@ def test_renju_black_forbidden_double_four_is_banned_for_black() -> None:
     )
     point = 7 * 15 + 7
     freestyle = fresh(cells, 15, 5, FREESTYLE)
-    assert freestyle.scores[0, point] == pt.OPEN_FOUR_SCORE
+    assert freestyle.scores[0, point] == point_shapes.OPEN_FOUR_SCORE
     renju = fresh(cells, 15, 5, RENJU)
-    assert renju.scores[0, point] == pt.BANNED
+    assert renju.scores[0, point] == ps.BANNED
     white_cells = np.where(cells == 0, 0, 3 - cells).astype(np.int8)
-    assert fresh(white_cells, 15, 5, RENJU).scores[1, point] == pt.OPEN_FOUR_SCORE
+    assert (
+        fresh(white_cells, 15, 5, RENJU).scores[1, point]
+        == point_shapes.OPEN_FOUR_SCORE
+    )
     assert sh.SHAPE_NAMES[renju.shapes[0, point, 0]] == "four"

@@ -8,7 +8,7 @@ import pytest
 
 import gomoku_env
 from agents.classic import alphabeta_search as search
-from agents.classic import patterns as pt
+from agents.classic import pattern_state as ps
 from agents.classic.alphabeta import AlphaBetaAgent
 from agents.classic.heuristic import HeuristicAgent
 from agents.classic.threats import find_vcf
@@ -116,10 +116,10 @@ def test_agents_avoid_the_forbidden_obvious_move(
 def test_black_vcf_through_a_forbidden_point_is_not_reported() -> None:
     cells = diagram_board(DOUBLE_FOUR, FREESTYLE_CONFIG).cells
     line = np.empty(22, dtype=np.int64)
-    length, _ = find_vcf(pt.new_state(cells, 15, 5, FREESTYLE), BLACK, 21, 5000, line)
+    length, _ = find_vcf(ps.new_state(cells, 15, 5, FREESTYLE), BLACK, 21, 5000, line)
     assert length == 3 and line[0] == POINT
-    renju = pt.new_state(cells, 15, 5, RENJU)
-    assert renju.scores[0, POINT] == pt.BANNED
+    renju = ps.new_state(cells, 15, 5, RENJU)
+    assert renju.scores[0, POINT] == ps.BANNED
     assert find_vcf(renju, BLACK, 21, 5000, line)[0] == 0
 
 
@@ -128,9 +128,9 @@ def test_white_four_blocked_only_on_a_forbidden_point_wins() -> None:
     line = np.empty(22, dtype=np.int64)
     four = 8 * 15 + 8
     assert (
-        find_vcf(pt.new_state(cells, 15, 5, FREESTYLE), WHITE, 21, 5000, line)[0] == 0
+        find_vcf(ps.new_state(cells, 15, 5, FREESTYLE), WHITE, 21, 5000, line)[0] == 0
     )
-    length, _ = find_vcf(pt.new_state(cells, 15, 5, RENJU), WHITE, 21, 5000, line)
+    length, _ = find_vcf(ps.new_state(cells, 15, 5, RENJU), WHITE, 21, 5000, line)
     assert length > 0 and line[0] == four
     board = diagram_board(WHITE_FOUR_ON_BAN, RENJU_CONFIG)
     agent = AlphaBetaAgent(RENJU_CONFIG, seed=0, **QUICK)
@@ -150,16 +150,16 @@ def test_state_flags_exactly_the_rules_core_forbidden_points() -> None:
         stones = rng.choice(81, size=30, replace=False)
         cells[stones[:20]] = BLACK
         cells[stones[20:]] = WHITE
-        state = pt.new_state(cells, 9, 5, RENJU)
+        state = ps.new_state(cells, 9, 5, RENJU)
         expected = forbidden_codes(cells, 9) != 0
-        assert np.array_equal(state.scores[0] == pt.BANNED, expected)
+        assert np.array_equal(state.scores[0] == ps.BANNED, expected)
         banned += int(expected.sum())
     assert banned > 20
 
 
 def test_renju_state_needs_five_in_a_row() -> None:
     with pytest.raises(ValueError, match="got 4"):
-        pt.new_state(np.zeros(81, dtype=np.int8), 9, 5 - 1, RENJU)
+        ps.new_state(np.zeros(81, dtype=np.int8), 9, 5 - 1, RENJU)
 
 
 def play_checked(players: dict[str, object], seed: int) -> tuple[str, int]:

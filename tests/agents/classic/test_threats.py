@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.classic.patterns import new_state
+from agents.classic.pattern_state import new_state
 from agents.classic.threats import find_vcf, refuting_moves
 from gomoku_env.kernels import BLACK, WHITE, place_and_judge
 from gomoku_env.symmetry import transform_action

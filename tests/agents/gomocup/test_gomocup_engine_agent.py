@@ -1,4 +1,4 @@
-"""EngineAgent against real subprocesses: our own brain, and tiny misbehaving fakes."""
+"""EngineAgent against tiny misbehaving fake engines in real subprocesses."""
 
 import gc
 import sys
@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 import gomoku_env
-from agents import RandomAgent
 from agents.gomocup import (
     EngineAgent,
     EngineError,
@@ -16,72 +15,14 @@ from agents.gomocup import (
     EngineTimeoutError,
 )
 from agents.specs import make_agent, parse_spec
-from gomoku_apps.cli.brain import write_launcher
 from gomoku_env.config import GameConfig
 
 FAKE_ENGINE = str(Path(__file__).with_name("fake_engine.py"))
-OUR_BRAIN = [
-    sys.executable,
-    "-m",
-    "gomoku_apps.cli.main",
-    "brain",
-    "random",
-    "--seed",
-    "5",
-]
 
 
 def fake(mode, **options):
     options.setdefault("config", GameConfig(board_size=9))
     return EngineAgent([sys.executable, FAKE_ENGINE, mode], **options)
-
-
-def play_game(engine, engine_color, board_size, opening=None, seed=0):
-    """One game in the AEC env, engine against RandomAgent; returns the final info."""
-    env = gomoku_env.env(board_size=board_size, opening=opening)
-    env.reset(seed=seed)
-    players = {"black_0": RandomAgent(seed=seed), "white_0": RandomAgent(seed=seed)}
-    players[engine_color] = engine
-    engine.reset()
-    for agent in env.agent_iter():
-        observation, _, termination, truncation, info = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
-        env.step(players[agent].act(observation))
-    return info
-
-
-def check_games(engine, board_size):
-    for color, opening in [("black_0", None), ("white_0", None), ("black_0", "h8 i9")]:
-        info = play_game(engine, color, board_size, opening)
-        assert info["reason"] in ("five", "board_full"), info
-        assert info["moves"] >= 9
-
-
-def test_engine_agent_plays_our_brain_on_15x15():
-    with EngineAgent(OUR_BRAIN, GameConfig(board_size=15), time=2.0) as engine:
-        check_games(engine, 15)
-        assert engine.about()["name"] == "gomoku_env random"
-        process = engine._process
-    assert not process.alive
-
-
-def test_engine_spec_runs_a_launcher_on_20x20_in_standard_rule(tmp_path):
-    launcher = write_launcher(tmp_path / "pbrain-gomoku_env-random", "random", seed=2)
-    spec = f"engine:{launcher},time=2,grace=2"
-    assert parse_spec(spec) == (
-        "engine",
-        {"path": str(launcher), "time": 2, "grace": 2},
-    )
-    config = GameConfig(board_size=20, rule="standard")
-    engine = make_agent(spec, config)
-    try:
-        check_games(engine, 20)
-    finally:
-        engine.close()
-    with pytest.raises(EngineError, match="was closed"):
-        engine.reset()
 
 
 def test_a_hanging_engine_is_reported_within_the_timeout():

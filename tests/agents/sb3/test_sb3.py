@@ -119,6 +119,28 @@ def test_model_as_agent_plays_full_aec_games(trained: MaskablePPO, seat: str) ->
         assert info["reason"] in ("five", "board_full")  # never "illegal_move"
 
 
+def test_sampling_agents_own_their_randomness(trained: MaskablePPO) -> None:
+    planes = np.zeros((64, 5, 5, PLANE_COUNT), dtype=np.int8)
+    masks = np.ones((64, 25), dtype=np.int8)
+
+    def draws(agent: PolicyAgent) -> list[int]:
+        return agent.act_batch(planes, masks).tolist()
+
+    lone = PolicyAgent(trained, deterministic=False, seed=1)
+    alone = draws(lone) + draws(lone)
+    first = PolicyAgent(trained, deterministic=False, seed=1)
+    second = PolicyAgent(trained, deterministic=False, seed=2)
+    global_state = torch.get_rng_state()
+    interleaved = draws(first)
+    other = draws(second)
+    interleaved += draws(first)
+    assert torch.equal(torch.get_rng_state(), global_state)
+    assert interleaved == alone
+    assert other != alone[:64]
+    first.reset(seed=1)
+    assert draws(first) == alone[:64]
+
+
 def test_saved_model_loads_as_an_agent(trained: MaskablePPO, tmp_path) -> None:
     path = tmp_path / "model.zip"
     trained.save(path)

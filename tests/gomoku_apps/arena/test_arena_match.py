@@ -2,62 +2,23 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from agents.python_agent import resolve_target
 from gomoku_apps.arena import SPRT, Arena, SPRTDecision
 from gomoku_apps.arena.openings import describe
-from gomoku_apps.arena.records import read_record
 from gomoku_apps.arena.report import format_match
 from gomoku_env import GameConfig
+from gomoku_env.records import GameRecord
+from tests.agents import faulty_agents
 
 CONFIG = GameConfig(board_size=7)
-
-AGENTS_SOURCE = """
-import time
-
-import numpy as np
-
-from agents import RandomAgent
-
-
-class Crashing(RandomAgent):
-    def act(self, observation):
-        raise RuntimeError("boom")
-
-
-class Occupied(RandomAgent):
-    def act(self, observation):
-        return int(np.flatnonzero(observation["action_mask"] == 0)[0])
-
-
-class Slow(RandomAgent):
-    def act(self, observation):
-        time.sleep(0.3)
-        return super().act(observation)
-
-
-CLOSED = []
-
-
-class Closing(RandomAgent):
-    def close(self):
-        CLOSED.append(self)
-
-
-class BadReset(RandomAgent):
-    def reset(self, seed=None):
-        raise KeyError("lost")
-"""
+FAULTY_AGENTS = faulty_agents.__file__
 
 
 @pytest.fixture(scope="module")
-def agent_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("agents") / "faulty_agents.py"
-    path.write_text(textwrap.dedent(AGENTS_SOURCE))
-    return path
+def agent_file():
+    return FAULTY_AGENTS
 
 
 def _games(match):
@@ -136,6 +97,16 @@ def test_sprt_stops_a_decided_match_at_the_same_game_with_any_jobs(agent_file):
         assert [g.forfeited_by for g in match.games] == [faulty] * len(match.games)
         assert "H1 accepted" in format_match(match)
     assert _games(matches[0]) == _games(matches[1])
+
+
+def read_record(path):
+    """The record in ``path`` (read by gomoku_env.records) and the arena's notes."""
+    notes = {}
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        key, separator, value = line.removeprefix("# ").partition(": ")
+        if line.startswith("# ") and separator:
+            notes[key] = value
+    return GameRecord.load(path), notes
 
 
 def test_records_are_written_and_read_back(tmp_path, agent_file):

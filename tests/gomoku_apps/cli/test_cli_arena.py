@@ -75,7 +75,6 @@ def test_arena_command_with_sprt(capsys):
     [
         (["arena", "random", "nobody", "--board-size", "7"], "unknown agent 'nobody'"),
         (["arena", "random", "random", "--board-size", "4"], "board_size"),
-        (["arena", "random", "random", "--rule", "renjuish"], "unknown rule"),
         (["arena", "random", "random", "--sprt", "5", "1"], "elo0 must be below"),
     ],
 )

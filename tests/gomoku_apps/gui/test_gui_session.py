@@ -6,6 +6,7 @@ from agents import RandomAgent
 from gomoku_apps.gui.session import GameSession, Seat
 from gomoku_env import GameConfig, IllegalMoveError
 from gomoku_env.kernels import BLACK, WHITE
+from gomoku_env.notation import parse_moves
 
 
 def human_vs_agent(size=9):
@@ -103,3 +104,13 @@ def test_record_of_a_resigned_game_round_trips():
         "resign",
     )
     assert list(record.moves) == session.board.moves
+
+
+def test_the_play_window_refuses_a_forbidden_point_and_says_why() -> None:
+    # Black h8 h9 i10 j10: h10 is a double three for black, who is to move.
+    session = GameSession(GameConfig(rule="renju"), Seat("ann"), Seat("bob"))
+    for action in parse_moves("h8 a1 h9 a3 i10 a5 j10 o1", 15):
+        session.play(action)
+    with pytest.raises(IllegalMoveError, match=r"h10 is forbidden to black \(double_"):
+        session.play(parse_moves("h10", 15)[0])
+    assert len(session.board.moves) == 8 and not session.is_over

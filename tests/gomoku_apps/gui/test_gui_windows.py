@@ -126,9 +126,43 @@ def test_agent_errors_are_shown_not_raised():
         GameSession(GameConfig(9), Seat("broken", Broken()), Seat("human")), fps=1000
     )
     run_until(app, lambda: app.message is not None)
-    assert "broken failed: out of ideas" in app.scene()[1]
+    assert "broken failed: RuntimeError: out of ideas" in app.scene()[1]
     assert "thinking" not in app.scene()[1]
     app.close()
+
+
+def test_agents_play_each_other_to_the_end_through_the_game_loop(tmp_path):
+    session = GameSession(
+        GameConfig(7),
+        Seat("first", RandomAgent(seed=1)),
+        Seat("second", RandomAgent(seed=2)),
+    )
+    app = PlayApp(session, fps=1000, save_path=tmp_path / "game.txt")
+    try:
+        run_until(app, lambda: session.is_over, seconds=20)
+        assert "wins by" in app.scene()[1] or "Draw" in app.scene()[1]
+        assert GameRecord.load(tmp_path / "game.txt").moves == tuple(
+            session.board.moves
+        )
+    finally:
+        app.close()
+
+
+def test_an_agent_answering_an_illegal_move_forfeits_its_turn():
+    class Occupied(StuckAgent):
+        def act(self, observation):
+            return int(observation["action_mask"].argmin())
+
+    session = GameSession(GameConfig(9), Seat("human"), Seat("stubborn", Occupied()))
+    session.play(0)
+    app = PlayApp(session, fps=1000)
+    try:
+        run_until(app, lambda: app.message is not None)
+        assert "stubborn failed: returned" in app.scene()[1]
+        assert "not a legal action" in app.scene()[1]
+        assert session.board.moves == [0]
+    finally:
+        app.close()
 
 
 def test_replay_steps_with_keys_and_buttons():

@@ -1,0 +1,28 @@
+"""``gomoku gif RECORD``: a record drawn as an animated GIF, or a clear error."""
+
+from PIL import Image
+
+from gomoku_apps.cli.main import main
+from gomoku_env import Board, GameConfig
+from gomoku_env.records import GameRecord
+
+MOVES = [12, 13, 7, 8, 2, 3, 17, 18, 22]  # 5×5 win_length 5: black wins column c
+
+
+def test_gif_command_writes_the_file(tmp_path, capsys):
+    record_path = GameRecord.from_board(
+        Board.from_moves(MOVES, GameConfig(5, 5)), "a", "b"
+    ).save(tmp_path / "game.txt")
+    output = tmp_path / "game.gif"
+    assert main(["gif", str(record_path), "-o", str(output), "--cell-size", "20"]) == 0
+    with Image.open(output) as image:
+        assert image.n_frames == len(MOVES) + 1
+    assert f"{output} ({len(MOVES) + 1} frames)" in capsys.readouterr().out
+
+
+def test_gif_command_reports_a_malformed_record(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Rule: freestyle\nSize: 5\n")
+    assert main(["gif", str(bad), "-o", str(tmp_path / "x.gif")]) == 2
+    assert "bad.txt, line 2: missing header 'WinLength'" in capsys.readouterr().err
+    assert not (tmp_path / "x.gif").exists()
