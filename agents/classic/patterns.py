@@ -29,7 +29,15 @@ from numba import njit
 
 from agents.classic import shapes as sh
 from gomoku_env.config import RENJU_WIN_LENGTH
-from gomoku_env.kernels import BLACK, DIRECTIONS, EMPTY, RENJU, STANDARD, WHITE
+from gomoku_env.kernels import (
+    BLACK,
+    DIRECTIONS,
+    EMPTY,
+    RENJU,
+    STANDARD,
+    WHITE,
+    other_color,
+)
 from gomoku_env.renju import ALLOWED, code_of_move, forbidden_codes, may_be_forbidden
 
 FIVE_SCORE = 10_000_000
@@ -518,7 +526,7 @@ def move_scores(
     points under renju. ``table`` comes from :func:`agents.classic.shapes.build_shape_table`
     (one with no columns: judge directly).
     """
-    other = WHITE if color == BLACK else BLACK
+    other = other_color(color)
     defence = np.empty(cells.size, dtype=np.int64)
     point_values(cells, size, win_length, rule_code, color, table, out)
     point_values(cells, size, win_length, rule_code, other, table, defence)
