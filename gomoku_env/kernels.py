@@ -105,29 +105,38 @@ def judge_stone(
     rule_code: int,
     action: int,
     color: int,
+    walled: bool = False,
 ) -> int:
     """Index into DIRECTIONS of a line that a ``color`` stone on ``action`` wins with,
     or -1: the one judge of the rules, for every board and batch.
 
     The board is ``cells[base:base + size * size]`` (``base`` > 0 for one game of a
     batch stored flat); ``cells[base + action]`` itself is not read, so a stone can be
-    judged before it is placed. One division finds the edges; each side of a line is
-    then walked at most ``win_length`` cells (a longer run only matters as "more than
-    ``win_length``"). A board inside a border of non-colour cells (a rollout's walls)
-    is judged with ``size`` set to its padded width.
+    judged before it is placed. Each side of a line is walked at most ``win_length``
+    cells (a longer run only matters as "more than ``win_length``") and, on a plain
+    board, no further than the edge, which one division finds. A ``walled`` board (a
+    rollout's, inside a border of at least ``win_length`` non-colour cells, ``size``
+    being its padded width) needs no edges: a constant flag, so that the division
+    drops out of the compiled rollout.
     """
-    row = action // size
-    col = action - row * size
+    row = col = 0
+    if not walled:
+        row = action // size
+        col = action - row * size
     start = base + action
     for direction in range(4):
         d_row, d_col = DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
         step = d_row * size + d_col
-        ahead = min(edge_room(row, d_row, size), edge_room(col, d_col, size))
-        behind = min(edge_room(row, -d_row, size), edge_room(col, -d_col, size))
+        ahead = behind = win_length
+        if not walled:
+            ahead = min(edge_room(row, d_row, size), edge_room(col, d_col, size), ahead)
+            behind = min(
+                edge_room(row, -d_row, size), edge_room(col, -d_col, size), behind
+            )
         run = (
             1
-            + stones_along(cells, start, step, min(ahead, win_length), color)
-            + stones_along(cells, start, -step, min(behind, win_length), color)
+            + stones_along(cells, start, step, ahead, color)
+            + stones_along(cells, start, -step, behind, color)
         )
         if wins_with_run(run, win_length, rule_code, color):
             return direction

@@ -53,6 +53,18 @@ def stone_wins(
     return False
 
 
+def move_wins(
+    cells: np.ndarray, size: int, win_length: int, rule: str, action: int, color: int
+) -> bool:
+    """Whether a ``color`` stone on ``action`` wins under ``rule`` (a rule name):
+    freestyle ``win_length`` or more, standard exactly, renju exactly for black and
+    more for white."""
+    trial = cells.copy()
+    trial[action] = color
+    exact = rule == "standard" or (rule == "renju" and color == 1)
+    return stone_wins(trial, size, win_length, action, exact)
+
+
 def observation_planes(
     cells: np.ndarray, size: int, to_move: int, last_move: int, forbidden: np.ndarray
 ) -> np.ndarray:

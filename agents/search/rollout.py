@@ -4,8 +4,8 @@ Every legal point is a candidate, or (with a candidate ``distance`` > 0) only po
 within that distance of a stone, the list growing as stones land. The rollout plays on
 a copy of the board inside a border of WALL cells, so line scans need no bounds checks
 and points are plain indices. A new stone is judged by the rules' own
-:func:`gomoku_env.kernels.judge_stone` (the padded board is a board of width ``stride``
-whose walls stop every line), so every rule scores rollouts the same way as real games.
+:func:`gomoku_env.kernels.judge_stone` (as a ``walled`` board of width ``stride``, whose
+walls stop every line), so every rule scores rollouts the same way as real games.
 """
 
 from __future__ import annotations
@@ -224,7 +224,10 @@ def rollout(cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray) 
         if rule_code == RENJU:
             cells[action_of(point, stride, pad, size)] = color
         if not tactical:
-            if judge_stone(board, 0, stride, win_length, rule_code, point, color) >= 0:
+            line = judge_stone(
+                board, 0, stride, win_length, rule_code, point, color, walled=True
+            )
+            if line >= 0:
                 return color
         elif judge_and_find_threats(
             board, point, stride, win_length, rule_code, color, threats, counts

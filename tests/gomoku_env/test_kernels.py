@@ -9,12 +9,7 @@ from hypothesis import strategies as st
 
 from gomoku_env import BLACK, WHITE, Rule
 from gomoku_env.kernels import DIRECTIONS, centre_point, judge_stone, other_color
-from tests.oracle import maximal_runs, stone_wins
-
-
-def exact_for(rule: Rule, color: int) -> bool:
-    """Whether only a run of exactly the win length wins for ``color``."""
-    return rule is Rule.STANDARD or (rule is Rule.RENJU and color == BLACK)
+from tests.oracle import maximal_runs, move_wins
 
 
 @settings(max_examples=80, deadline=None)
@@ -36,18 +31,18 @@ def test_judge_stone_agrees_with_the_oracle_in_any_game_of_a_flat_batch(
     flat = batch.ravel()
     for action in range(cells):
         for color in (BLACK, WHITE):
-            trial = batch[game].copy()
-            trial[action] = color
-            expected = stone_wins(
-                trial, size, win_length, action, exact_for(rule, color)
+            expected = move_wins(
+                batch[game], size, win_length, rule.value, action, color
             )
             direction = judge_stone(
                 flat, game * cells, size, win_length, rule.code, action, color
             )
             assert (direction >= 0) == expected
-            if expected:
+            if expected:  # the direction named is that of a winning line
+                trial = batch[game].copy()
+                trial[action] = color
                 run = len(line_through(trial, size, action, direction))
-                exact = exact_for(rule, color)
+                exact = rule is Rule.STANDARD or (rule is Rule.RENJU and color == BLACK)
                 assert run == win_length if exact else run >= win_length
 
 

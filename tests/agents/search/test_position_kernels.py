@@ -15,7 +15,7 @@ from agents.search.position_kernels import (
 from agents.search.rollout import padded_board
 from gomoku_env import Board, GameConfig, Rule
 from gomoku_env.kernels import judge_stone
-from tests.oracle import stone_wins
+from tests.oracle import move_wins
 
 
 def random_position(seed: int, size: int, stones: int) -> np.ndarray:
@@ -26,32 +26,28 @@ def random_position(seed: int, size: int, stones: int) -> np.ndarray:
     return cells
 
 
-def oracle_wins(cells, size, win_length, rule, action, color) -> bool:
-    """Whether a ``color`` stone on the empty ``action`` wins, by the oracle."""
-    trial = cells.copy()
-    trial[action] = color
-    exact = rule is Rule.STANDARD or (rule is Rule.RENJU and color == 1)
-    return stone_wins(trial, size, win_length, action, exact)
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     size=st.integers(5, 11),
-    win_length=st.integers(3, 5),
-    rule=st.sampled_from(list(Rule)),
+    rule_and_length=st.sampled_from(
+        [("freestyle", 3), ("freestyle", 5), ("standard", 4), ("renju", 5)]
+    ),
+    distance=st.integers(0, 7),
 )
 def test_the_judge_on_a_rollouts_padded_board_agrees_with_the_oracle(
-    seed, size, win_length, rule
+    seed, size, rule_and_length, distance
 ) -> None:
-    win_length = 5 if rule is Rule.RENJU else win_length
+    rule, win_length = rule_and_length
+    pad = max(win_length, distance)  # as the rollout pads
     cells = random_position(seed, size, stones=size * size // 2)
-    board, points = padded_board(cells, size, win_length)
-    stride = size + 2 * win_length
+    board, points = padded_board(cells, size, pad)
+    stride = size + 2 * pad
+    code = Rule(rule).code
     for action, point in zip(np.flatnonzero(cells == 0), points, strict=True):
         for color in (1, 2):
-            expected = oracle_wins(cells, size, win_length, rule, action, color)
-            judged = judge_stone(board, 0, stride, win_length, rule.code, point, color)
+            judged = judge_stone(board, 0, stride, win_length, code, point, color)
+            expected = move_wins(cells, size, win_length, rule, action, color)
             assert (judged >= 0) == expected
 
 
@@ -102,7 +98,7 @@ def test_winning_points_are_every_win_in_one(seed, stones, rule) -> None:
         expected = [
             action
             for action in np.flatnonzero(cells == 0)
-            if oracle_wins(cells, 9, length, rule, action, color)
+            if move_wins(cells, 9, length, rule.value, action, color)
             and is_legal_point(cells, 9, rule.code, action, color)
         ]
         assert sorted(out[:count]) == expected
