@@ -6,12 +6,11 @@ random state per game, and each game's empty cells as a swap-remove list so that
 random move costs O(1). Each game draws only from its own generator, so a game's course
 does not depend on the others. One call of :func:`step_games` plays the learner's moves, the random
 opponent's replies, and resets finished games, so a vector env step costs one trip into
-compiled code. Stones are judged by :func:`judge_move`, a division-free twin of
-:func:`gomoku_env.kernels.place_and_judge` (the Board's kernel) that reads a per-cell
-table of how far each line may run (:func:`line_reach`); the tests hold it to the
-Board's kernel on random positions. The per-game helpers are inlined into the kernels
-at numba's IR level (``inline="always"``): a call that passes the batch's arrays costs
-reference counting, which made up a third of a step.
+compiled code. The cells of all games lie in one flat array, game after game, so
+that stones are judged by the rules' own :func:`gomoku_env.kernels.judge_stone` at
+an offset. The per-game helpers are inlined into the kernels at numba's IR level
+(``inline="always"``): a call that passes the batch's arrays costs reference counting,
+which made up a third of a step.
 """
 
 from __future__ import annotations
@@ -21,13 +20,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from gomoku_env.kernels import BLACK, DIRECTIONS, EMPTY, WHITE, wins_with_run
-from gomoku_env.observation import (
-    LAST_MOVE,
-    OBSERVER_IS_BLACK,
-    OPPONENT_STONES,
-    OWN_STONES,
-)
+from gomoku_env.kernels import BLACK, EMPTY, WHITE, judge_stone
+from gomoku_env.planes import LAST_MOVE, OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
 
 ONGOING = 0
 WON = 1
@@ -44,7 +38,8 @@ _MIX_2 = np.uint64(0x94D049BB133111EB)
 
 
 class GameBatch(NamedTuple):
-    """The arrays of ``n`` games; ``planes`` is (n, cells, 4) or (n, 4, cells)."""
+    """The arrays of ``n`` games: ``cells`` is flat (n * cells), game after game;
+    ``planes`` is (n, cells, PLANE_COUNT) or (n, PLANE_COUNT, cells)."""
 
     cells: np.ndarray
     planes: np.ndarray
@@ -54,8 +49,6 @@ class GameBatch(NamedTuple):
     rng_state: np.ndarray
     empty_cells: np.ndarray
     empty_index: np.ndarray
-    reach: np.ndarray
-    steps: np.ndarray
     channels_first: bool
     size: int
     win_length: int
@@ -73,66 +66,10 @@ class StepOutput(NamedTuple):
     final_planes: np.ndarray
 
 
-def line_reach(size: int, win_length: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per cell and direction, how many cells :func:`judge_move` may look at.
-
-    Returns ``reach`` (cells, 4, 2): the steps to the board's edge forwards and
-    backwards along each of DIRECTIONS, capped at ``win_length`` (a longer run only
-    matters as "more than win_length", which the cap keeps), and ``steps`` (4,): the
-    flat index step of each direction.
-    """
-    rows, cols = np.divmod(np.arange(size * size), size)
-    reach = np.empty((size * size, 4, 2), dtype=np.int64)
-    for direction, (d_row, d_col) in enumerate(DIRECTIONS):
-        for side, sign in enumerate((1, -1)):
-            row_room = edge_room(rows, sign * d_row, size)
-            col_room = edge_room(cols, sign * d_col, size)
-            reach[:, direction, side] = np.minimum(
-                np.minimum(row_room, col_room), win_length
-            )
-    return reach, DIRECTIONS[:, 0] * size + DIRECTIONS[:, 1]
-
-
-def edge_room(index: np.ndarray, step: int, size: int) -> np.ndarray:
-    """Steps of ``step`` (-1, 0 or 1) that stay on a line of ``size`` from ``index``."""
-    if step > 0:
-        return size - 1 - index
-    if step < 0:
-        return index
-    return np.full_like(index, size)
-
-
 @njit(cache=True, nogil=True, inline="always")
-def judge_move(
-    cells: np.ndarray,
-    game: int,
-    reach: np.ndarray,
-    steps: np.ndarray,
-    win_length: int,
-    rule_code: int,
-    action: int,
-    color: int,
-) -> bool:
-    """Whether ``color``'s stone on ``action`` completes a winning line in ``game``'s
-    row of ``cells``.
-
-    The same answer as :func:`gomoku_env.kernels.place_and_judge` (for freestyle and
-    standard), without divisions: each side of a line is walked at most ``reach``
-    cells.
-    """
-    for direction in range(4):
-        run = 1
-        for side in range(2):
-            step = steps[direction] if side == 0 else -steps[direction]
-            cell = action
-            for _ in range(reach[action, direction, side]):
-                cell += step
-                if cells[game, cell] != color:
-                    break
-                run += 1
-        if wins_with_run(run, win_length, rule_code, color):
-            return True
-    return False
+def cell_count(batch: GameBatch) -> int:
+    """Points on one game's board."""
+    return batch.empty_cells.shape[1]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -158,7 +95,7 @@ def set_plane(batch: GameBatch, game: int, cell: int, channel: int, value: int) 
 def random_empty_cell(batch: GameBatch, game: int) -> int:
     """A uniformly drawn empty cell of ``game`` (which must not be full): the high 32
     bits of a random number scaled to the count, which spares a 64-bit division."""
-    empties = np.uint64(batch.cells.shape[1] - batch.move_count[game])
+    empties = np.uint64(cell_count(batch) - batch.move_count[game])
     high = next_random(batch.rng_state, game) >> np.uint64(32)
     return batch.empty_cells[game, (high * empties) >> np.uint64(32)]
 
@@ -166,7 +103,7 @@ def random_empty_cell(batch: GameBatch, game: int) -> int:
 @njit(cache=True, nogil=True, inline="always")
 def remove_empty(batch: GameBatch, game: int, cell: int) -> None:
     """Take ``cell`` out of the empty list (the last empty cell fills its slot)."""
-    last = batch.cells.shape[1] - batch.move_count[game] - 1
+    last = cell_count(batch) - batch.move_count[game] - 1
     slot = batch.empty_index[game, cell]
     moved = batch.empty_cells[game, last]
     batch.empty_cells[game, slot] = moved
@@ -178,11 +115,12 @@ def remove_empty(batch: GameBatch, game: int, cell: int) -> None:
 @njit(cache=True, nogil=True, inline="always")
 def reset_game(batch: GameBatch, game: int) -> None:
     """Empty ``game``'s board and draw or set the learner's colour."""
-    batch.cells[game, :] = EMPTY
+    count = cell_count(batch)
     batch.planes[game] = 0
     batch.move_count[game] = 0
     batch.last_move[game] = -1
-    for cell in range(batch.cells.shape[1]):
+    for cell in range(count):
+        batch.cells[game * count + cell] = EMPTY
         batch.empty_cells[game, cell] = cell
         batch.empty_index[game, cell] = cell
     color = batch.play_as
@@ -190,7 +128,7 @@ def reset_game(batch: GameBatch, game: int) -> None:
         color = BLACK if next_random(batch.rng_state, game) >> np.uint64(63) else WHITE
     batch.learner_color[game] = color
     if color == BLACK:
-        for cell in range(batch.cells.shape[1]):
+        for cell in range(count):
             set_plane(batch, game, cell, OBSERVER_IS_BLACK, 1)
 
 
@@ -199,11 +137,11 @@ def place(batch: GameBatch, game: int, action: int) -> int:
     """Play the side to move's stone on ``action``: ONGOING, WON or FULL."""
     color = BLACK if batch.move_count[game] % 2 == 0 else WHITE
     remove_empty(batch, game, action)
-    batch.cells[game, action] = color
-    won = judge_move(
-        batch.cells, game, batch.reach, batch.steps, batch.win_length,
-        batch.rule_code, action, color,
-    )  # fmt: skip
+    base = game * cell_count(batch)
+    batch.cells[base + action] = color
+    won = judge_stone(
+        batch.cells, base, batch.size, batch.win_length, batch.rule_code, action, color
+    )
     own = color == batch.learner_color[game]
     set_plane(batch, game, action, OWN_STONES if own else OPPONENT_STONES, 1)
     if batch.last_move[game] >= 0:
@@ -211,9 +149,9 @@ def place(batch: GameBatch, game: int, action: int) -> int:
     set_plane(batch, game, action, LAST_MOVE, 1)
     batch.last_move[game] = action
     batch.move_count[game] += 1
-    if won:
+    if won >= 0:
         return WON
-    return FULL if batch.move_count[game] == batch.cells.shape[1] else ONGOING
+    return FULL if batch.move_count[game] == cell_count(batch) else ONGOING
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -270,7 +208,8 @@ def step_game(
     out.rewards[game] = 0.0
     out.terminated[game] = False
     out.needs_opponent[game] = False
-    legal = 0 <= action < batch.cells.shape[1] and batch.cells[game, action] == EMPTY
+    count = cell_count(batch)
+    legal = 0 <= action < count and batch.cells[game * count + action] == EMPTY
     out.illegal[game] = not legal
     if not legal and illegal_policy == ILLEGAL_LOSE:
         out.rewards[game] = -1.0
@@ -353,5 +292,5 @@ def apply_opponent_moves(
 @njit(cache=True, nogil=True)
 def reset_games(batch: GameBatch, out: StepOutput, random_opponent: bool) -> None:
     """:func:`start_game` for every game."""
-    for game in range(batch.cells.shape[0]):
+    for game in range(batch.move_count.size):
         start_game(batch, out, game, random_opponent)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from gomoku_env.kernels import FREESTYLE, RENJU, STANDARD
+
 MIN_BOARD_SIZE = 5
 MAX_BOARD_SIZE = 25
 MIN_WIN_LENGTH = 3
@@ -30,7 +32,8 @@ class Rule(str, enum.Enum):
 
     @property
     def code(self) -> int:
-        """The small integer the compiled kernels use for this rule."""
+        """The small integer the compiled kernels use for this rule (see
+        :mod:`gomoku_env.kernels`)."""
         return _RULE_CODES[self]
 
     @classmethod
@@ -47,7 +50,7 @@ class Rule(str, enum.Enum):
             ) from None
 
 
-_RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 2}
+_RULE_CODES = {Rule.FREESTYLE: FREESTYLE, Rule.STANDARD: STANDARD, Rule.RENJU: RENJU}
 RENJU_WIN_LENGTH = 5
 
 

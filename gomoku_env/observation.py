@@ -4,21 +4,9 @@ Rebuilding (H, W, C) planes from the board on every ``observe`` would dominate a
 step, and PettingZoo's wrappers observe more than once per step. Instead each move writes
 the few cells it changes, and ``observe`` only copies.
 
-Channels (from the observing player's point of view):
-
-=====  ============================================================
-index  meaning
-=====  ============================================================
-0      the observer's stones
-1      the opponent's stones
-2      the last move (one cell set, all zero before the first move)
-3      the observer's colour: all ones for black, all zeros for white
-4      points forbidden to the observer, who is to move: black's renju
-       forbidden points while black is to move; all zero otherwise
-=====  ============================================================
-
-Plane 4 is set by whoever owns the board (the env) through :meth:`show_forbidden`, once
-per move, so that observing stays a copy.
+The channels are those of :mod:`gomoku_env.planes`. Plane 4 (forbidden points) is set by
+whoever owns the board (the env) through :meth:`show_forbidden`, once per move, so that
+observing stays a copy.
 """
 
 from __future__ import annotations
@@ -27,13 +15,25 @@ import numpy as np
 
 from gomoku_env.board import Board
 from gomoku_env.kernels import BLACK, WHITE
+from gomoku_env.planes import (
+    FORBIDDEN,
+    LAST_MOVE,
+    OBSERVER_IS_BLACK,
+    OPPONENT_STONES,
+    OWN_STONES,
+    PLANE_COUNT,
+    write_planes,
+)
 
-OWN_STONES = 0
-OPPONENT_STONES = 1
-LAST_MOVE = 2
-OBSERVER_IS_BLACK = 3
-FORBIDDEN = 4
-PLANE_COUNT = 5
+__all__ = [
+    "FORBIDDEN",
+    "LAST_MOVE",
+    "OBSERVER_IS_BLACK",
+    "OPPONENT_STONES",
+    "OWN_STONES",
+    "PLANE_COUNT",
+    "ObservationPlanes",
+]
 
 
 class ObservationPlanes:
@@ -51,13 +51,17 @@ class ObservationPlanes:
 
     @classmethod
     def from_board(cls, board: Board) -> ObservationPlanes:
-        """Planes for the position on ``board``."""
+        """Planes for the position on ``board``, built by :func:`write_planes`."""
         planes = cls(board.size)
-        previous_move = None
-        for index, action in enumerate(board.moves):
-            planes.place(action, BLACK if index % 2 == 0 else WHITE, previous_move)
-            previous_move = action
-        planes.show_forbidden(board.forbidden_mask())
+        last = -1 if board.last_move is None else board.last_move
+        forbidden = board.forbidden_mask()
+        for view, color, banned in (
+            (0, BLACK, forbidden),
+            (1, WHITE, np.zeros_like(forbidden)),
+        ):
+            write_planes(
+                board.cells, board.size, color, last, 1 - banned, planes.planes[view]
+            )
         return planes
 
     def show_forbidden(self, mask: np.ndarray) -> None:
@@ -82,15 +86,6 @@ class ObservationPlanes:
             flat[stride + previous] = 0
         flat[cell + LAST_MOVE] = 1
         flat[stride + cell + LAST_MOVE] = 1
-
-    def remove(self, action: int, previous_move: int | None) -> None:
-        """Undo :meth:`place`: clear ``action`` and mark ``previous_move`` again."""
-        flat, stride = self._flat, self._view_stride
-        cell = action * PLANE_COUNT
-        for view in (0, stride):
-            flat[view + cell : view + cell + LAST_MOVE + 1] = 0
-            if previous_move is not None:
-                flat[view + previous_move * PLANE_COUNT + LAST_MOVE] = 1
 
     def view(self, color: int) -> np.ndarray:
         """A copy of the planes as seen by the ``color`` player."""

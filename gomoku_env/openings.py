@@ -12,6 +12,7 @@ import numpy as np
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError
+from gomoku_env.kernels import centre_point
 from gomoku_env.notation import parse_moves
 
 OPENING_RADIUS = 2
@@ -48,8 +49,7 @@ def parse_opening(
 
 def centre_area(size: int) -> np.ndarray:
     """Actions within OPENING_RADIUS of the centre (in both row and column)."""
-    centre = size // 2
-    span = np.arange(
-        max(0, centre - OPENING_RADIUS), min(size, centre + OPENING_RADIUS + 1)
-    )
-    return (span[:, None] * size + span[None, :]).ravel()
+    row, col = divmod(centre_point(size), size)
+    rows = np.arange(max(0, row - OPENING_RADIUS), min(size, row + OPENING_RADIUS + 1))
+    cols = np.arange(max(0, col - OPENING_RADIUS), min(size, col + OPENING_RADIUS + 1))
+    return (rows[:, None] * size + cols[None, :]).ravel()

@@ -12,12 +12,8 @@ import numpy as np
 
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.observation import (
-    LAST_MOVE,
-    OBSERVER_IS_BLACK,
-    OPPONENT_STONES,
-    OWN_STONES,
-)
+from gomoku_env.kernels import BLACK, WHITE
+from gomoku_env.planes import LAST_MOVE, read_cells
 
 
 def board_from_stones(
@@ -63,9 +59,12 @@ def board_from_observation(
         raise ValueError(
             f"observation planes of shape {planes.shape} do not fit a {size}x{size} board"
         )
-    own = np.flatnonzero(planes[:, :, OWN_STONES])
-    opponent = np.flatnonzero(planes[:, :, OPPONENT_STONES])
-    observer_is_black = bool(planes[0, 0, OBSERVER_IS_BLACK])
-    black, white = (own, opponent) if observer_is_black else (opponent, own)
+    cells = np.empty(size * size, dtype=np.int8)
+    read_cells(np.ascontiguousarray(planes, dtype=np.int8), cells)
     last = np.flatnonzero(planes[:, :, LAST_MOVE])
-    return board_from_stones(black, white, int(last[0]) if last.size else None, config)
+    return board_from_stones(
+        np.flatnonzero(cells == BLACK),
+        np.flatnonzero(cells == WHITE),
+        int(last[0]) if last.size else None,
+        config,
+    )

@@ -216,18 +216,19 @@ class GomokuVectorEnv(VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """Boolean (num_envs, N*N) mask of each learner's legal actions."""
-        return self.batch.cells == 0
+        return self._cells() == 0
+
+    def _cells(self) -> np.ndarray:
+        """The batch's flat cells as (num_envs, N*N), a view."""
+        return self.batch.cells.reshape(self.num_envs, self.config.cells)
 
     def _allocate(self) -> GameBatch:
         n, cells = self.num_envs, self.config.cells
-        reach, steps = batch_kernels.line_reach(
-            self.config.board_size, self.config.win_length
-        )
         layout = (
             (n, PLANE_COUNT, cells) if self.channels_first else (n, cells, PLANE_COUNT)
         )
         return GameBatch(
-            cells=np.zeros((n, cells), dtype=np.int8),
+            cells=np.zeros(n * cells, dtype=np.int8),
             planes=np.zeros(layout, dtype=np.int8),
             move_count=np.zeros(n, dtype=np.int64),
             last_move=np.full(n, -1, dtype=np.int64),
@@ -235,8 +236,6 @@ class GomokuVectorEnv(VectorEnv):
             rng_state=np.zeros(n, dtype=np.uint64),
             empty_cells=np.zeros((n, cells), dtype=np.int16),
             empty_index=np.zeros((n, cells), dtype=np.int16),
-            reach=reach,
-            steps=steps,
             channels_first=self.channels_first,
             size=self.config.board_size,
             win_length=self.config.win_length,
@@ -293,7 +292,7 @@ class GomokuVectorEnv(VectorEnv):
         """Ask the non-compiled opponent for every pending reply until none is left."""
         while self.out.needs_opponent.any():
             games = np.flatnonzero(self.out.needs_opponent)
-            masks = (self.batch.cells[games] == 0).astype(np.int8)
+            masks = (self._cells()[games] == 0).astype(np.int8)
             replies = self._ask_opponents(games, self._opponent_view(games), masks)
             bad = (replies < 0) | (replies >= masks.shape[1])
             bad |= masks[np.arange(games.size), replies % masks.shape[1]] == 0
@@ -323,7 +322,7 @@ class GomokuVectorEnv(VectorEnv):
     def _check_actions(self, actions: np.ndarray) -> None:
         cells = self.config.cells
         off_board = (actions < 0) | (actions >= cells)
-        occupied = self.batch.cells[np.arange(self.num_envs), actions % cells] != 0
+        occupied = self._cells()[np.arange(self.num_envs), actions % cells] != 0
         bad = np.flatnonzero(off_board | occupied)
         if bad.size:
             game = int(bad[0])

@@ -38,3 +38,43 @@ def has_winning_line(
     if exact:
         return win_length in lengths
     return any(length >= win_length for length in lengths)
+
+
+def stone_wins(
+    cells: np.ndarray, size: int, win_length: int, action: int, exact: bool
+) -> bool:
+    """Whether the stone on ``action`` lies in a run of ``win_length`` (exactly, if
+    ``exact``) or more of its colour."""
+    for run in maximal_runs(cells, size, int(cells[action])):
+        if action in run and (
+            len(run) == win_length if exact else len(run) >= win_length
+        ):
+            return True
+    return False
+
+
+def move_wins(
+    cells: np.ndarray, size: int, win_length: int, rule: str, action: int, color: int
+) -> bool:
+    """Whether a ``color`` stone on ``action`` wins under ``rule`` (a rule name):
+    freestyle ``win_length`` or more, standard exactly, renju exactly for black and
+    more for white."""
+    trial = cells.copy()
+    trial[action] = color
+    exact = rule == "standard" or (rule == "renju" and color == 1)
+    return stone_wins(trial, size, win_length, action, exact)
+
+
+def observation_planes(
+    cells: np.ndarray, size: int, to_move: int, last_move: int, forbidden: np.ndarray
+) -> np.ndarray:
+    """The (size, size, 5) planes of the env's documented layout, seen by ``to_move``:
+    own stones, opponent stones, last move, observer is black, forbidden points."""
+    planes = np.zeros((size * size, 5), dtype=np.int8)
+    planes[:, 0] = cells == to_move
+    planes[:, 1] = (cells != 0) & (cells != to_move)
+    if last_move >= 0:
+        planes[last_move, 2] = 1
+    planes[:, 3] = to_move == 1
+    planes[:, 4] = forbidden
+    return planes.reshape(size, size, 5)

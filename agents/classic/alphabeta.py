@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.classic import alphabeta_search as search
-from agents.classic.heuristic import centre
 from agents.classic.pattern_state import COUNT_FIVES, PatternState
 from agents.classic.reports import (
     SearchReport,
@@ -25,9 +24,10 @@ from agents.classic.reports import (
     pattern_state,
     position_of,
 )
-from agents.classic.threats import find_vcf, other_color, refuting_moves, side_of
+from agents.classic.threats import find_vcf, refuting_moves, side_of
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
+from gomoku_env.kernels import centre_point, other_color
 
 MAX_DEPTH = 64
 TIME_MARGIN = 0.85
@@ -125,7 +125,7 @@ class AlphaBetaAgent:
         start = time.perf_counter()
         board = position_of(observation, self.config)
         if not board.moves:
-            move = centre(self.config.board_size)
+            move = centre_point(self.config.board_size)
             return self._finish(start, move, 0, (move,), 0, 0, "opening")
         state = pattern_state(board)
         color = board.to_move

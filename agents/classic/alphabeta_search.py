@@ -40,11 +40,10 @@ from agents.classic.point_shapes import FIVE_SCORE
 from agents.classic.threats import (
     blocked_by_ban,
     five_point,
-    other_color,
     side_of,
     vcf_search,
 )
-from gomoku_env.kernels import EMPTY, RENJU
+from gomoku_env.kernels import EMPTY, RENJU, other_color
 
 WIN_SCORE = 1_000_000_000
 WIN_THRESHOLD = WIN_SCORE - 10_000

@@ -13,11 +13,7 @@ from agents.classic.reports import SearchReport, check_positive_int, position_of
 from agents.classic.shapes import build_shape_table
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-
-
-def centre(size: int) -> int:
-    """The centre point, where the first stone goes."""
-    return (size // 2) * size + size // 2
+from gomoku_env.kernels import centre_point, other_color
 
 
 class HeuristicAgent:
@@ -72,7 +68,7 @@ class HeuristicAgent:
         own = np.empty(config.cells, dtype=np.int64)
         opponent = np.empty(config.cells, dtype=np.int64)
         mover = board.to_move
-        for color, out in ((mover, own), (3 - mover, opponent)):
+        for color, out in ((mover, own), (other_color(mover), opponent)):
             point_values(
                 board.cells, config.board_size, config.win_length, config.rule.code,
                 color, self._table, out,
@@ -87,7 +83,7 @@ class HeuristicAgent:
         start = time.perf_counter()
         board = position_of(observation, self.config)
         if not board.moves:
-            move, score, reason = centre(self.config.board_size), 0, "opening"
+            move, score, reason = centre_point(self.config.board_size), 0, "opening"
         else:
             scores = self.scores(board)
             best = np.flatnonzero(scores == scores.max())
@@ -123,9 +119,9 @@ class HeuristicAgent:
                 "planes) observations of this agent's board"
             )
         self.last_report = None
-        flat = np.ascontiguousarray(planes.reshape(planes.shape[0], size * size, -1))
         return heuristic_moves(
-            flat, size, self.config.win_length, self.config.rule.code, self._table,
+            np.ascontiguousarray(planes, dtype=np.int8), size, self.config.win_length,
+            self.config.rule.code, self._table,
             np.array([self.attack, self.defence], dtype=np.int64),
             self._rng.random(planes.shape[0]),
         )  # fmt: skip

@@ -14,22 +14,9 @@ import numpy as np
 from numba import njit
 
 from agents.classic.patterns import point_values
-from gomoku_env.kernels import BLACK, EMPTY, RENJU, WHITE
-from gomoku_env.observation import OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
+from gomoku_env.kernels import BLACK, EMPTY, RENJU, centre_point, other_color
+from gomoku_env.planes import read_cells
 from gomoku_env.renju import ALLOWED, forbidden_codes
-
-
-@njit(cache=True, nogil=True)
-def cells_of(planes: np.ndarray, cells: np.ndarray) -> int:
-    """Fill ``cells`` from one game's (cells, planes) observation; the mover's colour."""
-    mover = BLACK if planes[0, OBSERVER_IS_BLACK] else WHITE
-    for cell in range(cells.size):
-        cells[cell] = EMPTY
-        if planes[cell, OWN_STONES]:
-            cells[cell] = mover
-        elif planes[cell, OPPONENT_STONES]:
-            cells[cell] = 3 - mover
-    return mover
 
 
 @njit(cache=True, nogil=True)
@@ -53,23 +40,25 @@ def heuristic_moves(
     planes: np.ndarray, size: int, win_length: int, rule_code: int,
     table: np.ndarray, weights: np.ndarray, draws: np.ndarray,
 ) -> np.ndarray:  # fmt: skip
-    """The heuristic's move in each game of ``planes`` (games, cells, planes).
+    """The heuristic's move in each game of ``planes`` (games, H, W, PLANE_COUNT).
 
     ``weights`` holds the attack and defence weights; ``draws`` one uniform number per
     game for tie-breaking. An empty board gets the centre point.
     """
-    games, count = planes.shape[0], planes.shape[1]
+    games, count = planes.shape[0], size * size
     moves = np.empty(games, dtype=np.int64)
     cells = np.empty(count, dtype=np.int8)
     own = np.empty(count, dtype=np.int64)
     other = np.empty(count, dtype=np.int64)
     for game in range(games):
-        mover = cells_of(planes[game], cells)
+        mover = read_cells(planes[game], cells)
         if not cells.any():
-            moves[game] = (size // 2) * size + size // 2
+            moves[game] = centre_point(size)
             continue
         point_values(cells, size, win_length, rule_code, mover, table, own)
-        point_values(cells, size, win_length, rule_code, 3 - mover, table, other)
+        point_values(
+            cells, size, win_length, rule_code, other_color(mover), table, other
+        )
         scores = weights[0] * own + weights[1] * other
         banned = rule_code == RENJU and mover == BLACK
         codes = forbidden_codes(cells, size) if banned else cells

@@ -18,7 +18,7 @@ from agents.classic.point_shapes import (
     combine_shapes,
     line_shape,
 )
-from gomoku_env.kernels import BLACK, EMPTY, RENJU, WHITE
+from gomoku_env.kernels import BLACK, EMPTY, RENJU, other_color
 from gomoku_env.renju import ALLOWED, forbidden_codes
 
 
@@ -63,7 +63,7 @@ def move_scores(
     points under renju. ``table`` comes from :func:`agents.classic.shapes.build_shape_table`
     (one with no columns: judge directly).
     """
-    other = WHITE if color == BLACK else BLACK
+    other = other_color(color)
     defence = np.empty(cells.size, dtype=np.int64)
     point_values(cells, size, win_length, rule_code, color, table, out)
     point_values(cells, size, win_length, rule_code, other, table, defence)

@@ -29,19 +29,13 @@ from agents.classic.pattern_state import (
     remove,
 )
 from agents.classic.point_shapes import FIVE_SCORE
-from gomoku_env.kernels import BLACK, EMPTY, WHITE
+from gomoku_env.kernels import BLACK, EMPTY, other_color
 
 
 @njit(cache=True, nogil=True)
 def side_of(color: int) -> int:
     """Row of a colour in the evaluator's arrays (black 0, white 1)."""
     return 0 if color == BLACK else 1
-
-
-@njit(cache=True, nogil=True)
-def other_color(color: int) -> int:
-    """The opponent's colour."""
-    return WHITE if color == BLACK else BLACK
 
 
 @njit(cache=True, nogil=True)

@@ -30,7 +30,7 @@ gathers up to B leaves (descents kept apart by virtual loss; a descent that meet
 already pending ends the tree's gathering for the round), the leaves' planes are
 written straight into one buffer, ``evaluator.evaluate(planes, masks)`` is called ONCE
 with planes (N, H, W, C) int8 channels-last built exactly like the env's observation
-(:func:`agents.search.position_kernels.write_planes`, from the side to move) and masks
+(:func:`gomoku_env.planes.write_planes`, from the side to move) and masks
 (N, H*W) int8 of legal moves, and each tree expands its leaves with its rows of
 ``priors`` (N, H*W) and backs up ``values`` (N,) (for the side to move at the leaf).
 The same round, by hand: ``n = tree.gather(planes, masks, offset, B)`` then

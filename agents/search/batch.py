@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.evaluator import Evaluator
-from agents.search.position_kernels import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 if TYPE_CHECKING:
     from agents.search.tree import SearchTree

@@ -16,11 +16,10 @@ from agents.search.arrays import EDGES_USED, LOSS, WIN, TreeArrays, new_node
 from agents.search.position_kernels import (
     candidate_mask,
     is_legal_point,
-    opponent,
     winning_points,
 )
 from agents.search.rng import random_below
-from gomoku_env.kernels import BLACK, EMPTY, RENJU
+from gomoku_env.kernels import BLACK, EMPTY, RENJU, other_color
 
 
 @njit(cache=True, nogil=True)
@@ -41,7 +40,7 @@ def forced_points(
     if wins > 0:
         return 1
     threats = winning_points(
-        cells, size, win_length, rule_code, opponent(to_move), points
+        cells, size, win_length, rule_code, other_color(to_move), points
     )
     blocks = 0
     for k in range(threats):

@@ -24,24 +24,8 @@ from numba import njit
 from agents.classic.patterns import ATTACK_WEIGHT, DEFENCE_WEIGHT, point_values
 from agents.classic.shapes import build_shape_table
 from gomoku_env.config import GameConfig
-from gomoku_env.kernels import BLACK, EMPTY, WHITE
-from gomoku_env.observation import OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
-
-
-@njit(cache=True, nogil=True)
-def _leaf_cells(plane: np.ndarray, cells: np.ndarray) -> int:
-    """Fill flat ``cells`` from one leaf's (H, W, C) planes; returns the mover's colour."""
-    size = plane.shape[0]
-    mover = BLACK if plane[0, 0, OBSERVER_IS_BLACK] == 1 else WHITE
-    other = WHITE if mover == BLACK else BLACK
-    for point in range(cells.size):
-        row, col = point // size, point % size
-        cells[point] = EMPTY
-        if plane[row, col, OWN_STONES] == 1:
-            cells[point] = mover
-        elif plane[row, col, OPPONENT_STONES] == 1:
-            cells[point] = other
-    return mover
+from gomoku_env.kernels import other_color
+from gomoku_env.planes import read_cells
 
 
 @njit(cache=True, nogil=True)
@@ -80,8 +64,8 @@ def evaluate_patterns(
     theirs = np.empty(count, dtype=np.int64)
     row = np.empty(count, dtype=np.float64)
     for leaf in range(planes.shape[0]):
-        mover = _leaf_cells(planes[leaf], cells)
-        other = WHITE if mover == BLACK else BLACK
+        mover = read_cells(planes[leaf], cells)
+        other = other_color(mover)
         point_values(cells, size, win_length, rule_code, mover, table, own)
         point_values(cells, size, win_length, rule_code, other, table, theirs)
         _leaf_priors(own, theirs, masks[leaf], inverse_temperature, row)

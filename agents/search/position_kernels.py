@@ -1,4 +1,4 @@
-"""Compiled position helpers of the search: legal moves, candidates, threats, planes.
+"""Compiled position helpers of the search: legal moves, candidates, threats.
 
 They read the flat ``int8`` cells of a position (as in :mod:`gomoku_env.kernels`) and
 never change them. ``is_legal_point`` is the single place where a rule may forbid an
@@ -11,32 +11,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gomoku_env.kernels import BLACK, EMPTY, RENJU, WHITE, wins_with_run
-from gomoku_env.observation import (
-    FORBIDDEN,
-    LAST_MOVE,
-    OBSERVER_IS_BLACK,
-    OPPONENT_STONES,
-    OWN_STONES,
-    PLANE_COUNT,
-)
+from gomoku_env.kernels import BLACK, EMPTY, RENJU, judge_stone
 from gomoku_env.renju import ALLOWED, forbidden_code, forbidden_codes
 
 __all__ = [
-    "PLANE_COUNT",
     "candidate_mask",
     "is_legal_point",
     "legal_mask_into",
-    "opponent",
     "winning_points",
-    "write_planes",
 ]
-
-
-@njit(cache=True, nogil=True)
-def opponent(color: int) -> int:
-    """The other colour."""
-    return WHITE if color == BLACK else BLACK
 
 
 @njit(cache=True, nogil=True)
@@ -105,64 +88,6 @@ def candidate_mask(
     return count
 
 
-@njit(cache=True, nogil=True, inline="always")
-def count_stones(
-    cells: np.ndarray, size: int, row: int, col: int, d_row: int, d_col: int, color: int
-) -> int:
-    """Stones of ``color`` next to (row, col) going one way; inlined for speed."""
-    count = 0
-    row += d_row
-    col += d_col
-    while 0 <= row < size and 0 <= col < size and cells[row * size + col] == color:
-        count += 1
-        row += d_row
-        col += d_col
-    return count
-
-
-@njit(cache=True, nogil=True, inline="always")
-def line_wins(
-    cells: np.ndarray,
-    size: int,
-    win_length: int,
-    rule_code: int,
-    row: int,
-    col: int,
-    d_row: int,
-    d_col: int,
-    color: int,
-) -> bool:
-    """Whether the ``color`` line through (row, col) along one direction wins."""
-    run = (
-        1
-        + count_stones(cells, size, row, col, d_row, d_col, color)
-        + count_stones(cells, size, row, col, -d_row, -d_col, color)
-    )
-    return wins_with_run(run, win_length, rule_code, color)
-
-
-@njit(cache=True, nogil=True)
-def wins_at(
-    cells: np.ndarray,
-    size: int,
-    win_length: int,
-    rule_code: int,
-    action: int,
-    color: int,
-) -> bool:
-    """Whether a ``color`` stone on ``action`` would complete a win (``cells[action]``
-    itself is not read). The same verdict as
-    :func:`gomoku_env.kernels.winning_direction` (the tests hold it as the oracle),
-    with the four directions unrolled: rollouts call this once per move."""
-    row, col = action // size, action % size
-    return (
-        line_wins(cells, size, win_length, rule_code, row, col, 0, 1, color)
-        or line_wins(cells, size, win_length, rule_code, row, col, 1, 0, color)
-        or line_wins(cells, size, win_length, rule_code, row, col, 1, 1, color)
-        or line_wins(cells, size, win_length, rule_code, row, col, 1, -1, color)
-    )
-
-
 @njit(cache=True, nogil=True)
 def winning_points(
     cells: np.ndarray,
@@ -189,40 +114,9 @@ def winning_points(
                 if cells[action] != EMPTY or tested[action]:
                     continue
                 tested[action] = 1
-                if wins_at(
-                    cells, size, win_length, rule_code, action, color
-                ) and is_legal_point(cells, size, rule_code, action, color):
+                if judge_stone(
+                    cells, 0, size, win_length, rule_code, action, color
+                ) >= 0 and is_legal_point(cells, size, rule_code, action, color):
                     out[count] = action
                     count += 1
     return count
-
-
-@njit(cache=True, nogil=True)
-def write_planes(
-    cells: np.ndarray,
-    size: int,
-    to_move: int,
-    last_move: int,
-    legal: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    """Fill ``out`` (H, W, C) int8 with the env's observation planes for ``to_move``.
-
-    The channels of :mod:`gomoku_env.observation`: own stones, opponent stones, last
-    move, observer is black, and the empty points that ``legal`` (the side to move's
-    legal mask) excludes, i.e. black's renju forbidden points. A new channel of the env
-    is added here, in one place.
-    """
-    out[:] = 0
-    for action in range(cells.size):
-        row, col = action // size, action % size
-        if cells[action] == to_move:
-            out[row, col, OWN_STONES] = 1
-        elif cells[action] != EMPTY:
-            out[row, col, OPPONENT_STONES] = 1
-        elif legal[action] == 0:
-            out[row, col, FORBIDDEN] = 1
-    if last_move >= 0:
-        out[last_move // size, last_move % size, LAST_MOVE] = 1
-    if to_move == BLACK:
-        out[:, :, OBSERVER_IS_BLACK] = 1

@@ -3,9 +3,9 @@
 Every legal point is a candidate, or (with a candidate ``distance`` > 0) only points
 within that distance of a stone, the list growing as stones land. The rollout plays on
 a copy of the board inside a border of WALL cells, so line scans need no bounds checks
-and points are plain indices; each line through a new stone is measured exactly and
-judged by the rules' own :func:`gomoku_env.kernels.wins_with_run`, so every rule scores
-rollouts the same way as real games.
+and points are plain indices. A new stone is judged by the rules' own
+:func:`gomoku_env.kernels.judge_stone` (as a ``walled`` board of width ``stride``, whose
+walls stop every line), so every rule scores rollouts the same way as real games.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.search.position_kernels import is_legal_point, opponent, winning_points
+from agents.search.position_kernels import is_legal_point, winning_points
 from agents.search.rng import random_below
-from gomoku_env.kernels import EMPTY, RENJU, wins_with_run
+from gomoku_env.kernels import EMPTY, RENJU, judge_stone, other_color, wins_with_run
 
 WALL = 3  # the border of a padded board: never a player's colour, never empty
 
@@ -114,23 +114,6 @@ def pick_legal(
         if is_legal_point(cells, size, rule_code, action, color):
             return index
     return -1
-
-
-@njit(cache=True, nogil=True)
-def wins_on_padded(
-    board: np.ndarray, point: int, stride: int, win_length: int, rule_code: int,
-    color: int,
-) -> bool:  # fmt: skip
-    """Whether the ``color`` stone on ``point`` of a padded board wins under the rule."""
-    for step in (1, stride, stride + 1, stride - 1):
-        run = (
-            1
-            + run_side(board, point, step, color)
-            + run_side(board, point, -step, color)
-        )
-        if wins_with_run(run, win_length, rule_code, color):
-            return True
-    return False
 
 
 @njit(cache=True, nogil=True)
@@ -241,7 +224,10 @@ def rollout(cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray) 
         if rule_code == RENJU:
             cells[action_of(point, stride, pad, size)] = color
         if not tactical:
-            if wins_on_padded(board, point, stride, win_length, rule_code, color):
+            line = judge_stone(
+                board, 0, stride, win_length, rule_code, point, color, walled=True
+            )
+            if line >= 0:
                 return color
         elif judge_and_find_threats(
             board, point, stride, win_length, rule_code, color, threats, counts
@@ -251,7 +237,7 @@ def rollout(cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray) 
             count = add_neighbours(
                 board, stride, point, distance, listed, points, count
             )
-        color = opponent(color)
+        color = other_color(color)
     return 0
 
 
@@ -274,7 +260,7 @@ def tactical_point(
     opponent's (if legal for ``color``); -1 when neither."""
     point = live_threat(board, threats, counts, color)
     if point < 0:
-        point = live_threat(board, threats, counts, opponent(color))
+        point = live_threat(board, threats, counts, other_color(color))
     if point >= 0 and game[2] == RENJU:
         action = action_of(point, stride, pad, game[0])
         if not is_legal_point(cells, game[0], game[2], action, color):

@@ -14,7 +14,7 @@ from numba import njit
 
 from agents.search.arrays import UNKNOWN, TreeArrays
 from agents.search.expand import expand_node
-from agents.search.position_kernels import legal_mask_into, opponent, write_planes
+from agents.search.position_kernels import legal_mask_into
 from agents.search.rollout import rollout
 from agents.search.select import (
     FORMULA,
@@ -27,6 +27,8 @@ from agents.search.select import (
     proven_value,
     revert_descent,
 )
+from gomoku_env.kernels import other_color
+from gomoku_env.planes import write_planes
 
 
 @njit(cache=True, nogil=True)
@@ -87,7 +89,7 @@ def leaf_position(
     color = root_state[0]
     for k in range(depth - 1, -1, -1):
         cells[moves[k]] = color
-        color = opponent(color)
+        color = other_color(color)
     last_move = moves[0] if depth > 0 else root_state[1]
     return color, last_move, root_state[2] + depth
 

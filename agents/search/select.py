@@ -16,9 +16,8 @@ import numpy as np
 from numba import njit
 
 from agents.search.arrays import DRAW, LOSS, UNKNOWN, WIN, TreeArrays, new_node
-from agents.search.position_kernels import opponent
 from agents.search.rng import random_below
-from gomoku_env.kernels import place_and_judge
+from gomoku_env.kernels import other_color, place_and_judge
 
 UCT = 0
 PUCT = 1
@@ -183,7 +182,7 @@ def descend(
             cells[tree.edge_move[edge]] = to_move
         stones += 1
         last_move = tree.edge_move[edge]
-        to_move = opponent(to_move)
+        to_move = other_color(to_move)
         node = child
         add_visit(tree, node, knobs[VIRTUAL_LOSS])
     state[TO_MOVE], state[LAST_MOVE], state[STONES], state[3] = (

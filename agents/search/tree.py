@@ -36,7 +36,7 @@ from agents.search.rounds import (
 from agents.search.select import PUCT, UCT
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.kernels import BLACK, WHITE, place_and_judge
+from gomoku_env.kernels import BLACK, other_color, place_and_judge
 
 _SECONDS_PER_CHUNK = 0.005
 
@@ -142,7 +142,7 @@ class SearchTree:
         child = self._child_of(int(action))
         self._cells[:] = trial
         self._state[:] = (
-            WHITE if to_move == BLACK else BLACK,
+            other_color(to_move),
             action,
             self._state[2] + 1,
         )

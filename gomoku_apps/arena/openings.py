@@ -25,6 +25,7 @@ import numpy as np
 
 from gomoku_apps.arena.builtin_openings import BUILTIN_BOOK
 from gomoku_env.config import GameConfig
+from gomoku_env.kernels import centre_point
 from gomoku_env.notation import format_moves
 from gomoku_env.openings import parse_opening
 from gomoku_env.symmetry import inverse_permutations
@@ -46,7 +47,7 @@ def _canonical(opening: Opening, board_size: int) -> tuple[tuple[int, ...], ...]
 def candidate_openings(board_size: int) -> list[Opening]:
     """The 26 classic three-stone openings on this board, one per symmetry class."""
     size = board_size
-    centre = (size // 2) * size + size // 2
+    centre = centre_point(size)
     offsets = range(-_CENTRE_RADIUS, _CENTRE_RADIUS + 1)
     area = [centre + dr * size + dc for dr in offsets for dc in offsets]
     seen: set[tuple[tuple[int, ...], ...]] = set()

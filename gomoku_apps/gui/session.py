@@ -19,7 +19,7 @@ from gomoku_env.aec_env import AGENTS, raw_env
 from gomoku_env.board import COLOR_NAMES, Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError
-from gomoku_env.kernels import BLACK, WHITE
+from gomoku_env.kernels import BLACK, WHITE, other_color
 from gomoku_env.notation import action_to_notation
 from gomoku_env.records import GameRecord
 
@@ -129,7 +129,7 @@ class GameSession:
             return False
         color = self.board.to_move
         if not self.seats[color].is_human:
-            color = WHITE if color == BLACK else BLACK
+            color = other_color(color)
         self.resigned = color
         self.generation += 1
         return True
@@ -151,7 +151,7 @@ class GameSession:
     def result(self) -> tuple[str, str]:
         """(result, reason) as in game records: "black"/"white"/"draw"/"unfinished"."""
         if self.resigned is not None:
-            return COLOR_NAMES[WHITE if self.resigned == BLACK else BLACK], "resign"
+            return COLOR_NAMES[other_color(self.resigned)], "resign"
         if not self.is_over:
             return "unfinished", ""
         info = self.env.infos[AGENTS[0]]

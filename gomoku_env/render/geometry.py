@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE
+from gomoku_env.kernels import centre_point
 
 TARGET_BOARD_PIXELS = 600
 MIN_CELL_PIXELS = 16
@@ -104,5 +105,5 @@ class BoardGeometry:
             lines.insert(1, size // 2)
         points = {row * size + col for row in lines for col in lines}
         if size % 2 == 1 and size >= 7:
-            points.add((size // 2) * size + size // 2)
+            points.add(centre_point(size))
         return sorted(points)

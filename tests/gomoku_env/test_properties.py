@@ -100,38 +100,6 @@ def test_undo_restores_the_exact_previous_state(board: Board) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(games())
-def test_incremental_planes_match_planes_rebuilt_from_cells(board: Board) -> None:
-    planes = ObservationPlanes.from_board(board)
-    size = board.size
-    for color in (BLACK, WHITE):
-        view = planes.view(color)
-        assert np.array_equal(
-            view[:, :, 0].ravel(), (board.cells == color).astype(np.int8)
-        )
-        assert np.array_equal(
-            view[:, :, 1].ravel(), (board.cells == 3 - color).astype(np.int8)
-        )
-        last = np.zeros(size * size, dtype=np.int8)
-        if board.moves:
-            last[board.moves[-1]] = 1
-        assert np.array_equal(view[:, :, 2].ravel(), last)
-        assert (view[:, :, 3] == (1 if color == BLACK else 0)).all()
-
-
-@settings(max_examples=60, deadline=None)
-@given(games())
-def test_remove_undoes_place(board: Board) -> None:
-    if not board.moves:
-        return
-    planes = ObservationPlanes.from_board(board)
-    shorter = board.copy()
-    shorter.undo()
-    planes.remove(board.moves[-1], shorter.last_move)
-    assert np.array_equal(planes.planes, ObservationPlanes.from_board(shorter).planes)
-
-
-@settings(max_examples=60, deadline=None)
-@given(games())
 def test_position_rebuilt_from_an_observation_has_the_same_stones(board: Board) -> None:
     if board.is_over:
         board.undo()

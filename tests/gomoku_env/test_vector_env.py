@@ -10,9 +10,7 @@ import pytest
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 from agents import specs
-from gomoku_env import batch_kernels
 from gomoku_env.errors import IllegalMoveError
-from gomoku_env.kernels import EMPTY, place_and_judge
 from gomoku_env.observation import PLANE_COUNT
 from gomoku_env.vector_env import GomokuVectorEnv
 
@@ -68,7 +66,7 @@ def test_rewards_and_final_boards_agree_with_the_oracle() -> None:
             outcomes.add(expected)
         assert not rewards[~terminated].any()
         planes = observations.reshape(16, -1, PLANE_COUNT)
-        assert np.array_equal(planes[..., 0] + planes[..., 1], env.batch.cells != 0)
+        assert np.array_equal(planes[..., 0] + planes[..., 1], ~env.action_masks())
     assert outcomes == {1.0, -1.0, 0.0}
 
 
@@ -105,7 +103,7 @@ def test_illegal_actions_lose_or_raise() -> None:
     env = GomokuVectorEnv(2, board_size=9)
     env.reset(seed=0)
     env.step(np.array([40, 40]))
-    occupied = int(np.flatnonzero(env.batch.cells[0])[0])
+    occupied = int(np.flatnonzero(~env.action_masks()[0])[0])
     _, rewards, terminated, _, info = env.step(np.array([occupied, 0]))
     assert rewards[0] == -1.0 and terminated[0] and info["illegal_action"][0]
     assert not info["_illegal_action"][1]
@@ -223,30 +221,6 @@ def test_gymnasium_vector_wrappers_see_finished_episodes() -> None:
             break
     assert np.array_equal(info["_episode"], terminated)
     assert set(info["episode"]["r"][terminated]) <= {-1.0, 0.0, 1.0}
-
-
-@pytest.mark.parametrize(("size", "win_length", "rule_code"), [(9, 5, 0), (7, 4, 1)])
-def test_batched_judge_agrees_with_the_board_kernel(
-    size: int, win_length: int, rule_code: int
-) -> None:
-    reach, steps = batch_kernels.line_reach(size, win_length)
-    rng = np.random.default_rng(size)
-    outcomes = set()
-    for _ in range(300):
-        cells = rng.choice(3, size=size * size, p=[0.3, 0.35, 0.35]).astype(np.int8)
-        action = int(rng.integers(size * size))
-        color = int(rng.integers(1, 3))
-        cells[action] = EMPTY
-        expected = place_and_judge(
-            cells.copy(), size, win_length, rule_code, action, color
-        )
-        cells[action] = color
-        judged = batch_kernels.judge_move(
-            cells[None], 0, reach, steps, win_length, rule_code, action, color
-        )
-        assert judged == expected
-        outcomes.add(judged)
-    assert outcomes == {True, False}
 
 
 def test_threads_give_the_same_games_and_restore_numba_setting() -> None:

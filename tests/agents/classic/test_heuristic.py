@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 import gomoku_env
-from agents.classic.heuristic import HeuristicAgent, centre
+from agents.classic.heuristic import HeuristicAgent
 from agents.specs import make_agent
 from gomoku_env import GameConfig
+from gomoku_env.kernels import centre_point
 from gomoku_env.notation import notation_to_action
 from tests.agents.helpers import board_from_diagram, play_in_env
 
@@ -52,7 +53,7 @@ def test_same_seed_same_moves_and_observations_work() -> None:
 def test_empty_board_and_report() -> None:
     agent = make_agent("heuristic", GameConfig(board_size=9), seed=0)
     board = gomoku_env.Board(GameConfig(board_size=9))
-    assert agent.act(board) == centre(9) == 40
+    assert agent.act(board) == centre_point(9) == 40
     assert agent.last_report.reason == "opening"
     board.play(40)
     move = agent.act(board)

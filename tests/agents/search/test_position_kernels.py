@@ -1,4 +1,4 @@
-"""The search's position kernels against the rules core and the env as oracles."""
+"""The search's position kernels against the rules core and the oracle."""
 
 from __future__ import annotations
 
@@ -11,12 +11,11 @@ from agents.search.position_kernels import (
     is_legal_point,
     legal_mask_into,
     winning_points,
-    wins_at,
-    write_planes,
 )
+from agents.search.rollout import padded_board
 from gomoku_env import Board, GameConfig, Rule
-from gomoku_env.kernels import winning_direction
-from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.kernels import judge_stone
+from tests.oracle import move_wins
 
 
 def random_position(seed: int, size: int, stones: int) -> np.ndarray:
@@ -31,21 +30,25 @@ def random_position(seed: int, size: int, stones: int) -> np.ndarray:
 @given(
     seed=st.integers(0, 10**6),
     size=st.integers(5, 11),
-    win_length=st.integers(3, 5),
-    rule=st.sampled_from(list(Rule)),
+    rule_and_length=st.sampled_from(
+        [("freestyle", 3), ("freestyle", 5), ("standard", 4), ("renju", 5)]
+    ),
+    distance=st.integers(0, 7),
 )
-def test_wins_at_agrees_with_the_rules_kernel(seed, size, win_length, rule) -> None:
+def test_the_judge_on_a_rollouts_padded_board_agrees_with_the_oracle(
+    seed, size, rule_and_length, distance
+) -> None:
+    rule, win_length = rule_and_length
+    pad = max(win_length, distance)  # as the rollout pads
     cells = random_position(seed, size, stones=size * size // 2)
-    for action in np.flatnonzero(cells == 0):
+    board, points = padded_board(cells, size, pad)
+    stride = size + 2 * pad
+    code = Rule(rule).code
+    for action, point in zip(np.flatnonzero(cells == 0), points, strict=True):
         for color in (1, 2):
-            trial = cells.copy()
-            trial[action] = color
-            expected = (
-                winning_direction(trial, size, win_length, rule.code, action) >= 0
-            )
-            assert (
-                wins_at(cells, size, win_length, rule.code, action, color) == expected
-            )
+            judged = judge_stone(board, 0, stride, win_length, code, point, color)
+            expected = move_wins(cells, size, win_length, rule, action, color)
+            assert (judged >= 0) == expected
 
 
 @settings(max_examples=30, deadline=None)
@@ -54,7 +57,7 @@ def test_wins_at_agrees_with_the_rules_kernel(seed, size, win_length, rule) -> N
     moves=st.integers(0, 60),
     rule=st.sampled_from(list(Rule)),
 )
-def test_planes_and_legal_mask_match_the_env(seed, moves, rule) -> None:
+def test_legal_mask_matches_the_board(seed, moves, rule) -> None:
     game = GameConfig(board_size=15, rule=rule)
     rng = np.random.default_rng(seed)
     board = Board(game)
@@ -69,11 +72,6 @@ def test_planes_and_legal_mask_match_the_env(seed, moves, rule) -> None:
     legal = np.empty(225, dtype=np.int8)
     legal_mask_into(board.cells.copy(), 15, rule.code, board.to_move, legal)
     np.testing.assert_array_equal(legal, board.legal_mask())
-    out = np.empty((15, 15, PLANE_COUNT), dtype=np.int8)
-    last = -1 if board.last_move is None else board.last_move
-    write_planes(board.cells, 15, board.to_move, last, legal, out)
-    expected = ObservationPlanes.from_board(board).view(board.to_move)
-    np.testing.assert_array_equal(out, expected)
 
 
 def test_candidates_are_near_stones_or_everywhere_on_an_empty_board() -> None:
@@ -100,7 +98,7 @@ def test_winning_points_are_every_win_in_one(seed, stones, rule) -> None:
         expected = [
             action
             for action in np.flatnonzero(cells == 0)
-            if wins_at(cells, 9, length, rule.code, action, color)
+            if move_wins(cells, 9, length, rule.value, action, color)
             and is_legal_point(cells, 9, rule.code, action, color)
         ]
         assert sorted(out[:count]) == expected
