@@ -15,6 +15,7 @@ from numba import njit
 
 from agents.search.position_kernels import is_legal_point, opponent, winning_points
 from agents.search.rng import random_below
+from agents.search.settings import SearchSettings
 from gomoku_env.kernels import EMPTY, RENJU, wins_with_run
 
 WALL = 3  # the border of a padded board: never a player's colour, never empty
@@ -102,11 +103,11 @@ def action_of(point: int, stride: int, pad: int, size: int) -> int:
 @njit(cache=True, nogil=True)
 def pick_legal(
     cells: np.ndarray, points: np.ndarray, count: int, stride: int, pad: int,
-    game: np.ndarray, color: int, rng: np.ndarray,
+    settings: SearchSettings, color: int, rng: np.ndarray,
 ) -> int:  # fmt: skip
     """Index in ``points[:count]`` of a random point legal for ``color`` on ``cells``
     (the unpadded board, kept in step under rules with forbidden points); -1 if none."""
-    size, rule_code = game[0], game[2]
+    size, rule_code = settings.board_size, settings.rule_code
     start = random_below(rng, count)
     for step in range(count):
         index = (start + step) % count
@@ -179,15 +180,17 @@ def live_threat(
 
 @njit(cache=True, nogil=True)
 def initial_threats(
-    cells: np.ndarray, game: np.ndarray, pad: int, threats: np.ndarray,
+    cells: np.ndarray, settings: SearchSettings, pad: int, threats: np.ndarray,
     counts: np.ndarray,
 ) -> None:  # fmt: skip
     """The wins in one already on the board, for both colours, as padded points."""
-    size = game[0]
+    size, win_length, rule_code = (
+        settings.board_size, settings.win_length, settings.rule_code
+    )  # fmt: skip
     stride = size + 2 * pad
     found = np.empty(cells.size, dtype=np.int32)
     for color in (1, 2):
-        total = winning_points(cells, size, game[1], game[2], color, found)
+        total = winning_points(cells, size, win_length, rule_code, color, found)
         counts[color - 1] = min(total, threats.shape[1])
         for k in range(counts[color - 1]):
             action = found[k]
@@ -196,47 +199,82 @@ def initial_threats(
             )
 
 
-@njit(cache=True, nogil=True)
-def rollout(cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray) -> int:
-    """Play the position ``cells`` out; the winner's colour, 0 for a draw.
-
-    ``cells`` is scratch: under renju it follows the rollout (for the legality hook).
-
-    ``game`` holds (size, win_length, rule_code, distance, tactical, rollout_policy).
-    Policy 0 is uniformly random; policy 1 takes a win in one when it has one and
-    otherwise blocks the opponent's, else plays at random.
-    """
-    size, win_length, rule_code, distance = game[0], game[1], game[2], game[3]
-    tactical = game[5] == 1
-    pad = max(win_length, distance)
-    stride = size + 2 * pad
+@njit(cache=True, nogil=True, inline="always")
+def starting_points(
+    cells: np.ndarray, size: int, pad: int, distance: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The padded board, its candidate points (the first ``count`` of them), the
+    marks of listed points (with a candidate ``distance``) and ``count``."""
     board, points = padded_board(cells, size, pad)
     count = points.size
     listed = np.zeros(board.size if distance > 0 else 0, dtype=np.int8)
     if distance > 0:
+        stride = size + 2 * pad
         count = near_points(board, stride, distance, points.copy(), listed, points)
+    return board, points, listed, count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def starting_threats(
+    cells: np.ndarray, settings: SearchSettings, pad: int, tactical: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The wins in one of both colours that a tactical rollout tracks (none for a
+    random rollout), and their counts."""
     threats = np.empty((2, 32 if tactical else 0), dtype=np.int32)
     counts = np.zeros(2, dtype=np.int64)
     if tactical:
-        initial_threats(cells, game, pad, threats, counts)
+        initial_threats(cells, settings, pad, threats, counts)
+    return threats, counts
+
+
+@njit(cache=True, nogil=True, inline="always")
+def next_point(
+    cells: np.ndarray, board: np.ndarray, points: np.ndarray, count: int,
+    threats: np.ndarray, counts: np.ndarray, pad: int, settings: SearchSettings,
+    tactical: bool, color: int, rng: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
+    """The point ``color`` plays next, taken off ``points[:count]``, and the new count;
+    point -1 when the rule leaves ``color`` no legal point."""
+    stride = settings.board_size + 2 * pad
+    if tactical:
+        point = tactical_point(
+            cells, board, threats, counts, stride, pad, settings, color
+        )
+        if point >= 0:
+            return point, remove_point(points, count, point)
+    index = random_below(rng, count)
+    if settings.rule_code == RENJU:
+        index = pick_legal(cells, points, count, stride, pad, settings, color, rng)
+        if index < 0:
+            return -1, count
+    point = points[index]
+    points[index] = points[count - 1]
+    return point, count - 1
+
+
+@njit(cache=True, nogil=True)
+def rollout(
+    cells: np.ndarray, settings: SearchSettings, to_move: int, tactical: bool,
+    rng: np.ndarray,
+) -> int:  # fmt: skip
+    """Play the position ``cells`` out; the winner's colour, 0 for a draw. A
+    ``tactical`` rollout takes its win in one, else blocks the opponent's, else plays
+    at random; otherwise every move is random. ``cells`` is scratch: under renju it
+    follows the rollout (for the legality hook)."""
+    size, win_length = settings.board_size, settings.win_length
+    rule_code, distance = settings.rule_code, settings.candidate_distance
+    pad = max(win_length, distance)
+    stride = size + 2 * pad
+    board, points, listed, count = starting_points(cells, size, pad, distance)
+    threats, counts = starting_threats(cells, settings, pad, tactical)
     color = to_move
     while count > 0:
-        point = -1
-        if tactical:
-            point = tactical_point(
-                cells, board, threats, counts, stride, pad, game, color
-            )
-        if point >= 0:
-            count = remove_point(points, count, point)
-        else:
-            index = random_below(rng, count)
-            if rule_code == RENJU:
-                index = pick_legal(cells, points, count, stride, pad, game, color, rng)
-                if index < 0:
-                    return 0
-            point = points[index]
-            count -= 1
-            points[index] = points[count]
+        point, count = next_point(
+            cells, board, points, count, threats, counts, pad, settings, tactical,
+            color, rng,
+        )  # fmt: skip
+        if point < 0:
+            return 0
         board[point] = color
         if rule_code == RENJU:
             cells[action_of(point, stride, pad, size)] = color
@@ -268,15 +306,16 @@ def remove_point(points: np.ndarray, count: int, point: int) -> int:
 @njit(cache=True, nogil=True)
 def tactical_point(
     cells: np.ndarray, board: np.ndarray, threats: np.ndarray, counts: np.ndarray,
-    stride: int, pad: int, game: np.ndarray, color: int,
+    stride: int, pad: int, settings: SearchSettings, color: int,
 ) -> int:  # fmt: skip
     """The point a tactical rollout must play: its own win in one, else a block of the
     opponent's (if legal for ``color``); -1 when neither."""
     point = live_threat(board, threats, counts, color)
     if point < 0:
         point = live_threat(board, threats, counts, opponent(color))
-    if point >= 0 and game[2] == RENJU:
-        action = action_of(point, stride, pad, game[0])
-        if not is_legal_point(cells, game[0], game[2], action, color):
+    size, rule_code = settings.board_size, settings.rule_code
+    if point >= 0 and rule_code == RENJU:
+        action = action_of(point, stride, pad, size)
+        if not is_legal_point(cells, size, rule_code, action, color):
             return -1
     return point
