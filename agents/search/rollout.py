@@ -1,4 +1,7 @@
-"""Random rollouts: play a position out with uniformly random moves.
+"""Rollouts, the compiled side of :class:`agents.search.RolloutEvaluator`: play a
+position out with random moves; a tactical rollout first takes its own win in one, else
+blocks the opponent's (the threats are tracked as stones land). The rollout's ``cells``
+are scratch: under renju they follow the game, for the legality hook.
 
 Every legal point is a candidate, or (with a candidate ``distance`` > 0) only points
 within that distance of a stone, the list growing as stones land. The rollout plays on
@@ -102,12 +105,13 @@ def action_of(point: int, stride: int, pad: int, size: int) -> int:
 
 @njit(cache=True, nogil=True)
 def pick_legal(
-    cells: np.ndarray, points: np.ndarray, count: int, stride: int, pad: int,
+    cells: np.ndarray, points: np.ndarray, count: int, pad: int,
     settings: SearchSettings, color: int, rng: np.ndarray,
 ) -> int:  # fmt: skip
     """Index in ``points[:count]`` of a random point legal for ``color`` on ``cells``
     (the unpadded board, kept in step under rules with forbidden points); -1 if none."""
     size, rule_code = settings.board_size, settings.rule_code
+    stride = size + 2 * pad
     start = random_below(rng, count)
     for step in range(count):
         index = (start + step) % count
@@ -204,7 +208,7 @@ def starting_points(
     cells: np.ndarray, size: int, pad: int, distance: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """The padded board, its candidate points (the first ``count`` of them), the
-    marks of listed points (with a candidate ``distance``) and ``count``."""
+    marks of the points already listed (with a candidate ``distance``), ``count``."""
     board, points = padded_board(cells, size, pad)
     count = points.size
     listed = np.zeros(board.size if distance > 0 else 0, dtype=np.int8)
@@ -227,54 +231,33 @@ def starting_threats(
     return threats, counts
 
 
-@njit(cache=True, nogil=True, inline="always")
-def next_point(
-    cells: np.ndarray, board: np.ndarray, points: np.ndarray, count: int,
-    threats: np.ndarray, counts: np.ndarray, pad: int, settings: SearchSettings,
-    tactical: bool, color: int, rng: np.ndarray,
-) -> tuple[int, int]:  # fmt: skip
-    """The point ``color`` plays next, taken off ``points[:count]``, and the new count;
-    point -1 when the rule leaves ``color`` no legal point."""
-    stride = settings.board_size + 2 * pad
-    if tactical:
-        point = tactical_point(
-            cells, board, threats, counts, stride, pad, settings, color
-        )
-        if point >= 0:
-            return point, remove_point(points, count, point)
-    index = random_below(rng, count)
-    if settings.rule_code == RENJU:
-        index = pick_legal(cells, points, count, stride, pad, settings, color, rng)
-        if index < 0:
-            return -1, count
-    point = points[index]
-    points[index] = points[count - 1]
-    return point, count - 1
-
-
 @njit(cache=True, nogil=True)
 def rollout(
-    cells: np.ndarray, settings: SearchSettings, to_move: int, tactical: bool,
-    rng: np.ndarray,
-) -> int:  # fmt: skip
-    """Play the position ``cells`` out; the winner's colour, 0 for a draw. A
-    ``tactical`` rollout takes its win in one, else blocks the opponent's, else plays
-    at random; otherwise every move is random. ``cells`` is scratch: under renju it
-    follows the rollout (for the legality hook)."""
+    cells: np.ndarray, settings: SearchSettings, color: int, rng: np.ndarray
+) -> int:
+    """Play ``cells`` out, ``color`` first; the winner's colour, 0 for a draw."""
+    tactical = settings.tactical_rollouts
     size, win_length = settings.board_size, settings.win_length
     rule_code, distance = settings.rule_code, settings.candidate_distance
     pad = max(win_length, distance)
     stride = size + 2 * pad
-    board, points, listed, count = starting_points(cells, size, pad, distance)
+    board, points, seen, count = starting_points(cells, size, pad, distance)
     threats, counts = starting_threats(cells, settings, pad, tactical)
-    color = to_move
     while count > 0:
-        point, count = next_point(
-            cells, board, points, count, threats, counts, pad, settings, tactical,
-            color, rng,
-        )  # fmt: skip
-        if point < 0:
-            return 0
+        point = -1
+        if tactical:
+            point = tactical_point(cells, board, threats, counts, pad, settings, color)
+        if point >= 0:
+            count = remove_point(points, count, point)
+        else:
+            index = random_below(rng, count)
+            if rule_code == RENJU:
+                index = pick_legal(cells, points, count, pad, settings, color, rng)
+                if index < 0:
+                    return 0
+            point = points[index]
+            count -= 1
+            points[index] = points[count]
         board[point] = color
         if rule_code == RENJU:
             cells[action_of(point, stride, pad, size)] = color
@@ -286,9 +269,7 @@ def rollout(
         ):
             return color
         if distance > 0:
-            count = add_neighbours(
-                board, stride, point, distance, listed, points, count
-            )
+            count = add_neighbours(board, stride, point, distance, seen, points, count)
         color = opponent(color)
     return 0
 
@@ -306,7 +287,7 @@ def remove_point(points: np.ndarray, count: int, point: int) -> int:
 @njit(cache=True, nogil=True)
 def tactical_point(
     cells: np.ndarray, board: np.ndarray, threats: np.ndarray, counts: np.ndarray,
-    stride: int, pad: int, settings: SearchSettings, color: int,
+    pad: int, settings: SearchSettings, color: int,
 ) -> int:  # fmt: skip
     """The point a tactical rollout must play: its own win in one, else a block of the
     opponent's (if legal for ``color``); -1 when neither."""
@@ -315,7 +296,7 @@ def tactical_point(
         point = live_threat(board, threats, counts, opponent(color))
     size, rule_code = settings.board_size, settings.rule_code
     if point >= 0 and rule_code == RENJU:
-        action = action_of(point, stride, pad, size)
+        action = action_of(point, size + 2 * pad, pad, size)
         if not is_legal_point(cells, size, rule_code, action, color):
             return -1
     return point

@@ -2,8 +2,8 @@
 
 A round descends from the root up to ``max_leaves`` times; proven leaves are backed up
 on the spot, the others are marked pending (so later descents of the round turn away
-from them, on top of the virtual loss) and returned. With rollouts the whole loop runs
-here; with an external evaluator Python calls :func:`gather_leaves`,
+from them, on top of the virtual loss) and returned. With a RolloutEvaluator the whole
+loop runs here (:func:`run_rollouts`); with a batched evaluator Python calls :func:`gather_leaves`,
 :func:`write_leaf_inputs`, the evaluator, then :func:`apply_evaluations`.
 """
 
@@ -117,6 +117,30 @@ def write_leaf_inputs(
 
 
 @njit(cache=True, nogil=True)
+def gather_leaf_inputs(
+    tree: TreeArrays,
+    root_cells: np.ndarray,
+    settings: SearchSettings,
+    root_state: np.ndarray,
+    max_leaves: int,
+    leaves: np.ndarray,
+    planes: np.ndarray,
+    masks: np.ndarray,
+    offset: int,
+    rng: np.ndarray,
+) -> tuple[int, int]:
+    """:func:`gather_leaves`, then :func:`write_leaf_inputs` for the leaves found, in
+    one call from Python (each call pays numba's dispatch on the tuples it takes)."""
+    found, proven = gather_leaves(
+        tree, root_cells, settings, root_state, max_leaves, leaves, rng
+    )
+    write_leaf_inputs(
+        tree, leaves, found, root_cells, settings, root_state, planes, masks, offset
+    )
+    return found, proven
+
+
+@njit(cache=True, nogil=True)
 def expand_and_back_up(
     tree: TreeArrays,
     leaf: int,
@@ -169,14 +193,10 @@ def apply_evaluations(
 
 @njit(cache=True, nogil=True)
 def rollout_value(
-    cells: np.ndarray,
-    settings: SearchSettings,
-    to_move: int,
-    tactical: bool,
-    rng: np.ndarray,
+    cells: np.ndarray, settings: SearchSettings, to_move: int, rng: np.ndarray
 ) -> float:
     """A rollout's result for the side to move: +1 win, -1 loss, 0 draw."""
-    winner = rollout(cells, settings, to_move, tactical, rng)
+    winner = rollout(cells, settings, to_move, rng)
     if winner == 0:
         return 0.0
     return 1.0 if winner == to_move else -1.0
@@ -189,11 +209,9 @@ def evaluate_by_rollout(
     root_cells: np.ndarray,
     settings: SearchSettings,
     root_state: np.ndarray,
-    tactical: bool,
     rng: np.ndarray,
 ) -> None:
-    """Expand a gathered leaf with uniform priors, play it out once (a ``tactical``
-    rollout or a random one), back up."""
+    """Expand a gathered leaf with uniform priors, play it out once, back up."""
     cells = np.empty_like(root_cells)
     to_move, _, _ = leaf_position(tree, leaf, root_cells, root_state, cells)
     tree.pending[leaf] = 0
@@ -201,7 +219,7 @@ def evaluate_by_rollout(
         no_priors = np.empty(0, np.float32)
         expand_node(tree, leaf, cells, settings, to_move, no_priors, rng)
     if tree.status[leaf] == UNKNOWN:
-        value = -rollout_value(cells, settings, to_move, tactical, rng)
+        value = -rollout_value(cells, settings, to_move, rng)
     else:
         value = proven_value(tree.status[leaf])
     backup(tree, leaf, value, settings.virtual_loss)
@@ -215,12 +233,11 @@ def run_rollouts(
     root_state: np.ndarray,
     simulations: int,
     batch: int,
-    tactical: bool,
     rng: np.ndarray,
 ) -> int:
-    """Run about ``simulations`` simulations with rollouts (``tactical`` or random),
-    ``batch`` leaves per round; returns the number run (fewer when the root gets
-    proven)."""
+    """Run about ``simulations`` simulations with rollouts (tactical or random, as
+    ``settings`` say), ``batch`` leaves per round; returns the number run (fewer when
+    the root gets proven)."""
     leaves = np.empty(batch, dtype=np.int32)
     done = 0
     while done < simulations and tree.status[0] == UNKNOWN:
@@ -235,7 +252,5 @@ def run_rollouts(
         )
         done += found + proven
         for k in range(found):
-            evaluate_by_rollout(
-                tree, leaves[k], root_cells, settings, root_state, tactical, rng
-            )
+            evaluate_by_rollout(tree, leaves[k], root_cells, settings, root_state, rng)
     return done

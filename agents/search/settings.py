@@ -26,10 +26,12 @@ class SearchSettings(NamedTuple):
     exploration: float
     fpu: float  # PUCT value of an unvisited edge
     virtual_loss: float
+    tactical_rollouts: bool = False  # the RolloutEvaluator's kind, set for each run
 
 
 def search_settings(game: GameConfig, config: SearchConfig) -> SearchSettings:
-    """The settings of a search of ``game`` with ``config``."""
+    """The settings of a search of ``game`` with ``config`` (the rollout kind is the
+    evaluator's: a rollout run replaces ``tactical_rollouts``)."""
     return SearchSettings(
         board_size=int(game.board_size),
         win_length=int(game.win_length),

@@ -29,12 +29,7 @@ from agents.search.config import SearchConfig
 from agents.search.evaluator import RolloutEvaluator, SearchEvaluator
 from agents.search.position_kernels import is_legal_point
 from agents.search.rng import new_state
-from agents.search.rounds import (
-    apply_evaluations,
-    gather_leaves,
-    run_rollouts,
-    write_leaf_inputs,
-)
+from agents.search.rounds import apply_evaluations, gather_leaf_inputs, run_rollouts
 from agents.search.running import run_search
 from agents.search.settings import search_settings
 from gomoku_env.board import Board
@@ -207,9 +202,11 @@ class SearchTree:
         compiled call gathering ``batch`` leaves per round; the number run."""
         if self._leaf_count:
             raise ValueError("the previous gather() still awaits apply()")
+        # The rollout kind travels in the settings, where the kernels read it once.
+        settings = self.settings._replace(tactical_rollouts=evaluator.tactical)
         found = run_rollouts(
-            self._tree, self._cells, self.settings, self._state, simulations,
-            batch, evaluator.tactical, self._kernel_rng,
+            self._tree, self._cells, settings, self._state, simulations, batch,
+            self._kernel_rng,
         )  # fmt: skip
         done = int(found)
         self.simulations += done
@@ -231,13 +228,9 @@ class SearchTree:
             raise ValueError("the previous gather() still awaits apply()")
         if self._leaves.size < max_leaves:
             self._leaves = np.empty(max_leaves, dtype=np.int32)
-        found, proven = gather_leaves(
+        found, proven = gather_leaf_inputs(
             self._tree, self._cells, self.settings, self._state, max_leaves,
-            self._leaves, self._kernel_rng,
-        )  # fmt: skip
-        write_leaf_inputs(
-            self._tree, self._leaves, found, self._cells, self.settings,
-            self._state, planes, masks, offset,
+            self._leaves, planes, masks, offset, self._kernel_rng,
         )  # fmt: skip
         self._leaf_count = int(found)
         self.last_round_proven = int(proven)

@@ -119,3 +119,12 @@ def test_bad_weights_options_are_clear_errors(tmp_path: Path) -> None:
         make_agent(f"alphazero:weights={tmp_path / 'broken.pt'}", GAME)
     with pytest.raises(ValueError, match="simulations must be"):
         AlphaZeroAgent(GAME, weights=tmp_path / "broken.pt", simulations=0)
+
+
+def test_bundled_weights_specs_build_the_network_search() -> None:
+    nine = GameConfig(board_size=9)
+    agent = make_agent("alphazero:weights=9x9,simulations=200", nine, seed=0)
+    assert isinstance(agent.evaluator, NetworkEvaluator)
+    assert (agent.simulations, agent.time, agent.batch) == (200, None, 8)
+    timed = make_agent("alphazero:time=0.5", nine, seed=0)
+    assert (timed.simulations, timed.time) == (200, 0.5)
