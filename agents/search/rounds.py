@@ -122,17 +122,17 @@ def gather_leaf_inputs(
     root_cells: np.ndarray,
     settings: SearchSettings,
     root_state: np.ndarray,
-    max_leaves: int,
     leaves: np.ndarray,
     planes: np.ndarray,
     masks: np.ndarray,
     offset: int,
     rng: np.ndarray,
 ) -> tuple[int, int]:
-    """:func:`gather_leaves`, then :func:`write_leaf_inputs` for the leaves found, in
-    one call from Python (each call pays numba's dispatch on the tuples it takes)."""
+    """:func:`gather_leaves` (up to ``leaves.size``), then :func:`write_leaf_inputs`
+    for the leaves found, in one call from Python (each call pays numba's dispatch on
+    the tuples it takes)."""
     found, proven = gather_leaves(
-        tree, root_cells, settings, root_state, max_leaves, leaves, rng
+        tree, root_cells, settings, root_state, leaves.size, leaves, rng
     )
     write_leaf_inputs(
         tree, leaves, found, root_cells, settings, root_state, planes, masks, offset

@@ -229,8 +229,8 @@ class SearchTree:
         if self._leaves.size < max_leaves:
             self._leaves = np.empty(max_leaves, dtype=np.int32)
         found, proven = gather_leaf_inputs(
-            self._tree, self._cells, self.settings, self._state, max_leaves,
-            self._leaves, planes, masks, offset, self._kernel_rng,
+            self._tree, self._cells, self.settings, self._state,
+            self._leaves[:max_leaves], planes, masks, offset, self._kernel_rng,
         )  # fmt: skip
         self._leaf_count = int(found)
         self.last_round_proven = int(proven)
