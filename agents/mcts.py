@@ -1,16 +1,21 @@
-"""MCTSAgent: Monte Carlo tree search with rollouts (or pattern priors), as a policy.
+"""MCTSAgent: Monte Carlo tree search as a policy, with the leaf evaluator you pass.
 
 The agent rebuilds the position from the PettingZoo observation (or takes the env's
 board), searches it with :class:`agents.search.SearchTree` and plays the most visited
 move (a proven win first), or samples from the visits with a temperature. When the new
 position follows the one it last searched (its own move, then one opponent move) it
-keeps the subtree under those moves.
+keeps the subtree under those moves. The evaluator is an object, as in OpenSpiel's
+``MCTSBot``: :class:`agents.search.RolloutEvaluator` (UCT over compiled rollouts, the
+default), :class:`agents.search.pattern_evaluator.PatternEvaluator` or
+:class:`agents.alphazero.evaluator.NetworkEvaluator` (PUCT with their priors).
 
 >>> import gomoku_env
 >>> from agents.mcts import MCTSAgent
+>>> from agents.search import RolloutEvaluator
 >>> env = gomoku_env.env(board_size=9)
 >>> env.reset(seed=0)
->>> agent = MCTSAgent(gomoku_env.GameConfig(board_size=9), simulations=200, seed=0)
+>>> game = gomoku_env.GameConfig(board_size=9)
+>>> agent = MCTSAgent(game, RolloutEvaluator(rollout="random"), simulations=200, seed=0)
 >>> observation, *_ = env.last()
 >>> action = agent.act(observation)
 >>> agent.last_summary.simulations
@@ -25,16 +30,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import legal_actions
-from agents.evaluator import Evaluator
-from agents.search import SearchConfig, SearchTree
-from agents.search.pattern_evaluator import PatternEvaluator
+from agents.search import (
+    Evaluator,
+    RolloutEvaluator,
+    SearchConfig,
+    SearchEvaluator,
+    SearchTree,
+)
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import EMPTY
 from gomoku_env.position import board_from_observation
 
-EVALUATORS = ("rollout", "patterns")
-"""Leaf evaluators of the agent: compiled rollouts (UCT) or pattern scores (PUCT)."""
+DEFAULT_EVALUATOR = RolloutEvaluator(rollout="tactical")
+"""Compiled tactical rollouts: the agent's evaluator unless one is given."""
 
 
 @dataclass(frozen=True)
@@ -66,68 +75,58 @@ class SearchSummary:
 
 
 class MCTSAgent:
-    """UCT search with random rollouts (or PUCT with pattern priors); stops at
-    ``simulations`` or ``time`` seconds, whichever comes first.
+    """Tree search with a leaf evaluator; stops at ``simulations`` or ``time``
+    seconds, whichever comes first.
 
     Args:
         config: the game's rules.
+        evaluator: how leaves are valued: a :class:`RolloutEvaluator` (searched with
+            UCT) or an :class:`agents.search.Evaluator` with priors (searched with
+            PUCT; ``c`` is then PUCT's constant).
         simulations: simulations per move (None: only the time budget counts).
         time: seconds per move (None: only the simulation budget counts).
-        c: UCT exploration constant.
-        batch: leaves gathered per round (kept apart by virtual loss).
+        c: the exploration constant of the formula.
+        batch: leaves gathered per round (kept apart by virtual loss); with an
+            evaluator, leaves per ``evaluate`` call.
         distance: candidate points within this distance of a stone (0: every point).
         tactical: always take a win in one and block the opponent's win in one.
-        rollout: ``"tactical"`` rollouts also take wins and block them; ``"random"``
-            rollouts are uniform (faster, weaker).
-        evaluator: ``"rollout"`` (UCT with rollouts) or ``"patterns"`` (PUCT with
-            :class:`agents.search.pattern_evaluator.PatternEvaluator` priors and
-            values through the external-evaluator path; ``c`` is then PUCT's constant).
         reuse: keep the subtree under the moves played between searches.
         temperature: 0 plays the best move; > 0 samples visits ** (1 / temperature).
         max_nodes: tree capacity in nodes (memory bound).
+        edges_per_node: edge capacity per node (an expanded node has one edge per
+            candidate point).
         seed: seeds the search and the move sampling; ``reset(seed)`` reseeds.
     """
 
     def __init__(
         self,
         config: GameConfig | None = None,
+        evaluator: SearchEvaluator = DEFAULT_EVALUATOR,
         simulations: int | None = 1000,
         time: float | None = None,
         c: float = 1.0,
         batch: int = 1,
         distance: int = 2,
         tactical: bool = True,
-        rollout: str = "tactical",
-        evaluator: str = "rollout",
         reuse: bool = True,
         temperature: float = 0.0,
         max_nodes: int = 1_000_000,
+        edges_per_node: int = 16,
         seed: int | None = None,
     ) -> None:
-        _check_budget(simulations, time)
-        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-            raise ValueError(f"batch must be a positive int, got {batch!r}")
-        if not isinstance(temperature, (int, float)) or temperature < 0:
-            raise ValueError(f"temperature must be a number ≥ 0, got {temperature!r}")
-        if evaluator not in EVALUATORS:
-            raise ValueError(
-                f"evaluator must be one of {EVALUATORS}, got {evaluator!r}"
-            )
+        _check_evaluator(evaluator)
+        check_search_options(simulations, time, batch, temperature)
         self.config = config if config is not None else GameConfig()
-        # None: compiled rollouts. AlphaZeroAgent replaces it with a network evaluator.
-        self.evaluator: Evaluator | None = (
-            PatternEvaluator(self.config) if evaluator == "patterns" else None
-        )
+        self.evaluator = evaluator
         self.simulations, self.time, self.batch = simulations, time, batch
         self.reuse, self.temperature = reuse, float(temperature)
         search_config = SearchConfig(
-            formula="uct" if self.evaluator is None else "puct",
+            formula="uct" if isinstance(evaluator, RolloutEvaluator) else "puct",
             exploration=c,
             candidate_distance=distance,
             tactical=tactical,
-            rollout=rollout,
             max_nodes=max_nodes,
-            max_edges=max_nodes * 16,
+            max_edges=max_nodes * edges_per_node,
         )
         self.tree = SearchTree(self.config, search_config)
         self.last_summary: SearchSummary | None = None
@@ -151,7 +150,7 @@ class MCTSAgent:
         reused = self._move_root_to(board)
         started = clock.perf_counter()
         simulations = self.tree.run(
-            self.simulations, self.time, evaluator=self.evaluator, batch=self.batch
+            self.evaluator, self.simulations, self.time, batch=self.batch
         )
         seconds = clock.perf_counter() - started
         action = self._choose()
@@ -211,16 +210,31 @@ def _added_stones(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
     return changed
 
 
-def _check_budget(simulations: int | None, time: float | None) -> None:
+def _check_evaluator(evaluator: object) -> None:
+    if not isinstance(evaluator, (RolloutEvaluator, Evaluator)):
+        raise TypeError(
+            "evaluator must be a RolloutEvaluator or have evaluate(planes, masks), "
+            f"got {evaluator!r}"
+        )
+
+
+def check_search_options(
+    simulations: int | None, time: float | None, batch: int, temperature: float
+) -> None:
+    """Raise ValueError, naming the option, unless these suit :class:`MCTSAgent`."""
     if simulations is None and time is None:
         raise ValueError("give simulations, time or both")
-    if simulations is not None and (
-        isinstance(simulations, bool)
-        or not isinstance(simulations, int)
-        or simulations < 1
-    ):
+    if simulations is not None and not _is_int_at_least(simulations, 1):
         raise ValueError(f"simulations must be a positive int, got {simulations!r}")
     if time is not None and (
         isinstance(time, bool) or not isinstance(time, (int, float)) or time <= 0
     ):
         raise ValueError(f"time must be a positive number of seconds, got {time!r}")
+    if not _is_int_at_least(batch, 1):
+        raise ValueError(f"batch must be a positive int, got {batch!r}")
+    if not isinstance(temperature, (int, float)) or temperature < 0:
+        raise ValueError(f"temperature must be a number ≥ 0, got {temperature!r}")
+
+
+def _is_int_at_least(value: object, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low

@@ -34,6 +34,8 @@ from agents.classic.heuristic import HeuristicAgent
 from agents.mcts import MCTSAgent
 from agents.python_agent import load_python_agent
 from agents.random_agent import RandomAgent
+from agents.search import RolloutEvaluator, SearchEvaluator
+from agents.search.pattern_evaluator import PatternEvaluator
 from gomoku_env.config import GameConfig
 
 AgentFactory = Callable[..., Agent]
@@ -167,11 +169,39 @@ register_agent(
     positional="target",
     usage="python:MODULE_OR_FILE.py:ATTRIBUTE[,key=value,...]",
 )
+MCTS_EVALUATORS = ("rollout", "patterns")
+"""The ``evaluator`` option of the ``mcts`` spec."""
+
+
+def _make_mcts(
+    config: GameConfig,
+    seed: int | None,
+    evaluator: str = "rollout",
+    rollout: str | None = None,
+    **options: Any,
+) -> Agent:
+    """An :class:`MCTSAgent` whose ``evaluator`` option names its evaluator:
+    ``rollout`` (a :class:`RolloutEvaluator` of kind ``rollout``, tactical by default)
+    or ``patterns`` (a :class:`PatternEvaluator` for the game)."""
+    if evaluator not in MCTS_EVALUATORS:
+        raise ValueError(
+            f"evaluator must be one of {MCTS_EVALUATORS}, got {evaluator!r}"
+        )
+    if evaluator == "patterns":
+        if rollout is not None:
+            raise ValueError(f"rollout={rollout!r} needs evaluator=rollout")
+        leaf_evaluator: SearchEvaluator = PatternEvaluator(config)
+    else:
+        leaf_evaluator = RolloutEvaluator(rollout or "tactical")
+    return MCTSAgent(config, leaf_evaluator, seed=seed, **options)
+
+
 register_agent(
     "mcts",
-    lambda config, seed, **options: MCTSAgent(config, seed=seed, **options),
+    _make_mcts,
     usage="mcts[:simulations=N,time=S,c=C,batch=B,distance=D,tactical=BOOL,"
-    "rollout=tactical|random,evaluator=rollout|patterns,reuse=BOOL,temperature=T,max_nodes=N]",
+    "rollout=tactical|random,evaluator=rollout|patterns,reuse=BOOL,temperature=T,"
+    "max_nodes=N]",
 )
 
 

@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from agents.search import SearchConfig, SearchTree, run_searches
+from agents.search import RolloutEvaluator, SearchConfig, SearchTree, run_searches
 from gomoku_env import Board, GameConfig
 
 MID_GAME = [158, 110, 78, 48, 70, 131, 113, 174, 127, 85, 138, 100, 108, 144, 154, 55,
@@ -38,19 +38,21 @@ POSITIONS = {
 }
 EXPLORATION = 2.0
 PLAIN = SearchConfig(exploration=EXPLORATION, tactical=False, candidate_distance=0)
-AGENT_DEFAULTS = SearchConfig(candidate_distance=2, rollout="tactical")
+RANDOM = RolloutEvaluator(rollout="random")
+AGENT_DEFAULTS = SearchConfig(candidate_distance=2)
+TACTICAL = RolloutEvaluator(rollout="tactical")
 NODE_BYTES = 4 + 8 + 8 + 8 + 4 + 2 + 4 + 4 + 4 + 1 + 1
 EDGE_BYTES = 2 + 4 + 4
 
 
 def ours_single(size: int, moves: list[int], simulations: int, config: SearchConfig,
-                seed: int) -> tuple[float, SearchTree]:  # fmt: skip
+                evaluator: RolloutEvaluator, seed: int) -> tuple[float, SearchTree]:  # fmt: skip
     """Simulations per second of one search from a fresh tree, and the tree."""
     game = GameConfig(board_size=size)
     tree = SearchTree(game, config, seed=seed)
     tree.reset(Board.from_moves(moves, game))
     started = time.thread_time()
-    done = tree.run(simulations=simulations)
+    done = tree.run(evaluator, simulations=simulations)
     return done / (time.thread_time() - started), tree
 
 
@@ -64,7 +66,7 @@ def ours_many(
     for tree in trees:
         tree.reset(board)
     started = time.thread_time()
-    done = sum(tree.run(simulations=simulations) for tree in trees)
+    done = sum(tree.run(RANDOM, simulations=simulations) for tree in trees)
     return done / (time.thread_time() - started)
 
 
@@ -135,14 +137,16 @@ def measure(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
         for name, (size, moves) in POSITIONS.items():
             row = samples[name]
             seed = 1000 * round_index
-            rate, tree = ours_single(size, moves, args.simulations, PLAIN, seed)
+            rate, tree = ours_single(size, moves, args.simulations, PLAIN, RANDOM, seed)
             row.setdefault("ours", []).append(rate)
             row.setdefault("nodes/sim", []).append(tree.node_count / tree.simulations)
             row.setdefault("bytes/sim", []).append(
                 (tree.node_count * NODE_BYTES + tree.edge_count * EDGE_BYTES)
                 / tree.simulations
             )
-            rate, _ = ours_single(size, moves, args.simulations, AGENT_DEFAULTS, seed)
+            rate, _ = ours_single(
+                size, moves, args.simulations, AGENT_DEFAULTS, TACTICAL, seed
+            )
             row.setdefault("ours, agent defaults", []).append(rate)
             row.setdefault("ours x64", []).append(
                 ours_many(size, moves, args.many_simulations, args.searches, seed)
@@ -203,7 +207,7 @@ def main() -> None:
     parser.add_argument("--searches", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    SearchTree(GameConfig(board_size=9), PLAIN).run(simulations=10)  # compile first
+    SearchTree(GameConfig(board_size=9), PLAIN).run(RANDOM, simulations=10)  # compile
     report(measure(args), args.searches)
 
 

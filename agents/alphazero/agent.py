@@ -1,10 +1,12 @@
 """AlphaZeroAgent: the shared search core guided by a trained policy-value network.
 
-It is :class:`agents.mcts.MCTSAgent` with PUCT and a network evaluator in place of
-random rollouts, so it shares everything else: it plays from the PettingZoo observation
-alone (an env loop, the arena, the gym env's opponent, the GUI) or from the env's board,
-keeps the subtree under the moves played (tree reuse), and leaves ``last_summary``
-(root visits, value, principal variation) after each move for overlays and logs.
+It is :class:`agents.mcts.MCTSAgent` given a
+:class:`agents.alphazero.evaluator.NetworkEvaluator` (so PUCT with the network's priors
+and values in place of rollouts) and its own defaults, so it shares everything else:
+it plays from the PettingZoo observation alone (an env loop, the arena, the gym env's
+opponent, the GUI) or from the env's board, keeps the subtree under the moves played
+(tree reuse), and leaves ``last_summary`` (root visits, value, principal variation)
+after each move for overlays and logs.
 :meth:`AlphaZeroAgent.network_policy` gives the network's raw priors as an overlay too.
 
 >>> import gomoku_env
@@ -28,8 +30,7 @@ from agents.alphazero.checkpoint import load_network
 from agents.alphazero.evaluator import NetworkEvaluator, configure_threads
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.weights import default_weights, resolve_weights
-from agents.mcts import MCTSAgent
-from agents.search import SearchConfig, SearchTree
+from agents.mcts import MCTSAgent, check_search_options
 from gomoku_env.config import GameConfig
 
 MAX_NODES = 50_000
@@ -79,8 +80,16 @@ class AlphaZeroAgent(MCTSAgent):
         device: str = "cpu",
         threads: int | None = None,
     ) -> None:
+        check_search_options(simulations, time, batch, temperature)  # before loading
+        config = config if config is not None else GameConfig()
+        configure_threads(threads)
+        self.network = load_weights_option(weights, config.board_size)
+        self.network_evaluator = NetworkEvaluator(
+            self.network, device, cache_size=CACHE_SIZE
+        )
         super().__init__(
             config,
+            self.network_evaluator,
             simulations,
             time,
             c=c,
@@ -88,23 +97,14 @@ class AlphaZeroAgent(MCTSAgent):
             distance=0,
             reuse=reuse,
             temperature=temperature,
-            max_nodes=2,
-        )
-        configure_threads(threads)
-        self.network = load_weights_option(weights, self.config.board_size)
-        self.evaluator = NetworkEvaluator(self.network, device, cache_size=CACHE_SIZE)
-        search_config = SearchConfig(
-            formula="puct",
-            exploration=c,
             max_nodes=MAX_NODES,
-            max_edges=MAX_NODES * self.config.cells,
+            edges_per_node=config.cells,
+            seed=seed,
         )
-        self.tree = SearchTree(self.config, search_config)
-        self.reset(seed)
 
     def network_policy(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         """The network's raw priors for the observed position (no search)."""
         planes = np.asarray(observation["observation"])[None]
         masks = np.asarray(observation["action_mask"])[None]
-        priors, _ = self.evaluator.evaluate(planes, masks)
+        priors, _ = self.network_evaluator.evaluate(planes, masks)
         return priors[0]

@@ -22,8 +22,7 @@ import numpy as np
 
 from agents.alphazero.replay import Batch
 from agents.alphazero.training_config import SelfPlayConfig
-from agents.evaluator import Evaluator
-from agents.search import SearchConfig, SearchTree, step_searches
+from agents.search import Evaluator, SearchConfig, SearchTree, step_searches
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY

@@ -1,29 +1,44 @@
 """One search core for pure MCTS and AlphaZero: a flat-array tree driven by numba.
 
-The leaf evaluator is the seam. Random rollouts run inside the compiled loop (UCT, a
-whole batch of simulations per call); anything else implements
-:class:`agents.evaluator.Evaluator` and is called once per round of leaves.
+The leaf evaluator is the seam, an object passed to the search (as in OpenSpiel):
+a :class:`RolloutEvaluator` plays leaves out inside the compiled loop (a whole batch of
+simulations per call); anything else implements :class:`Evaluator` (priors and values
+for a batch of positions: :class:`agents.search.pattern_evaluator.PatternEvaluator`,
+:class:`agents.alphazero.evaluator.NetworkEvaluator`) and is called once per round of
+leaves. :class:`SearchConfig` holds the search's knobs; the tree turns it and the
+game's rules into one :class:`agents.search.settings.SearchSettings` that the kernels
+read by name.
 
-One search, rollouts::
+One search, rollouts:
 
-    from agents.search import SearchConfig, SearchTree
-    tree = SearchTree(GameConfig(board_size=9), SearchConfig(), seed=0)
-    tree.reset(board)                       # a gomoku_env.Board, game not over
-    tree.run(simulations=2000, time_limit=1.0)
-    action = tree.best_action()             # proven win first, then most visits
-    tree.visit_counts(), tree.root_value(), tree.principal_variation()
-    tree.advance(action)                    # tree reuse: keep the subtree under it
+>>> from gomoku_env import Board, GameConfig
+>>> from agents.search import RolloutEvaluator, SearchConfig, SearchTree
+>>> game = GameConfig(board_size=9)
+>>> tree = SearchTree(game, SearchConfig(candidate_distance=2), seed=0)
+>>> tree.reset(Board.from_moves([40, 41], game))   # a position, game not over
+>>> tree.run(RolloutEvaluator(), simulations=500)
+500
+>>> action = tree.best_action()             # proven win first, then most visits
+>>> int(tree.visit_counts().sum()) <= 500 and -1 <= tree.root_value() <= 1
+True
+>>> tree.principal_variation()[0] == action
+True
+>>> tree.advance(action)                    # tree reuse: keep the subtree under it
+>>> tree.node_count > 1
+True
 
-External evaluator (AlphaZero), many searches stepped together::
+Many searches stepped together, one evaluator call per round (AlphaZero self-play):
 
-    config = SearchConfig(formula="puct", exploration=1.5,
-                          dirichlet_alpha=0.3, dirichlet_fraction=0.25)
-    trees = [SearchTree(game, config, seed=k) for k in range(64)]   # one per game
-    for tree, board in zip(trees, boards):
-        tree.reset(board)
-    run_searches(trees, evaluator, simulations=800, leaves_per_search=8)
-    pi = trees[0].visit_distribution(temperature=1.0)   # (H*W,) float32 target
-    trees[0].advance(move_played)                        # reuse; noise re-applied
+>>> from agents.search import run_searches
+>>> from agents.search.pattern_evaluator import PatternEvaluator
+>>> config = SearchConfig(formula="puct", exploration=1.5,
+...                       dirichlet_alpha=0.3, dirichlet_fraction=0.25)
+>>> trees = [SearchTree(game, config, seed=k) for k in range(4)]   # one per game
+>>> run_searches(trees, PatternEvaluator(game), simulations=64, leaves_per_search=8)
+[64, 64, 64, 64]
+>>> pi = trees[0].visit_distribution(temperature=1.0)   # (H*W,) float32 target
+>>> round(float(pi.sum()), 4)
+1.0
 
 ``step_searches(trees, evaluator, leaves_per_search)`` is one round of that: every tree
 gathers up to B leaves (descents kept apart by virtual loss; a descent that meets a leaf
@@ -43,6 +58,9 @@ Semantics:
   every rule) are exact, draws (full board) are 0. Proven results propagate up
   (a child that wins proves its parent lost, all children lost prove it won) and a
   proven root stops the search.
+* ``SearchConfig.formula`` picks UCT or PUCT explicitly, whatever the evaluator (see
+  :class:`SearchConfig`); :class:`agents.mcts.MCTSAgent` pairs UCT with rollouts and
+  PUCT with evaluators that give priors.
 * ``tactical=True`` (default): a node whose side to move can win at once has only that
   move; one facing a win in one has only the blocking points.
 * Dirichlet noise is mixed into the root priors when the root is first expanded, and
@@ -56,6 +74,15 @@ Semantics:
 
 from agents.search.batch import run_searches, step_searches
 from agents.search.config import SearchConfig
+from agents.search.evaluator import Evaluator, RolloutEvaluator, SearchEvaluator
 from agents.search.tree import SearchTree
 
-__all__ = ["SearchConfig", "SearchTree", "run_searches", "step_searches"]
+__all__ = [
+    "Evaluator",
+    "RolloutEvaluator",
+    "SearchConfig",
+    "SearchEvaluator",
+    "SearchTree",
+    "run_searches",
+    "step_searches",
+]

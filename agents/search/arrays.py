@@ -95,6 +95,21 @@ def clear_tree(tree: TreeArrays, root_move: int) -> None:
     new_node(tree, -1, root_move)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def copy_node(source: TreeArrays, old: int, target: TreeArrays, new: int) -> None:
+    """Copy node ``old``'s statistics to node ``new`` of ``target``; its parent and
+    edges are the caller's, and its pending mark is dropped."""
+    target.visits[new] = source.visits[old]
+    target.value[new] = source.value[old]
+    target.mean[new] = source.mean[old]
+    target.inv_sqrt[new] = source.inv_sqrt[old]
+    target.move[new] = source.move[old]
+    target.tried[new] = source.tried[old]
+    target.status[new] = source.status[old]
+    target.pending[new] = 0
+    target.edge_count[new] = source.edge_count[old]
+
+
 @njit(cache=True, nogil=True)
 def compact_subtree(source: TreeArrays, new_root: int, target: TreeArrays) -> None:
     """Copy the subtree under ``new_root`` into ``target`` (cleared), root first.
@@ -110,15 +125,7 @@ def compact_subtree(source: TreeArrays, new_root: int, target: TreeArrays) -> No
         if head >= tail:
             break
         old = queue[head]
-        target.visits[head] = source.visits[old]
-        target.value[head] = source.value[old]
-        target.mean[head] = source.mean[old]
-        target.inv_sqrt[head] = source.inv_sqrt[old]
-        target.move[head] = source.move[old]
-        target.tried[head] = source.tried[old]
-        target.status[head] = source.status[old]
-        target.pending[head] = 0
-        target.edge_count[head] = source.edge_count[old]
+        copy_node(source, old, target, head)
         start = source.edge_start[old]
         if start < 0:
             target.edge_start[head] = -1
@@ -139,22 +146,3 @@ def compact_subtree(source: TreeArrays, new_root: int, target: TreeArrays) -> No
         target.used[EDGES_USED] = new_start + source.edge_count[old]
     target.parent[0] = -1
     target.used[NODES_USED] = tail
-
-
-@njit(cache=True, nogil=True)
-def subtree_size(tree: TreeArrays, node: int) -> int:
-    """Number of nodes in the subtree under ``node`` (itself included)."""
-    stack = np.empty(tree.used[NODES_USED], dtype=np.int32)
-    stack[0] = node
-    depth = 1
-    count = 0
-    while depth > 0:
-        depth -= 1
-        current = stack[depth]
-        count += 1
-        start = tree.edge_start[current]
-        for edge in range(start, start + tree.edge_count[current]):
-            if tree.edge_child[edge] >= 0:
-                stack[depth] = tree.edge_child[edge]
-                depth += 1
-    return count

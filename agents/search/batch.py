@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.evaluator import Evaluator
+from agents.search.evaluator import Evaluator, RolloutEvaluator, SearchEvaluator
 from gomoku_env.planes import PLANE_COUNT
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def step_searches(
 
 def run_searches(
     searches: Sequence[SearchTree],
-    evaluator: Evaluator | None,
+    evaluator: SearchEvaluator,
     simulations: int,
     leaves_per_search: int = 8,
     workers: int | None = None,
@@ -94,14 +94,17 @@ def run_searches(
     """Run ``simulations`` more simulations in each search (fewer if it gets solved);
     returns the simulations each did.
 
-    With an evaluator, the searches are stepped together (one evaluator call per
-    round). With ``evaluator=None`` each search plays random rollouts, the searches
-    spread over ``workers`` threads (default: one per CPU; the kernels release the GIL).
+    With an :class:`Evaluator`, the searches are stepped together (one evaluator call
+    per round). With a :class:`RolloutEvaluator` each search plays its own rollouts, the
+    searches spread over ``workers`` threads (default: one per CPU; the kernels release
+    the GIL).
     """
-    if evaluator is None:
+    if isinstance(evaluator, RolloutEvaluator):
         with ThreadPoolExecutor(workers or os.cpu_count() or 1) as pool:
             runs = pool.map(
-                lambda search: search.run(simulations, batch=leaves_per_search),
+                lambda search: search.run(
+                    evaluator, simulations, batch=leaves_per_search
+                ),
                 searches,
             )
             return list(runs)
@@ -117,7 +120,6 @@ def run_searches(
         if not active:
             break
         limits = [min(leaves_per_search, remaining[k]) for k in active]
-        if step_searches([searches[k] for k in active], evaluator, limits) == 0:
-            break
+        step_searches([searches[k] for k in active], evaluator, limits)
     pairs = zip(searches, start, strict=True)
     return [search.simulations - s0 for search, s0 in pairs]

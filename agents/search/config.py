@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 FORMULAS = ("uct", "puct")
-ROLLOUTS = ("random", "tactical")
 
 
 def _check_number(
@@ -32,7 +31,12 @@ class SearchConfig:
     Attributes:
         formula: ``"uct"`` (uniform priors: unvisited moves first, then
             Q + c·sqrt(ln N / n)) or ``"puct"`` (Q + c·P·sqrt(N) / (1 + n), for an
-            evaluator's priors).
+            evaluator's priors). An explicit choice rather than one implied by the
+            evaluator: it decides how the tree spends its visits and whether root
+            noise applies, both fixed when the tree is built, and either formula
+            works with either kind of evaluator (PUCT over rollouts' uniform priors,
+            UCT over a network's values). :class:`agents.mcts.MCTSAgent` picks UCT
+            for rollouts and PUCT for an evaluator with priors.
         exploration: the constant c of the formula.
         fpu: PUCT value of a move never visited (first-play urgency), in [-1, 1].
         virtual_loss: loss charged to each node on the path of a pending leaf, so the
@@ -43,8 +47,6 @@ class SearchConfig:
             points within d (Chebyshev) of a stone (the whole board when it is empty).
         tactical: a win in one is always taken and an opponent's win in one always
             blocked (the only moves expanded in those positions).
-        rollout: ``"random"`` plays rollouts uniformly at random; ``"tactical"`` also
-            takes a win in one and blocks the opponent's (slower, far more telling).
         max_nodes: node capacity of the tree (memory bound; a full tree stops growing).
         max_edges: edge capacity (an expanded node holds one edge per candidate move).
     """
@@ -57,7 +59,6 @@ class SearchConfig:
     dirichlet_fraction: float = 0.0
     candidate_distance: int = 0
     tactical: bool = True
-    rollout: str = "random"
     max_nodes: int = 1_000_000
     max_edges: int = 16_000_000
 
@@ -77,7 +78,5 @@ class SearchConfig:
         _check_int("candidate_distance", self.candidate_distance, 0)
         if not isinstance(self.tactical, bool):
             raise TypeError(f"tactical must be a bool, got {self.tactical!r}")
-        if self.rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {ROLLOUTS}, got {self.rollout!r}")
         _check_int("max_nodes", self.max_nodes, 2)
         _check_int("max_edges", self.max_edges, 1)

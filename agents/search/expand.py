@@ -19,6 +19,7 @@ from agents.search.position_kernels import (
     winning_points,
 )
 from agents.search.rng import random_below
+from agents.search.settings import SearchSettings
 from gomoku_env.kernels import BLACK, EMPTY, RENJU, other_color
 
 
@@ -111,46 +112,53 @@ def write_edges(
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def expand_with_win(tree: TreeArrays, node: int, points: np.ndarray) -> bool:
+    """Give ``node`` the single winning edge ``points[0]``: its child is created WIN
+    and ``node`` proven LOSS. False when the arrays are full."""
+    child = new_node(tree, node, points[0])
+    if child < 0 or not write_edges(tree, node, points, 1, np.empty(0, np.float32)):
+        return False
+    tree.edge_child[tree.edge_start[node]] = child
+    tree.tried[node] = 1
+    tree.status[child] = WIN
+    tree.status[node] = LOSS
+    return True
+
+
 @njit(cache=True, nogil=True)
 def expand_node(
     tree: TreeArrays,
     node: int,
     cells: np.ndarray,
-    game: np.ndarray,
+    settings: SearchSettings,
     to_move: int,
     priors: np.ndarray,
-    shuffle: bool,
     rng: np.ndarray,
 ) -> bool:
     """Create the edges of leaf ``node`` (position ``cells``, ``to_move`` to play).
 
-    ``game`` holds (size, win_length, rule_code, distance, tactical, rollout). A win in
-    one is proven at once: its child is created with status WIN and ``node`` becomes
-    LOSS.
-    ``shuffle`` randomises the edge order (PUCT breaks ties by order; UCT draws its
-    unvisited edges at random anyway). Returns False (node left unexpanded) when the
-    arrays are full or no move exists.
+    A win in one is proven at once (with ``settings.tactical``): its child is created
+    with status WIN and ``node`` becomes LOSS. Under PUCT the edges are shuffled, since
+    PUCT breaks ties by edge order (UCT draws its unvisited edges at random anyway).
+    Returns False (node left unexpanded) when the arrays are full or no move exists.
     """
-    size, win_length, rule_code = game[0], game[1], game[2]
-    distance, tactical = game[3], game[4]
+    size, rule_code = settings.board_size, settings.rule_code
     points = np.empty(cells.size, dtype=np.int32)
     forced = 0
-    if tactical:
-        forced = forced_points(cells, size, win_length, rule_code, to_move, points)
+    if settings.tactical:
+        forced = forced_points(
+            cells, size, settings.win_length, rule_code, to_move, points
+        )
     if forced > 0:
-        child = new_node(tree, node, points[0])
-        if child < 0 or not write_edges(tree, node, points, 1, priors[:0]):
-            return False
-        tree.edge_child[tree.edge_start[node]] = child
-        tree.tried[node] = 1
-        tree.status[child] = WIN
-        tree.status[node] = LOSS
-        return True
+        return expand_with_win(tree, node, points)
     count = -forced
     if count == 0:
-        count = candidate_points(cells, size, rule_code, to_move, distance, points)
+        count = candidate_points(
+            cells, size, rule_code, to_move, settings.candidate_distance, points
+        )
     if count == 0:
         return False
-    if shuffle:
+    if settings.puct:
         shuffle_points(points, count, rng)
     return write_edges(tree, node, points, count, priors)

@@ -1,6 +1,6 @@
 """PatternEvaluator: the line-shape scores of :mod:`agents.classic.patterns` as a leaf evaluator.
 
-It implements :class:`agents.evaluator.Evaluator`, so the search core runs PUCT with it
+It implements :class:`agents.search.Evaluator`, so the search core runs PUCT with it
 exactly as with a network. For each leaf (planes from the side to move) it rebuilds the
 cells and scores every empty point for both colours with
 :func:`agents.classic.patterns.point_values`:

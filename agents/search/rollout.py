@@ -1,4 +1,7 @@
-"""Random rollouts: play a position out with uniformly random moves.
+"""Rollouts, the compiled side of :class:`agents.search.RolloutEvaluator`: play a
+position out with random moves; a tactical rollout first takes its own win in one, else
+blocks the opponent's (the threats are tracked as stones land). The rollout's ``cells``
+are scratch: under renju they follow the game, for the legality hook.
 
 Every legal point is a candidate, or (with a candidate ``distance`` > 0) only points
 within that distance of a stone, the list growing as stones land. The rollout plays on
@@ -15,6 +18,7 @@ from numba import njit
 
 from agents.search.position_kernels import is_legal_point, winning_points
 from agents.search.rng import random_below
+from agents.search.settings import SearchSettings
 from gomoku_env.kernels import EMPTY, RENJU, judge_stone, other_color, wins_with_run
 
 WALL = 3  # the border of a padded board: never a player's colour, never empty
@@ -101,12 +105,13 @@ def action_of(point: int, stride: int, pad: int, size: int) -> int:
 
 @njit(cache=True, nogil=True)
 def pick_legal(
-    cells: np.ndarray, points: np.ndarray, count: int, stride: int, pad: int,
-    game: np.ndarray, color: int, rng: np.ndarray,
+    cells: np.ndarray, points: np.ndarray, count: int, pad: int,
+    settings: SearchSettings, color: int, rng: np.ndarray,
 ) -> int:  # fmt: skip
     """Index in ``points[:count]`` of a random point legal for ``color`` on ``cells``
     (the unpadded board, kept in step under rules with forbidden points); -1 if none."""
-    size, rule_code = game[0], game[2]
+    size, rule_code = settings.board_size, settings.rule_code
+    stride = size + 2 * pad
     start = random_below(rng, count)
     for step in range(count):
         index = (start + step) % count
@@ -162,15 +167,17 @@ def live_threat(
 
 @njit(cache=True, nogil=True)
 def initial_threats(
-    cells: np.ndarray, game: np.ndarray, pad: int, threats: np.ndarray,
+    cells: np.ndarray, settings: SearchSettings, pad: int, threats: np.ndarray,
     counts: np.ndarray,
 ) -> None:  # fmt: skip
     """The wins in one already on the board, for both colours, as padded points."""
-    size = game[0]
+    size, win_length, rule_code = (
+        settings.board_size, settings.win_length, settings.rule_code
+    )  # fmt: skip
     stride = size + 2 * pad
     found = np.empty(cells.size, dtype=np.int32)
     for color in (1, 2):
-        total = winning_points(cells, size, game[1], game[2], color, found)
+        total = winning_points(cells, size, win_length, rule_code, color, found)
         counts[color - 1] = min(total, threats.shape[1])
         for k in range(counts[color - 1]):
             action = found[k]
@@ -179,42 +186,56 @@ def initial_threats(
             )
 
 
-@njit(cache=True, nogil=True)
-def rollout(cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray) -> int:
-    """Play the position ``cells`` out; the winner's colour, 0 for a draw.
-
-    ``cells`` is scratch: under renju it follows the rollout (for the legality hook).
-
-    ``game`` holds (size, win_length, rule_code, distance, tactical, rollout_policy).
-    Policy 0 is uniformly random; policy 1 takes a win in one when it has one and
-    otherwise blocks the opponent's, else plays at random.
-    """
-    size, win_length, rule_code, distance = game[0], game[1], game[2], game[3]
-    tactical = game[5] == 1
-    pad = max(win_length, distance)
-    stride = size + 2 * pad
+@njit(cache=True, nogil=True, inline="always")
+def starting_points(
+    cells: np.ndarray, size: int, pad: int, distance: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The padded board, its candidate points (the first ``count`` of them), the
+    marks of the points already listed (with a candidate ``distance``), ``count``."""
     board, points = padded_board(cells, size, pad)
     count = points.size
     listed = np.zeros(board.size if distance > 0 else 0, dtype=np.int8)
     if distance > 0:
+        stride = size + 2 * pad
         count = near_points(board, stride, distance, points.copy(), listed, points)
+    return board, points, listed, count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def starting_threats(
+    cells: np.ndarray, settings: SearchSettings, pad: int, tactical: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The wins in one of both colours that a tactical rollout tracks (none for a
+    random rollout), and their counts."""
     threats = np.empty((2, 32 if tactical else 0), dtype=np.int32)
     counts = np.zeros(2, dtype=np.int64)
     if tactical:
-        initial_threats(cells, game, pad, threats, counts)
-    color = to_move
+        initial_threats(cells, settings, pad, threats, counts)
+    return threats, counts
+
+
+@njit(cache=True, nogil=True)
+def rollout(
+    cells: np.ndarray, settings: SearchSettings, color: int, rng: np.ndarray
+) -> int:
+    """Play ``cells`` out, ``color`` first; the winner's colour, 0 for a draw."""
+    tactical = settings.tactical_rollouts
+    size, win_length = settings.board_size, settings.win_length
+    rule_code, distance = settings.rule_code, settings.candidate_distance
+    pad = max(win_length, distance)
+    stride = size + 2 * pad
+    board, points, seen, count = starting_points(cells, size, pad, distance)
+    threats, counts = starting_threats(cells, settings, pad, tactical)
     while count > 0:
         point = -1
         if tactical:
-            point = tactical_point(
-                cells, board, threats, counts, stride, pad, game, color
-            )
+            point = tactical_point(cells, board, threats, counts, pad, settings, color)
         if point >= 0:
             count = remove_point(points, count, point)
         else:
             index = random_below(rng, count)
             if rule_code == RENJU:
-                index = pick_legal(cells, points, count, stride, pad, game, color, rng)
+                index = pick_legal(cells, points, count, pad, settings, color, rng)
                 if index < 0:
                     return 0
             point = points[index]
@@ -234,9 +255,7 @@ def rollout(cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray) 
         ):
             return color
         if distance > 0:
-            count = add_neighbours(
-                board, stride, point, distance, listed, points, count
-            )
+            count = add_neighbours(board, stride, point, distance, seen, points, count)
         color = other_color(color)
     return 0
 
@@ -254,15 +273,16 @@ def remove_point(points: np.ndarray, count: int, point: int) -> int:
 @njit(cache=True, nogil=True)
 def tactical_point(
     cells: np.ndarray, board: np.ndarray, threats: np.ndarray, counts: np.ndarray,
-    stride: int, pad: int, game: np.ndarray, color: int,
+    pad: int, settings: SearchSettings, color: int,
 ) -> int:  # fmt: skip
     """The point a tactical rollout must play: its own win in one, else a block of the
     opponent's (if legal for ``color``); -1 when neither."""
     point = live_threat(board, threats, counts, color)
     if point < 0:
         point = live_threat(board, threats, counts, other_color(color))
-    if point >= 0 and game[2] == RENJU:
-        action = action_of(point, stride, pad, game[0])
-        if not is_legal_point(cells, game[0], game[2], action, color):
+    size, rule_code = settings.board_size, settings.rule_code
+    if point >= 0 and rule_code == RENJU:
+        action = action_of(point, size + 2 * pad, pad, size)
+        if not is_legal_point(cells, size, rule_code, action, color):
             return -1
     return point

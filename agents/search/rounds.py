@@ -2,8 +2,8 @@
 
 A round descends from the root up to ``max_leaves`` times; proven leaves are backed up
 on the spot, the others are marked pending (so later descents of the round turn away
-from them, on top of the virtual loss) and returned. With rollouts the whole loop runs
-here; with an external evaluator Python calls :func:`gather_leaves`,
+from them, on top of the virtual loss) and returned. With a RolloutEvaluator the whole
+loop runs here (:func:`run_rollouts`); with a batched evaluator Python calls :func:`gather_leaves`,
 :func:`write_leaf_inputs`, the evaluator, then :func:`apply_evaluations`.
 """
 
@@ -17,16 +17,15 @@ from agents.search.expand import expand_node
 from agents.search.position_kernels import legal_mask_into
 from agents.search.rollout import rollout
 from agents.search.select import (
-    FORMULA,
     LEAF_COLLISION,
+    LEAF_KIND,
     LEAF_PROVEN,
-    PUCT,
-    VIRTUAL_LOSS,
     backup,
     descend,
     proven_value,
     revert_descent,
 )
+from agents.search.settings import SearchSettings
 from gomoku_env.kernels import other_color
 from gomoku_env.planes import write_planes
 
@@ -35,8 +34,7 @@ from gomoku_env.planes import write_planes
 def gather_leaves(
     tree: TreeArrays,
     root_cells: np.ndarray,
-    game: np.ndarray,
-    knobs: np.ndarray,
+    settings: SearchSettings,
     root_state: np.ndarray,
     max_leaves: int,
     leaves: np.ndarray,
@@ -55,12 +53,12 @@ def gather_leaves(
             break
         cells[:] = root_cells
         state[:3] = root_state
-        leaf = descend(tree, cells, game, knobs, state, rng)
-        if state[3] == LEAF_PROVEN:
-            backup(tree, leaf, proven_value(tree.status[leaf]), knobs[VIRTUAL_LOSS])
+        leaf = descend(tree, cells, settings, state, rng)
+        if state[LEAF_KIND] == LEAF_PROVEN:
+            backup(tree, leaf, proven_value(tree.status[leaf]), settings.virtual_loss)
             proven += 1
-        elif state[3] == LEAF_COLLISION:
-            revert_descent(tree, leaf, knobs[VIRTUAL_LOSS])
+        elif state[LEAF_KIND] == LEAF_COLLISION:
+            revert_descent(tree, leaf, settings.virtual_loss)
             break
         else:
             tree.pending[leaf] = 1
@@ -100,7 +98,7 @@ def write_leaf_inputs(
     leaves: np.ndarray,
     count: int,
     root_cells: np.ndarray,
-    game: np.ndarray,
+    settings: SearchSettings,
     root_state: np.ndarray,
     planes: np.ndarray,
     masks: np.ndarray,
@@ -113,16 +111,35 @@ def write_leaf_inputs(
         to_move, last_move, _ = leaf_position(
             tree, leaves[k], root_cells, root_state, cells
         )
-        legal_mask_into(cells, game[0], game[2], to_move, masks[offset + k])
+        size = settings.board_size
+        legal_mask_into(cells, size, settings.rule_code, to_move, masks[offset + k])
         write_planes(
-            cells, game[0], to_move, last_move, masks[offset + k], planes[offset + k]
+            cells, size, to_move, last_move, masks[offset + k], planes[offset + k]
         )
 
 
 @njit(cache=True, nogil=True)
-def shuffled(knobs: np.ndarray) -> bool:
-    """Whether expansions shuffle their edges: PUCT breaks ties by edge order."""
-    return knobs[FORMULA] == PUCT
+def gather_leaf_inputs(
+    tree: TreeArrays,
+    root_cells: np.ndarray,
+    settings: SearchSettings,
+    root_state: np.ndarray,
+    leaves: np.ndarray,
+    planes: np.ndarray,
+    masks: np.ndarray,
+    offset: int,
+    rng: np.ndarray,
+) -> tuple[int, int]:
+    """:func:`gather_leaves` (up to ``leaves.size``), then :func:`write_leaf_inputs`
+    for the leaves found, in one call from Python (each call pays numba's dispatch on
+    the tuples it takes)."""
+    found, proven = gather_leaves(
+        tree, root_cells, settings, root_state, leaves.size, leaves, rng
+    )
+    write_leaf_inputs(
+        tree, leaves, found, root_cells, settings, root_state, planes, masks, offset
+    )
+    return found, proven
 
 
 @njit(cache=True, nogil=True)
@@ -130,8 +147,7 @@ def expand_and_back_up(
     tree: TreeArrays,
     leaf: int,
     cells: np.ndarray,
-    game: np.ndarray,
-    knobs: np.ndarray,
+    settings: SearchSettings,
     to_move: int,
     priors: np.ndarray,
     value: float,
@@ -141,10 +157,10 @@ def expand_and_back_up(
     move at the leaf), or its proven result if the expansion proved it."""
     tree.pending[leaf] = 0
     if tree.edge_start[leaf] < 0:
-        expand_node(tree, leaf, cells, game, to_move, priors, shuffled(knobs), rng)
+        expand_node(tree, leaf, cells, settings, to_move, priors, rng)
     if tree.status[leaf] != UNKNOWN:
         value = -proven_value(tree.status[leaf])
-    backup(tree, leaf, -value, knobs[VIRTUAL_LOSS])
+    backup(tree, leaf, -value, settings.virtual_loss)
 
 
 @njit(cache=True, nogil=True)
@@ -153,8 +169,7 @@ def apply_evaluations(
     leaves: np.ndarray,
     count: int,
     root_cells: np.ndarray,
-    game: np.ndarray,
-    knobs: np.ndarray,
+    settings: SearchSettings,
     root_state: np.ndarray,
     priors: np.ndarray,
     values: np.ndarray,
@@ -170,8 +185,7 @@ def apply_evaluations(
             tree,
             leaves[k],
             cells,
-            game,
-            knobs,
+            settings,
             to_move,
             priors[offset + k],
             values[offset + k],
@@ -181,10 +195,10 @@ def apply_evaluations(
 
 @njit(cache=True, nogil=True)
 def rollout_value(
-    cells: np.ndarray, game: np.ndarray, to_move: int, rng: np.ndarray
+    cells: np.ndarray, settings: SearchSettings, to_move: int, rng: np.ndarray
 ) -> float:
-    """A random rollout's result for the side to move: +1 win, -1 loss, 0 draw."""
-    winner = rollout(cells, game, to_move, rng)
+    """A rollout's result for the side to move: +1 win, -1 loss, 0 draw."""
+    winner = rollout(cells, settings, to_move, rng)
     if winner == 0:
         return 0.0
     return 1.0 if winner == to_move else -1.0
@@ -195,8 +209,7 @@ def evaluate_by_rollout(
     tree: TreeArrays,
     leaf: int,
     root_cells: np.ndarray,
-    game: np.ndarray,
-    knobs: np.ndarray,
+    settings: SearchSettings,
     root_state: np.ndarray,
     rng: np.ndarray,
 ) -> None:
@@ -206,35 +219,34 @@ def evaluate_by_rollout(
     tree.pending[leaf] = 0
     if tree.edge_start[leaf] < 0:
         no_priors = np.empty(0, np.float32)
-        expand_node(tree, leaf, cells, game, to_move, no_priors, shuffled(knobs), rng)
+        expand_node(tree, leaf, cells, settings, to_move, no_priors, rng)
     if tree.status[leaf] == UNKNOWN:
-        value = -rollout_value(cells, game, to_move, rng)
+        value = -rollout_value(cells, settings, to_move, rng)
     else:
         value = proven_value(tree.status[leaf])
-    backup(tree, leaf, value, knobs[VIRTUAL_LOSS])
+    backup(tree, leaf, value, settings.virtual_loss)
 
 
 @njit(cache=True, nogil=True)
 def run_rollouts(
     tree: TreeArrays,
     root_cells: np.ndarray,
-    game: np.ndarray,
-    knobs: np.ndarray,
+    settings: SearchSettings,
     root_state: np.ndarray,
     simulations: int,
     batch: int,
     rng: np.ndarray,
 ) -> int:
-    """Run about ``simulations`` simulations with random rollouts, ``batch`` leaves per
-    round; returns the number run (fewer when the root gets proven)."""
+    """Run about ``simulations`` simulations with rollouts (tactical or random, as
+    ``settings`` say), ``batch`` leaves per round; returns the number run (fewer when
+    the root gets proven)."""
     leaves = np.empty(batch, dtype=np.int32)
     done = 0
     while done < simulations and tree.status[0] == UNKNOWN:
         found, proven = gather_leaves(
             tree,
             root_cells,
-            game,
-            knobs,
+            settings,
             root_state,
             min(batch, simulations - done),
             leaves,
@@ -242,9 +254,5 @@ def run_rollouts(
         )
         done += found + proven
         for k in range(found):
-            evaluate_by_rollout(
-                tree, leaves[k], root_cells, game, knobs, root_state, rng
-            )
-        if found + proven == 0:
-            break
+            evaluate_by_rollout(tree, leaves[k], root_cells, settings, root_state, rng)
     return done

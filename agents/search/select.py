@@ -17,10 +17,8 @@ from numba import njit
 
 from agents.search.arrays import DRAW, LOSS, UNKNOWN, WIN, TreeArrays, new_node
 from agents.search.rng import random_below
+from agents.search.settings import SearchSettings
 from gomoku_env.kernels import other_color, place_and_judge
-
-UCT = 0
-PUCT = 1
 
 # What a descent ended on.
 LEAF_NEW = 0  # an unexpanded node: evaluate it, then expand it
@@ -28,10 +26,8 @@ LEAF_PROVEN = 1  # a node whose result is proven: back up that result
 LEAF_COLLISION = 2  # a node already waiting for an evaluation in this round
 LEAF_FULL = 3  # no room for a new node: evaluate the expanded node again
 
-# Layout of the float64 ``knobs`` array.
-FORMULA, EXPLORATION, FPU, VIRTUAL_LOSS = 0, 1, 2, 3
 # Layout of the int64 ``state`` array: the root position and the descent's end.
-TO_MOVE, LAST_MOVE, STONES = 0, 1, 2
+TO_MOVE, LAST_MOVE, STONES, LEAF_KIND = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
@@ -63,19 +59,21 @@ def open_random_edge(tree: TreeArrays, node: int, rng: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
-def select_edge(tree: TreeArrays, node: int, knobs: np.ndarray, rng: np.ndarray) -> int:
+def select_edge(
+    tree: TreeArrays, node: int, settings: SearchSettings, rng: np.ndarray
+) -> int:
     """The edge to follow from expanded ``node``; -1 if every child is a proven loss."""
     start, count = tree.edge_start[node], tree.edge_count[node]
-    uct = knobs[FORMULA] == UCT
+    uct = not settings.puct
     if uct and tree.tried[node] < count:
         return open_random_edge(tree, node, rng)
     parent_visits = max(tree.visits[node], 1)
     scale = math.log(parent_visits) if uct else math.sqrt(parent_visits)
-    explore = knobs[EXPLORATION] * math.sqrt(scale)
+    explore = settings.exploration * math.sqrt(scale)
     best, best_score = -1, -math.inf
     for edge in range(start, start + count):
         child = tree.edge_child[edge]
-        visits, q = 0, knobs[FPU]
+        visits, q = 0, settings.fpu
         if child >= 0:
             if tree.status[child] == WIN:
                 return edge
@@ -87,7 +85,7 @@ def select_edge(tree: TreeArrays, node: int, knobs: np.ndarray, rng: np.ndarray)
         if uct:
             score = q + explore * tree.inv_sqrt[child] if visits else math.inf
         else:
-            score = q + knobs[EXPLORATION] * tree.edge_prior[edge] * scale / (
+            score = q + settings.exploration * tree.edge_prior[edge] * scale / (
                 1 + visits
             )
         if score > best_score:
@@ -115,25 +113,45 @@ def refresh_means(tree: TreeArrays, node: int) -> None:
         tree.inv_sqrt[node] = 0.0
 
 
-@njit(cache=True, nogil=True)
-def open_child(
+@njit(cache=True, nogil=True, inline="always")
+def stop_at(tree: TreeArrays, node: int) -> int:
+    """The kind of leaf a descent reaching ``node`` ends on, or -1 to go on down."""
+    if tree.status[node] != UNKNOWN:
+        return LEAF_PROVEN
+    if tree.pending[node]:
+        return LEAF_COLLISION
+    if tree.edge_start[node] < 0:
+        return LEAF_NEW
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def step_down(
     tree: TreeArrays,
     node: int,
     edge: int,
     cells: np.ndarray,
-    game: np.ndarray,
+    settings: SearchSettings,
     to_move: int,
     stones: int,
 ) -> int:
-    """Create the child of ``edge`` after its move was played on ``cells`` (judging the
-    result there); -1 when the node arrays are full."""
+    """Follow ``edge`` from ``node``, playing its move on ``cells``; the child.
+
+    A child met for the first time is created and judged on ``cells`` (a win, or a
+    draw on a full board); -1 when the node arrays are full.
+    """
+    child = tree.edge_child[edge]
     move = tree.edge_move[edge]
+    if child >= 0:
+        cells[move] = to_move
+        return child
     child = new_node(tree, node, move)
     if child < 0:
         return -1
     tree.edge_child[edge] = child
     tree.tried[node] += 1
-    if place_and_judge(cells, game[0], game[1], game[2], move, to_move):
+    size, length, rule = settings.board_size, settings.win_length, settings.rule_code
+    if place_and_judge(cells, size, length, rule, move, to_move):
         tree.status[child] = WIN
     elif stones + 1 == cells.size:
         tree.status[child] = DRAW
@@ -144,8 +162,7 @@ def open_child(
 def descend(
     tree: TreeArrays,
     cells: np.ndarray,
-    game: np.ndarray,
-    knobs: np.ndarray,
+    settings: SearchSettings,
     state: np.ndarray,
     rng: np.ndarray,
 ) -> int:
@@ -156,36 +173,25 @@ def descend(
     """
     node = 0
     to_move, last_move, stones = state[TO_MOVE], state[LAST_MOVE], state[STONES]
-    add_visit(tree, node, knobs[VIRTUAL_LOSS])
-    kind = LEAF_NEW
-    while True:
-        if tree.status[node] != UNKNOWN:
-            kind = LEAF_PROVEN
-            break
-        if tree.pending[node]:
-            kind = LEAF_COLLISION
-            break
-        if tree.edge_start[node] < 0:
-            break
-        edge = select_edge(tree, node, knobs, rng)
+    add_visit(tree, node, settings.virtual_loss)
+    kind = stop_at(tree, node)
+    while kind < 0:
+        edge = select_edge(tree, node, settings, rng)
         if edge < 0:
             tree.status[node] = WIN
             kind = LEAF_PROVEN
             break
-        child = tree.edge_child[edge]
+        child = step_down(tree, node, edge, cells, settings, to_move, stones)
         if child < 0:
-            child = open_child(tree, node, edge, cells, game, to_move, stones)
-            if child < 0:
-                kind = LEAF_FULL
-                break
-        else:
-            cells[tree.edge_move[edge]] = to_move
+            kind = LEAF_FULL
+            break
         stones += 1
         last_move = tree.edge_move[edge]
         to_move = other_color(to_move)
         node = child
-        add_visit(tree, node, knobs[VIRTUAL_LOSS])
-    state[TO_MOVE], state[LAST_MOVE], state[STONES], state[3] = (
+        add_visit(tree, node, settings.virtual_loss)
+        kind = stop_at(tree, node)
+    state[TO_MOVE], state[LAST_MOVE], state[STONES], state[LEAF_KIND] = (
         to_move,
         last_move,
         stones,

@@ -1,44 +1,40 @@
 """SearchTree: one Monte Carlo tree search over a Gomoku position.
 
 Python holds the root position and drives rounds; the tree and every per-simulation
-step live in compiled kernels (:mod:`agents.search.rounds`). Rollout searches run whole
-batches of simulations in one call; with an external evaluator each round is
-:meth:`SearchTree.gather` → ``evaluator.evaluate`` → :meth:`SearchTree.apply`, which
+step live in compiled kernels (:mod:`agents.search.rounds`), which read the game and
+the search's knobs from one :class:`agents.search.settings.SearchSettings`. Rollout
+searches run whole batches of simulations in one call; with an
+:class:`agents.search.evaluator.Evaluator` each round is :meth:`SearchTree.gather` →
+``evaluator.evaluate`` → :meth:`SearchTree.apply`, which
 :func:`agents.search.batch.step_searches` does for many trees with one evaluator call.
+Running to a budget is :mod:`agents.search.running`; reading the result,
+:mod:`agents.search.results`.
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-from agents.evaluator import Evaluator
+from agents.search import results
 from agents.search.arrays import (
     EDGES_USED,
-    LOSS,
     NODES_USED,
     UNKNOWN,
-    WIN,
+    TreeArrays,
     allocate_tree,
     clear_tree,
     compact_subtree,
 )
-from agents.search.config import ROLLOUTS, SearchConfig
+from agents.search.config import SearchConfig
+from agents.search.evaluator import RolloutEvaluator, SearchEvaluator
 from agents.search.position_kernels import is_legal_point
 from agents.search.rng import new_state
-from agents.search.rounds import (
-    apply_evaluations,
-    gather_leaves,
-    run_rollouts,
-    write_leaf_inputs,
-)
-from agents.search.select import PUCT, UCT
+from agents.search.rounds import apply_evaluations, gather_leaf_inputs, run_rollouts
+from agents.search.running import run_search
+from agents.search.settings import search_settings
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, other_color, place_and_judge
-
-_SECONDS_PER_CHUNK = 0.005
 
 
 class SearchTree:
@@ -58,28 +54,8 @@ class SearchTree:
     ) -> None:
         self.game = game
         self.config = config if config is not None else SearchConfig()
-        cfg = self.config
-        self._game = np.array(
-            [
-                game.board_size,
-                game.win_length,
-                game.rule.code,
-                cfg.candidate_distance,
-                int(cfg.tactical),
-                ROLLOUTS.index(cfg.rollout),
-            ],
-            dtype=np.int64,
-        )
-        self._knobs = np.array(
-            [
-                PUCT if cfg.formula == "puct" else UCT,
-                cfg.exploration,
-                cfg.fpu,
-                cfg.virtual_loss,
-            ],
-            dtype=np.float64,
-        )
-        self._tree = allocate_tree(cfg.max_nodes, cfg.max_edges)
+        self.settings = search_settings(game, self.config)
+        self._tree = allocate_tree(self.config.max_nodes, self.config.max_edges)
         self._spare = None
         self._cells = np.zeros(game.cells, dtype=np.int8)
         self._state = np.array([BLACK, -1, 0], dtype=np.int64)
@@ -125,45 +101,51 @@ class SearchTree:
         """
         if self._leaf_count:
             raise ValueError("cannot move the root while leaves await apply()")
-        to_move = int(self._state[0])
+        settings, to_move = self.settings, int(self._state[0])
+        size, rule_code = settings.board_size, settings.rule_code
         trial = self._cells.copy()
         if not 0 <= int(action) < self.game.cells or not is_legal_point(
-            trial, *self._game[[0, 2]], int(action), to_move
+            trial, size, rule_code, int(action), to_move
         ):
             raise ValueError(
                 f"action {action!r} is not a legal point of the root position"
             )
-        if place_and_judge(trial, *self._game[:3], int(action), to_move) or (
-            self._state[2] + 1 == self.game.cells
-        ):
+        if place_and_judge(
+            trial, size, settings.win_length, rule_code, int(action), to_move
+        ) or (self._state[2] + 1 == self.game.cells):
             raise ValueError(
                 f"action {action} ends the game: there is nothing to search"
             )
-        child = self._child_of(int(action))
+        child = self.child_of(int(action))
         self._cells[:] = trial
         self._state[:] = (
             other_color(to_move),
             action,
             self._state[2] + 1,
         )
-        if child < 0:
-            clear_tree(self._tree, int(action))
-        else:
-            if self._spare is None:
-                self._spare = allocate_tree(
-                    self.config.max_nodes, self.config.max_edges
-                )
-            compact_subtree(self._tree, child, self._spare)
-            self._tree, self._spare = self._spare, self._tree
+        self._keep_subtree(child, int(action))
         self._noise_due = self.config.dirichlet_fraction > 0
 
-    def _child_of(self, action: int) -> int:
-        start, count = self._tree.edge_start[0], self._tree.edge_count[0]
-        if start < 0:
-            return -1
-        edges = slice(start, start + count)
-        hits = np.flatnonzero(self._tree.edge_move[edges] == action)
-        return int(self._tree.edge_child[edges][hits[0]]) if hits.size else -1
+    def _keep_subtree(self, child: int, action: int) -> None:
+        """Make ``child`` (-1: none yet) the root, reached by ``action``."""
+        if child < 0:
+            clear_tree(self._tree, action)
+            return
+        if self._spare is None:
+            self._spare = allocate_tree(self.config.max_nodes, self.config.max_edges)
+        compact_subtree(self._tree, child, self._spare)
+        self._tree, self._spare = self._spare, self._tree
+
+    def child_of(self, action: int) -> int:
+        """The root's child node reached by ``action``; -1 if it is not in the tree."""
+        moves, children = results.root_children(self._tree)
+        hits = np.flatnonzero(moves == action)
+        return int(children[hits[0]]) if hits.size else -1
+
+    @property
+    def arrays(self) -> TreeArrays:
+        """The tree's flat arrays (read them, do not write them)."""
+        return self._tree
 
     @property
     def to_move(self) -> int:
@@ -190,72 +172,48 @@ class SearchTree:
         """Whether the root's result is proven (further simulations change nothing)."""
         return int(self._tree.status[0]) != UNKNOWN
 
+    @property
+    def noise_due(self) -> bool:
+        """Whether Dirichlet noise waits for the root's expansion."""
+        return self._noise_due
+
     # --- running ------------------------------------------------------------------
 
     def run(
         self,
+        evaluator: SearchEvaluator,
         simulations: int | None = None,
         time_limit: float | None = None,
-        evaluator: Evaluator | None = None,
         batch: int = 1,
     ) -> int:
         """Search until ``simulations`` are done or ``time_limit`` seconds pass
         (whichever first; at least one must be given), or the root is solved.
 
-        ``evaluator`` None plays random rollouts; otherwise each round gathers up to
-        ``batch`` leaves for one ``evaluator.evaluate`` call. Returns simulations done.
+        A :class:`RolloutEvaluator` plays its rollouts inside the compiled search;
+        any other evaluator is called once per round of up to ``batch`` leaves.
+        Returns the simulations done.
         """
-        if simulations is None and time_limit is None:
-            raise ValueError("give simulations, time_limit or both")
-        if batch < 1:
-            raise ValueError(f"batch must be at least 1, got {batch!r}")
-        target = simulations if simulations is not None else 2**62
-        deadline = time.perf_counter() + time_limit if time_limit is not None else None
-        done = 0
-        chunk = 1 if self._noise_due else batch
-        while done < target and not self.is_solved:
-            step = min(chunk, target - done)
-            started = time.perf_counter()
-            done += self._round(step, evaluator, batch)
-            self._add_noise_if_due()
-            now = time.perf_counter()
-            if deadline is not None and now >= deadline:
-                break
-            chunk = self._next_chunk(
-                step, now - started, deadline, now, batch, evaluator
-            )
+        return run_search(self, evaluator, simulations, time_limit, batch)
+
+    def play_rollouts(
+        self, evaluator: RolloutEvaluator, simulations: int, batch: int
+    ) -> int:
+        """Up to ``simulations`` simulations with ``evaluator``'s rollouts, in one
+        compiled call gathering ``batch`` leaves per round; the number run."""
+        if self._leaf_count:
+            raise ValueError("the previous gather() still awaits apply()")
+        # The rollout kind travels in the settings, where the kernels read it once.
+        settings = self.settings._replace(tactical_rollouts=evaluator.tactical)
+        found = run_rollouts(
+            self._tree, self._cells, settings, self._state, simulations, batch,
+            self._kernel_rng,
+        )  # fmt: skip
+        done = int(found)
+        self.simulations += done
+        self._add_noise_if_due()
         return done
 
-    def _next_chunk(self, step, elapsed, deadline, now, batch, evaluator) -> int:
-        if evaluator is not None:
-            return batch
-        if deadline is None:
-            return 2**30
-        rate = step / max(elapsed, 1e-6)
-        budget = min(_SECONDS_PER_CHUNK, deadline - now)
-        return max(batch, int(rate * budget))
-
-    def _round(self, simulations: int, evaluator: Evaluator | None, batch: int) -> int:
-        if evaluator is None:
-            done = int(
-                run_rollouts(
-                    self._tree,
-                    self._cells,
-                    self._game,
-                    self._knobs,
-                    self._state,
-                    simulations,
-                    batch,
-                    self._kernel_rng,
-                )
-            )
-            self.simulations += done
-            return done
-        from agents.search.batch import step_searches
-
-        return step_searches([self], evaluator, min(batch, simulations))
-
-    # --- the external-evaluator round ----------------------------------------------
+    # --- the batched-evaluator round ----------------------------------------------
 
     def gather(
         self, planes: np.ndarray, masks: np.ndarray, offset: int, max_leaves: int
@@ -270,27 +228,10 @@ class SearchTree:
             raise ValueError("the previous gather() still awaits apply()")
         if self._leaves.size < max_leaves:
             self._leaves = np.empty(max_leaves, dtype=np.int32)
-        found, proven = gather_leaves(
-            self._tree,
-            self._cells,
-            self._game,
-            self._knobs,
-            self._state,
-            max_leaves,
-            self._leaves,
-            self._kernel_rng,
-        )
-        write_leaf_inputs(
-            self._tree,
-            self._leaves,
-            found,
-            self._cells,
-            self._game,
-            self._state,
-            planes,
-            masks,
-            offset,
-        )
+        found, proven = gather_leaf_inputs(
+            self._tree, self._cells, self.settings, self._state,
+            self._leaves[:max_leaves], planes, masks, offset, self._kernel_rng,
+        )  # fmt: skip
         self._leaf_count = int(found)
         self.last_round_proven = int(proven)
         self.simulations += int(proven)
@@ -300,18 +241,9 @@ class SearchTree:
         """Expand and back up the gathered leaves with rows ``offset...`` of the
         evaluator's ``priors`` (B, H*W) float32 and ``values`` (B,) float32."""
         apply_evaluations(
-            self._tree,
-            self._leaves,
-            self._leaf_count,
-            self._cells,
-            self._game,
-            self._knobs,
-            self._state,
-            priors,
-            values,
-            offset,
-            self._kernel_rng,
-        )
+            self._tree, self._leaves, self._leaf_count, self._cells, self.settings,
+            self._state, priors, values, offset, self._kernel_rng,
+        )  # fmt: skip
         self.simulations += self._leaf_count
         self._leaf_count = 0
         self._add_noise_if_due()
@@ -326,117 +258,26 @@ class SearchTree:
         priors[:] = (1 - fraction) * priors + fraction * noise
         self._noise_due = False
 
-    # --- reading the result ---------------------------------------------------------
-
-    def _root_children(self) -> tuple[np.ndarray, np.ndarray]:
-        """(moves, child nodes or -1) of the root's edges."""
-        start, count = self._tree.edge_start[0], self._tree.edge_count[0]
-        if start < 0:
-            return np.empty(0, np.int64), np.empty(0, np.int64)
-        edges = slice(start, start + count)
-        return self._tree.edge_move[edges].astype(np.int64), self._tree.edge_child[
-            edges
-        ]
+    # --- the result (see agents.search.results) -------------------------------------
 
     def visit_counts(self) -> np.ndarray:
         """Visits of each root move, as an int64 array over all cells."""
-        counts = np.zeros(self.game.cells, dtype=np.int64)
-        moves, children = self._root_children()
-        opened = children >= 0
-        counts[moves[opened]] = self._tree.visits[children[opened]]
-        return counts
+        return results.visit_counts(self._tree, self.game.cells)
 
     def visit_distribution(self, temperature: float = 1.0) -> np.ndarray:
-        """Root visits turned into a probability vector over cells (float32).
-
-        Temperature 0 puts all mass on the chosen move (:meth:`best_action` rules);
-        otherwise visits ** (1 / temperature), normalised.
-        """
-        if temperature < 0:
-            raise ValueError(f"temperature must be at least 0, got {temperature!r}")
-        distribution = np.zeros(self.game.cells, dtype=np.float64)
-        if temperature == 0:
-            distribution[self.best_action()] = 1.0
-            return distribution.astype(np.float32)
-        counts = self.visit_counts().astype(np.float64)
-        proven = self._proven_root_moves()
-        if proven is not None:
-            counts = proven
-        weights = counts ** (1.0 / temperature)
-        total = weights.sum()
-        if total <= 0:
-            return self._uniform_root_distribution()
-        return (weights / total).astype(np.float32)
-
-    def _uniform_root_distribution(self) -> np.ndarray:
-        distribution = np.zeros(self.game.cells, dtype=np.float32)
-        moves, _ = self._root_children()
-        if moves.size == 0:
-            raise ValueError("the search has not expanded its root yet: run it first")
-        distribution[moves] = 1.0 / moves.size
-        return distribution
-
-    def _proven_root_moves(self) -> np.ndarray | None:
-        """Visit weights kept to proven wins (or to moves not proven lost), or None."""
-        moves, children = self._root_children()
-        status = np.where(children >= 0, self._tree.status[np.maximum(children, 0)], 0)
-        visits = self.visit_counts()[moves].astype(np.float64) + 1.0
-        for keep in (status == WIN, status != LOSS):
-            if keep.any() and not keep.all():
-                weights = np.zeros(self.game.cells, dtype=np.float64)
-                weights[moves[keep]] = visits[keep]
-                return weights
-        return None
+        """Root visits as a probability vector over cells (float32); temperature 0
+        puts all mass on :meth:`best_action`, otherwise visits ** (1 / temperature)."""
+        return results.visit_distribution(self._tree, self.game.cells, temperature)
 
     def best_action(self) -> int:
         """The move to play: a proven win if any, else the most visited move that is not
         a proven loss (ties by value)."""
-        moves, children = self._root_children()
-        if moves.size == 0:
-            raise ValueError("the search has not expanded its root yet: run it first")
-        status = np.where(children >= 0, self._tree.status[np.maximum(children, 0)], 0)
-        wins = np.flatnonzero(status == WIN)
-        if wins.size:
-            return int(moves[wins[0]])
-        visits = np.where(children >= 0, self._tree.visits[np.maximum(children, 0)], 0)
-        values = np.where(
-            visits > 0,
-            self._tree.value[np.maximum(children, 0)] / np.maximum(visits, 1),
-            -2.0,
-        )
-        score = np.where(status == LOSS, -1, visits).astype(np.float64) + 1e-3 * values
-        return int(moves[int(np.argmax(score))])
+        return results.best_action(self._tree)
 
     def root_value(self) -> float:
         """Mean value of the root for the side to move, in [-1, 1] (±1 when proven)."""
-        status = int(self._tree.status[0])
-        if status != UNKNOWN:
-            return {WIN: -1.0, LOSS: 1.0}.get(status, 0.0)
-        visits = int(self._tree.visits[0])
-        return float(-self._tree.value[0] / visits) if visits else 0.0
+        return results.root_value(self._tree)
 
     def principal_variation(self, max_length: int = 10) -> list[int]:
         """The line of most-visited moves from the root (the chosen move first)."""
-        line: list[int] = []
-        node = 0
-        while len(line) < max_length:
-            start, count = self._tree.edge_start[node], self._tree.edge_count[node]
-            if start < 0 or count == 0:
-                break
-            children = self._tree.edge_child[start : start + count]
-            visits = np.where(
-                children >= 0, self._tree.visits[np.maximum(children, 0)], -1
-            )
-            best = int(np.argmax(visits))
-            if node == 0:
-                best = int(
-                    np.flatnonzero(
-                        self._tree.edge_move[start : start + count]
-                        == self.best_action()
-                    )[0]
-                )
-            if children[best] < 0:
-                break
-            line.append(int(self._tree.edge_move[start + best]))
-            node = int(children[best])
-        return line
+        return results.principal_variation(self._tree, max_length)

@@ -6,6 +6,7 @@ import pytest
 
 from agents.mcts import MCTSAgent
 from agents.random_agent import RandomAgent
+from agents.search import RolloutEvaluator
 from agents.search.pattern_evaluator import PatternEvaluator
 from agents.specs import make_agent
 from gomoku_env import GameConfig
@@ -18,11 +19,19 @@ NINE = GameConfig(board_size=9)
 def test_spec_selects_the_pattern_evaluator_and_default_stays_rollouts() -> None:
     agent = make_agent("mcts:evaluator=patterns,simulations=50", NINE, seed=0)
     assert isinstance(agent.evaluator, PatternEvaluator)
+    assert agent.evaluator.config == NINE
     assert agent.tree.config.formula == "puct"
     default = make_agent("mcts:simulations=50", NINE, seed=0)
-    assert default.evaluator is None and default.tree.config.formula == "uct"
+    assert default.evaluator == RolloutEvaluator(rollout="tactical")
+    assert default.tree.config.formula == "uct"
+    random = make_agent("mcts:rollout=random", NINE, seed=0)
+    assert random.evaluator == RolloutEvaluator(rollout="random")
     with pytest.raises(ValueError, match="'network'"):
-        MCTSAgent(NINE, evaluator="network")
+        make_agent("mcts:evaluator=network", NINE)
+    with pytest.raises(ValueError, match="rollout='random' needs evaluator=rollout"):
+        make_agent("mcts:evaluator=patterns,rollout=random", NINE)
+    with pytest.raises(ValueError, match="'greedy'"):
+        make_agent("mcts:rollout=greedy", NINE)
 
 
 def test_pattern_mcts_beats_random_on_nine_by_nine() -> None:
@@ -37,9 +46,10 @@ def test_pattern_mcts_beats_random_on_nine_by_nine() -> None:
 
 def test_pattern_mcts_never_searches_or_plays_a_forbidden_point() -> None:
     board = double_three_position()
-    agent = MCTSAgent(RENJU, simulations=400, evaluator="patterns", distance=1, seed=0)
+    patterns = PatternEvaluator(RENJU)
+    agent = MCTSAgent(RENJU, patterns, simulations=400, distance=1, seed=0)
     action = agent.act_on_board(board)
     assert action != DOUBLE_THREE and board.legal_mask()[action] == 1
     assert agent.last_summary.visits[DOUBLE_THREE] == 0
-    black = MCTSAgent(RENJU, simulations=200, evaluator="patterns", seed=1)
+    black = MCTSAgent(RENJU, patterns, simulations=200, seed=1)
     assert play_game(black, RandomAgent(seed=1), 15, 1, rule="renju") == "black_0"

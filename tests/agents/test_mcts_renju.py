@@ -6,6 +6,7 @@ import numpy as np
 
 from agents.mcts import MCTSAgent
 from agents.random_agent import RandomAgent
+from agents.search import RolloutEvaluator
 from gomoku_env import GameConfig, Rule
 from gomoku_env.position import board_from_stones
 from tests.agents.match import play_game
@@ -24,7 +25,8 @@ def test_forbidden_point_is_never_searched_or_played() -> None:
     board = double_three_position()
     assert board.forbidden_mask()[DOUBLE_THREE] == 1
     for rollout in ("tactical", "random"):
-        agent = MCTSAgent(RENJU, simulations=1500, rollout=rollout, distance=1, seed=0)
+        evaluator = RolloutEvaluator(rollout=rollout)
+        agent = MCTSAgent(RENJU, evaluator, simulations=1500, distance=1, seed=0)
         action = agent.act_on_board(board)
         assert action != DOUBLE_THREE and board.legal_mask()[action] == 1
         assert agent.last_summary.visits[DOUBLE_THREE] == 0

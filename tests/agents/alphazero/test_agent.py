@@ -11,10 +11,13 @@ import torch
 import gomoku_env
 from agents.alphazero.agent import AlphaZeroAgent
 from agents.alphazero.checkpoint import save_network
+from agents.alphazero.evaluator import NetworkEvaluator
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.weights import resolve_weights
+from agents.mcts import MCTSAgent
 from agents.specs import make_agent
 from gomoku_env.config import GameConfig
+from gomoku_env.position import board_from_stones
 from tests.agents.alphazero.test_network import TINY
 
 GAME = GameConfig(7, 4)
@@ -49,6 +52,33 @@ def test_plays_a_whole_game_from_a_spec_reusing_its_tree(weights_file: Path) -> 
         env.step(action)
     assert info["reason"] in ("five", "board_full")
     assert max(reused[2:]) > 0, "the tree was never reused"
+
+
+def untrained_agent(**options: object) -> AlphaZeroAgent:
+    torch.manual_seed(0)
+    return AlphaZeroAgent(GAME, weights=PolicyValueNet(TINY), seed=0, **options)
+
+
+def test_is_the_search_agent_with_a_network_evaluator() -> None:
+    agent = untrained_agent(simulations=8)
+    assert isinstance(agent, MCTSAgent)
+    assert isinstance(agent.evaluator, NetworkEvaluator)
+    assert agent.evaluator is agent.network_evaluator
+    assert agent.evaluator.network is agent.network
+    assert agent.tree.config.formula == "puct"
+    assert agent.tree.config.candidate_distance == 0
+    assert agent.tree.config.max_edges == agent.tree.config.max_nodes * GAME.cells
+
+
+def test_untrained_network_search_takes_the_win_and_the_block() -> None:
+    # 7x7, four in a row: black 15-17 (a three with one open end at 18).
+    win = board_from_stones([15, 16, 17], [14, 0, 48], 48, GAME)
+    block = board_from_stones([15, 16, 17], [14, 0], 17, GAME)
+    agent = untrained_agent(simulations=50)
+    assert agent.act_on_board(win) == 18
+    assert agent.last_summary.root_value == 1.0
+    agent.reset()
+    assert agent.act_on_board(block) == 18
 
 
 def test_summary_and_network_policy_for_overlays(weights_file: Path) -> None:
@@ -89,3 +119,12 @@ def test_bad_weights_options_are_clear_errors(tmp_path: Path) -> None:
         make_agent(f"alphazero:weights={tmp_path / 'broken.pt'}", GAME)
     with pytest.raises(ValueError, match="simulations must be"):
         AlphaZeroAgent(GAME, weights=tmp_path / "broken.pt", simulations=0)
+
+
+def test_bundled_weights_specs_build_the_network_search() -> None:
+    nine = GameConfig(board_size=9)
+    agent = make_agent("alphazero:weights=9x9,simulations=200", nine, seed=0)
+    assert isinstance(agent.evaluator, NetworkEvaluator)
+    assert (agent.simulations, agent.time, agent.batch) == (200, None, 8)
+    timed = make_agent("alphazero:time=0.5", nine, seed=0)
+    assert (timed.simulations, timed.time) == (200, 0.5)

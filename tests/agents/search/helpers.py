@@ -1,8 +1,28 @@
-"""Shared helpers for the search tests: a recording uniform evaluator."""
+"""Shared helpers for the search tests: a recording uniform evaluator, evaluators for
+rollouts, and a plain-Python count of a subtree."""
 
 from __future__ import annotations
 
 import numpy as np
+
+from agents.search import RolloutEvaluator
+from agents.search.arrays import TreeArrays
+
+RANDOM_ROLLOUTS = RolloutEvaluator(rollout="random")
+TACTICAL_ROLLOUTS = RolloutEvaluator(rollout="tactical")
+
+
+def subtree_size(tree: TreeArrays, node: int) -> int:
+    """Nodes in the subtree under ``node`` (itself included), following child links."""
+    count, stack = 0, [node]
+    while stack:
+        current = stack.pop()
+        count += 1
+        start = int(tree.edge_start[current])
+        if start >= 0:
+            children = tree.edge_child[start : start + tree.edge_count[current]]
+            stack.extend(int(child) for child in children if child >= 0)
+    return count
 
 
 class UniformEvaluator:

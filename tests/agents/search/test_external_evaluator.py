@@ -17,7 +17,7 @@ PUCT = SearchConfig(formula="puct", exploration=1.5)
 def leaf_board(tree: SearchTree, root: Board, node: int) -> Board:
     """The board at ``node``: the root's moves, then the path from the root."""
     path = []
-    arrays = tree._tree
+    arrays = tree.arrays
     while arrays.parent[node] >= 0:
         path.append(int(arrays.move[node]))
         node = int(arrays.parent[node])
@@ -75,7 +75,7 @@ def test_dirichlet_noise_changes_root_priors_once() -> None:
     config = SearchConfig(formula="puct", dirichlet_alpha=0.3, dirichlet_fraction=0.5)
     tree = SearchTree(GAME, config, seed=1)
     run_searches([tree], UniformEvaluator(), 50, leaves_per_search=4)
-    arrays = tree._tree
+    arrays = tree.arrays
     priors = arrays.edge_prior[
         arrays.edge_start[0] : arrays.edge_start[0] + arrays.edge_count[0]
     ]

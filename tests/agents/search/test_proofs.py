@@ -5,7 +5,7 @@ from __future__ import annotations
 from agents.search import SearchConfig, SearchTree, run_searches
 from gomoku_env import GameConfig
 from gomoku_env.position import board_from_stones
-from tests.agents.search.helpers import UniformEvaluator
+from tests.agents.search.helpers import RANDOM_ROLLOUTS, UniformEvaluator
 
 GAME = GameConfig(board_size=9)
 WIN_AT = 41  # black 37-40 with white on 36: 41 wins at once
@@ -43,6 +43,6 @@ def test_forced_loss_is_proven_and_reported() -> None:
     board = board_from_stones([38, 39, 40, 41, 10], [0, 8, 72, 80], 10, GAME)
     tree = SearchTree(GAME, SearchConfig(), seed=0)
     tree.reset(board)
-    tree.run(simulations=500)
+    tree.run(RANDOM_ROLLOUTS, simulations=500)
     assert tree.is_solved and tree.root_value() == -1.0
     assert tree.best_action() in (37, 42)  # still blocks one end

@@ -5,16 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.search import SearchTree
-from agents.search.arrays import subtree_size
+from agents.search import SearchConfig, SearchTree
 from gomoku_env import Board, GameConfig
+from tests.agents.search.helpers import RANDOM_ROLLOUTS, subtree_size
 
 GAME = GameConfig(board_size=9)
 
 
 def children_stats(tree: SearchTree, node: int) -> dict[int, tuple[int, float]]:
     """{move: (visits, value)} of the opened children of ``node``."""
-    arrays = tree._tree
+    arrays = tree.arrays
     start, count = arrays.edge_start[node], arrays.edge_count[node]
     stats = {}
     for edge in range(start, start + count):
@@ -30,23 +30,23 @@ def children_stats(tree: SearchTree, node: int) -> dict[int, tuple[int, float]]:
 def test_advance_keeps_exactly_the_subtree() -> None:
     tree = SearchTree(GAME, seed=4)
     tree.reset(Board.from_moves([40, 41], GAME))
-    tree.run(simulations=3000)
+    tree.run(RANDOM_ROLLOUTS, simulations=3000)
     action = tree.best_action()
-    child = tree._child_of(action)
-    expected_size = subtree_size(tree._tree, child)
-    expected_root = (int(tree._tree.visits[child]), float(tree._tree.value[child]))
+    child = tree.child_of(action)
+    expected_size = subtree_size(tree.arrays, child)
+    expected_root = (int(tree.arrays.visits[child]), float(tree.arrays.value[child]))
     expected_children = children_stats(tree, child)
     tree.advance(action)
     assert tree.node_count == expected_size < 3001
-    assert (int(tree._tree.visits[0]), float(tree._tree.value[0])) == expected_root
+    assert (int(tree.arrays.visits[0]), float(tree.arrays.value[0])) == expected_root
     assert children_stats(tree, 0) == expected_children
-    assert subtree_size(tree._tree, 0) == tree.node_count
+    assert subtree_size(tree.arrays, 0) == tree.node_count
     assert tree.root_cells[action] == 1 and tree.to_move == 2
 
 
 def test_advance_to_an_unexplored_move_starts_fresh() -> None:
     tree = SearchTree(GAME, seed=4)
-    tree.run(simulations=50)
+    tree.run(RANDOM_ROLLOUTS, simulations=50)
     unexplored = int(np.flatnonzero(tree.visit_counts() == 0)[0])
     tree.advance(unexplored)
     assert tree.node_count == 1
@@ -61,8 +61,6 @@ def test_advance_rejects_occupied_points() -> None:
 
 
 def test_memory_stays_bounded() -> None:
-    from agents.search import SearchConfig
-
     tree = SearchTree(GAME, SearchConfig(max_nodes=500, max_edges=20_000), seed=0)
-    assert tree.run(simulations=2000) == 2000
+    assert tree.run(RANDOM_ROLLOUTS, simulations=2000) == 2000
     assert tree.node_count <= 500 and tree.edge_count <= 20_000
