@@ -235,11 +235,7 @@ def play_game(
             from ``opening_seed`` (see :func:`gomoku_env.env`).
     """
     env = gomoku_env.env(
-        board_size=config.board_size,
-        win_length=config.win_length,
-        rule=config.rule,
-        opening=list(opening),
-        random_opening=random_opening,
+        config=config, opening=list(opening), random_opening=random_opening
     )
     env.reset(seed=opening_seed)
     try:

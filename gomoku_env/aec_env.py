@@ -126,12 +126,12 @@ from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.notation import action_to_notation
-from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.observation import ObservationPlanes
 from gomoku_env.openings import OPENING_RADIUS, centre_area, parse_opening
 from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
+from gomoku_env.spaces import AGENTS, aec_spaces
 
-AGENTS = ("black_0", "white_0")
 _AGENT_COLORS = {"black_0": BLACK, "white_0": WHITE}
 FORBIDDEN_OPTIONS = ("mask", "lose")
 
@@ -181,7 +181,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.opening = parse_opening(opening, self.config)
         self.random_opening = random_opening
         self.possible_agents = list(AGENTS)
-        self.observation_spaces, self.action_spaces = _spaces(self.config)
+        self.observation_spaces, self.action_spaces = aec_spaces(self.config)
         self._opening_area = centre_area(self.config.board_size)
         self._np_random, _ = seeding.np_random(None)
         self._reset_state(self.opening)
@@ -393,21 +393,3 @@ def _check_options(
         raise ValueError(
             f"random_opening {random_opening} is too many stones for the centre area"
         )
-
-
-def _spaces(
-    config: GameConfig,
-) -> tuple[dict[str, spaces.Space], dict[str, spaces.Space]]:
-    """Observation and action spaces per agent, built once: every call of
-    ``observation_space(agent)`` returns the same object, as PettingZoo expects."""
-    size, cells = config.board_size, config.cells
-    observation_space = spaces.Dict(
-        {
-            "observation": spaces.Box(0, 1, (size, size, PLANE_COUNT), dtype=np.int8),
-            "action_mask": spaces.Box(0, 1, (cells,), dtype=np.int8),
-        }
-    )
-    return (
-        dict.fromkeys(AGENTS, observation_space),
-        {agent: spaces.Discrete(cells) for agent in AGENTS},
-    )

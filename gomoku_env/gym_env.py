@@ -33,9 +33,10 @@ from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
-from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.observation import ObservationPlanes
 from gomoku_env.opponents import OpponentLike, resolve_opponent
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
+from gomoku_env.spaces import observation_box
 
 PLAY_AS = ("black", "white", "random")
 ILLEGAL_ACTION_POLICIES = ("lose", "raise", "random")
@@ -48,14 +49,6 @@ def validate_choice(name: str, value: Any, accepted: tuple[str, ...]) -> str:
     if value not in accepted:
         raise ValueError(f"unknown {name} {value!r}; expected one of {accepted}")
     return value
-
-
-def observation_box(board_size: int, channels_first: bool) -> spaces.Box:
-    """The int8 plane space in the requested layout."""
-    shape = (board_size, board_size, PLANE_COUNT)
-    if channels_first:
-        shape = (PLANE_COUNT, board_size, board_size)
-    return spaces.Box(0, 1, shape, dtype=np.int8)
 
 
 class GomokuEnv(gymnasium.Env):

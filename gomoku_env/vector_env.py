@@ -41,7 +41,6 @@ from gomoku_env.gym_env import (
     ILLEGAL_ACTION_POLICIES,
     PLAY_AS,
     SEED_BOUND,
-    observation_box,
     validate_choice,
 )
 from gomoku_env.observation import (
@@ -52,6 +51,7 @@ from gomoku_env.observation import (
     PLANE_COUNT,
 )
 from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
+from gomoku_env.spaces import observation_box
 
 # The learner's planes seen from the other side: the two stone planes swap places.
 OPPONENT_VIEW_ORDER = [OPPONENT_STONES, OWN_STONES, *range(LAST_MOVE, PLANE_COUNT)]

@@ -201,14 +201,18 @@ class AlphaBetaAgent:
                 break
             searched = counters[search.NODES] + counters[search.VCF_NODES]
             node_limit = int(TIME_MARGIN * (deadline - now) * searched / spent)
+        pv = self._principal_variation(state, color, key, completed, best)
+        reason = "defence" if root_moves.size else "search"
+        return self._finish(start, best, score, pv, nodes, completed, reason)
+
+    def _principal_variation(
+        self, state: PatternState, color: int, key: int, completed: int, best: int
+    ) -> tuple[int, ...]:
+        """The line the last completed iteration expects, starting with ``best``."""
         pv = search.principal_variation(
             state, self._table, self._zobrist, color, key, max(completed, 1)
         )
-        pv_tuple = (
-            tuple(int(move) for move in pv) if pv.size and pv[0] == best else (best,)
-        )
-        reason = "defence" if root_moves.size else "search"
-        return self._finish(start, best, score, pv_tuple, nodes, completed, reason)
+        return tuple(int(move) for move in pv) if pv.size and pv[0] == best else (best,)
 
     def _finish(
         self, start: float, move: int, score: int, pv: tuple[int, ...], nodes: int,

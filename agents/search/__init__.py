@@ -75,10 +75,12 @@ Semantics:
 from agents.search.batch import run_searches, step_searches
 from agents.search.config import SearchConfig
 from agents.search.evaluator import Evaluator, RolloutEvaluator, SearchEvaluator
+from agents.search.pattern_evaluator import PatternEvaluator
 from agents.search.tree import SearchTree
 
 __all__ = [
     "Evaluator",
+    "PatternEvaluator",
     "RolloutEvaluator",
     "SearchConfig",
     "SearchEvaluator",

@@ -55,11 +55,7 @@ class GameSession:
     def __init__(self, config: GameConfig, black: Seat, white: Seat) -> None:
         self.config = config
         self.seats = {BLACK: black, WHITE: white}
-        self.env = raw_env(
-            board_size=config.board_size,
-            win_length=config.win_length,
-            rule=config.rule,
-        )
+        self.env = raw_env(config=config)
         self.resigned: int | None = None
         self.generation = 0
         self.new_game()

@@ -1,28 +1,24 @@
-"""A tiny match runner for the agents' strength tests (PettingZoo loop)."""
+"""Match helpers for the agents' strength tests, on the one game loop (agents.game)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-import gomoku_env
 from agents.base import Agent
+from agents.game import play_game as play_outcome
+from gomoku_env import GameConfig
 
 
 def play_game(
-    black: Agent, white: Agent, board_size: int, seed: int, rule: str = "freestyle"
+    black: Agent, white: Agent, board_size: int, rule: str = "freestyle"
 ) -> str | None:
-    """Play one game in the AEC env; the winner's agent name, or None for a draw.
+    """Play one game; the winner's agent name (``"black_0"``/``"white_0"``) or None.
 
-    An illegal move (a renju forbidden point) would end the game with reason
-    ``"illegal_move"``; the tests check the winner, so it would show.
+    A forfeit (an illegal move such as a renju forbidden point) is won by the other
+    side, so the tests, which check the winner, see it.
     """
-    env = gomoku_env.env(board_size=board_size, rule=rule)
-    env.reset(seed=seed)
-    players = {"black_0": black, "white_0": white}
-    for name in env.agent_iter():
-        observation, _, termination, truncation, info = env.last()
-        env.step(None if termination or truncation else players[name].act(observation))
-    return info["winner"]
+    outcome = play_outcome(black, white, GameConfig(board_size, rule=rule))
+    return None if outcome.winner is None else f"{outcome.winner}_0"
 
 
 def match_wins(
@@ -37,7 +33,7 @@ def match_wins(
     for game in range(games):
         first, second = make_first(game), make_second(1000 + game)
         if game % 2 == 0:
-            wins += play_game(first, second, board_size, game) == "black_0"
+            wins += play_game(first, second, board_size) == "black_0"
         else:
-            wins += play_game(second, first, board_size, game) == "white_0"
+            wins += play_game(second, first, board_size) == "white_0"
     return wins

@@ -52,4 +52,4 @@ def test_pattern_mcts_never_searches_or_plays_a_forbidden_point() -> None:
     assert action != DOUBLE_THREE and board.legal_mask()[action] == 1
     assert agent.last_summary.visits[DOUBLE_THREE] == 0
     black = MCTSAgent(RENJU, patterns, simulations=200, seed=1)
-    assert play_game(black, RandomAgent(seed=1), 15, 1, rule="renju") == "black_0"
+    assert play_game(black, RandomAgent(seed=1), 15, rule="renju") == "black_0"

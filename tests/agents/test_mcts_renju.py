@@ -35,6 +35,6 @@ def test_forbidden_point_is_never_searched_or_played() -> None:
 def test_black_mcts_plays_only_legal_moves_in_renju_games() -> None:
     for seed in range(2):
         agent = MCTSAgent(RENJU, simulations=300, seed=seed)
-        winner = play_game(agent, RandomAgent(seed=seed), 15, seed, rule="renju")
+        winner = play_game(agent, RandomAgent(seed=seed), 15, rule="renju")
         assert winner == "black_0"
     assert np.all(agent.last_summary.visits >= 0)
