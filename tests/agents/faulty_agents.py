@@ -22,7 +22,7 @@ class Occupied(RandomAgent):
 
 class Slow(RandomAgent):
     def act(self, observation):
-        time.sleep(0.3)
+        time.sleep(2.0)
         return super().act(observation)
 
 

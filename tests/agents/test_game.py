@@ -69,12 +69,12 @@ def test_random_opening_and_seeds_make_games_reproducible():
     [
         (Crashing(), "crash", "RuntimeError: boom"),
         (Occupied(), "illegal_move", "not a legal action"),
-        (Slow(), "timeout", "no move within 0.05 s"),
+        (Slow(), "timeout", "no move within 0.2 s"),
         (BadReset(), "crash", "reset: KeyError"),
     ],
 )
 def test_a_faulty_agent_forfeits(agent, reason, detail):
-    outcome = play_game(RandomAgent(), agent, CONFIG, (24,), move_time_limit=0.05)
+    outcome = play_game(RandomAgent(), agent, CONFIG, (24,), move_time_limit=0.2)
     assert (outcome.winner, outcome.forfeit, outcome.reason) == (
         "black",
         "white",
