@@ -137,9 +137,13 @@ FORBIDDEN_OPTIONS = ("mask", "lose")
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """A Gomoku AEC env in PettingZoo's standard wrappers (see the module docstring)."""
+    """A Gomoku AEC env in PettingZoo's standard wrappers (see the module docstring).
+
+    PettingZoo's TerminateIllegalWrapper is left out: ``raw_env`` ends the game on an
+    illegal move itself, with the same rewards and the ``reason`` the wrapper's end
+    would lack.
+    """
     environment = raw_env(**kwargs)
-    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)
 
@@ -193,7 +197,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if agent == self.agent_selection and not self.terminations[agent]:
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
             mask = self.board.legal_mask()  # without black's forbidden points
             if self._forbidden_loses:
                 mask += self._forbidden
@@ -216,6 +220,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
+        if not self.agents:
+            raise RuntimeError(
+                "step() called after the game is over and every agent has taken its "
+                "last step; call reset() first"
+            )
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return

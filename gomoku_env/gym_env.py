@@ -18,6 +18,11 @@ cell. ``action_masks()`` (the method name sb3-contrib's MaskablePPO looks for) a
 −1 loss, 0 draw and every other step. When the learner plays white, ``reset`` already
 contains the opponent's first move. Under renju black's forbidden points are masked out
 (as the AEC env's ``forbidden="mask"``): playing one is an illegal action.
+
+An opponent that raises or chooses an illegal action ends the episode: the error
+(the opponent's own, or an IllegalMoveError naming the action) propagates from
+``step`` or ``reset``, ``action_masks()`` is all False, and every later ``step``
+raises RuntimeError naming the failure until ``reset()`` starts a new episode.
 """
 
 from __future__ import annotations
@@ -125,6 +130,11 @@ class GomokuEnv(gymnasium.Env):
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._opponent_failure is not None:
+            raise RuntimeError(
+                f"the episode ended when the opponent failed ({self._opponent_failure})"
+                "; call reset() first"
+            )
         if self._episode_over:
             raise RuntimeError(
                 "step() called on a finished episode; call reset() first"
@@ -164,6 +174,7 @@ class GomokuEnv(gymnasium.Env):
         self._planes = ObservationPlanes(self.config.board_size)
         self._mask = self.board.legal_mask()
         self._forfeited = False
+        self._opponent_failure: str | None = None
 
     @property
     def _episode_over(self) -> bool:
@@ -171,7 +182,7 @@ class GomokuEnv(gymnasium.Env):
         return self._forfeited or self.board.is_over or not self._mask.any()
 
     def _legal_mask(self) -> np.ndarray:
-        if self._forfeited:
+        if self._forfeited or self._opponent_failure is not None:
             return np.zeros(self.config.cells, dtype=np.int8)
         return self._mask.copy()
 
@@ -215,6 +226,15 @@ class GomokuEnv(gymnasium.Env):
             "observation": self._planes.view(color),
             "action_mask": self._mask.copy(),
         }
+        try:
+            action = self._opponent_action(observation)
+        except BaseException as error:
+            self._opponent_failure = f"{type(error).__name__}: {error}"
+            raise
+        self._play(action)
+
+    def _opponent_action(self, observation: dict[str, np.ndarray]) -> int:
+        """The opponent's legal reply; IllegalMoveError if it chooses another."""
         action = self.opponent.act(observation)
         try:
             self._check_move(_as_int(action))
@@ -222,7 +242,7 @@ class GomokuEnv(gymnasium.Env):
             raise IllegalMoveError(
                 f"the opponent {self.opponent!r} chose an illegal action: {error}"
             ) from None
-        self._play(_as_int(action))
+        return _as_int(action)
 
     def _reward(self) -> float:
         if self.board.winner == EMPTY:

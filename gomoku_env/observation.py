@@ -43,11 +43,26 @@ class ObservationPlanes:
         self.board_size = board_size
         self.planes = np.zeros((2, board_size, board_size, PLANE_COUNT), dtype=np.int8)
         self.planes[0, :, :, OBSERVER_IS_BLACK] = 1
-        # Scalar writes into a 1-D view with computed offsets are the cheapest numpy
-        # writes from Python; a move changes at most six entries.
+        self._bind_views()
+
+    def _bind_views(self) -> None:
+        """Views into ``planes`` for the writes of :meth:`place` and for :meth:`view`.
+
+        Scalar writes into a 1-D view with computed offsets are the cheapest numpy
+        writes from Python; a move changes at most six entries.
+        """
         self._flat = self.planes.reshape(-1)
-        self._view_stride = board_size * board_size * PLANE_COUNT
+        self._view_stride = self.board_size * self.board_size * PLANE_COUNT
         self._views = {BLACK: self.planes[0], WHITE: self.planes[1]}
+
+    def __getstate__(self) -> dict[str, object]:
+        """Only the planes: copied views would point at arrays of their own."""
+        return {"board_size": self.board_size, "planes": self.planes}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Restore the planes (from pickle or ``copy.deepcopy``), rebuilding views."""
+        self.__dict__.update(state)
+        self._bind_views()
 
     @classmethod
     def from_board(cls, board: Board) -> ObservationPlanes:

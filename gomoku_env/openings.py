@@ -25,15 +25,15 @@ def parse_opening(
     """Validate an opening (notation string or actions) and return it as actions.
 
     Raises:
-        ValueError: a point is malformed, off the board or occupied, or the opening
-            already decides the game.
+        ValueError: a point is malformed, off the board or occupied, an action is
+            not an int, or the opening already decides the game.
     """
     if opening is None:
         return []
     if isinstance(opening, str):
         actions = parse_moves(opening, config.board_size)
     else:
-        actions = [int(action) for action in opening]
+        actions = [_as_action(index, action) for index, action in enumerate(opening)]
     board = Board(config)
     for index, action in enumerate(actions):
         try:
@@ -45,6 +45,15 @@ def parse_opening(
     if board.is_over:
         raise ValueError(f"opening {opening!r} already decides the game")
     return actions
+
+
+def _as_action(index: int, action: object) -> int:
+    """Opening move ``index`` (from 0) as an int; floats and bools are refused."""
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise ValueError(
+            f"opening move {index + 1} must be an int action, got {action!r}"
+        )
+    return int(action)
 
 
 def centre_area(size: int) -> np.ndarray:

@@ -24,6 +24,7 @@ legality, the result against the position) and names the line of the first probl
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +39,8 @@ RESULTS = ("black", "white", "draw", "unfinished")
 REQUIRED_HEADERS = ("Rule", "Size", "WinLength", "Black", "White", "Result")
 OPTIONAL_HEADERS = ("Reason", "Date")
 FILE_TITLE = "# gomoku_env game record"
+MESSAGE_LIMIT = 300
+"""Characters of an error message kept: a huge bad token must not make a huge error."""
 
 
 class RecordError(ValueError):
@@ -99,6 +102,11 @@ class GameRecord:
             raise ValueError(
                 f"reason 'five' but nobody has {self.config.win_length} in a row"
             )
+        if self.reason == "board_full" and (decided, self.result) != ("draw", "draw"):
+            raise ValueError(
+                f"reason 'board_full' but the result is {self.result!r} after "
+                f"{len(self.moves)} moves on {self.config.cells} points"
+            )
 
     @classmethod
     def from_board(
@@ -158,7 +166,13 @@ class GameRecord:
         return _RecordParser(source).parse(text)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the record to ``path`` atomically (a temporary file, then a rename)."""
+        """Write the record to ``path`` atomically (a temporary file, then a rename).
+
+        Raises:
+            ValueError: ``path`` is a symlink, a device or anything else but a
+                regular file, which the rename would replace.
+        """
+        _check_replaceable(Path(path))
         text = self.to_text()
         return write_atomically(
             path, lambda temporary: temporary.write_text(text, "utf-8")
@@ -166,9 +180,46 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
-        """Read a record file; RecordError names the file and the line of a problem."""
+        """Read a record file; RecordError names the file and the line of a problem
+        (also for a directory or a file that is not UTF-8 text)."""
         path = Path(path)
-        return cls.from_text(path.read_text(encoding="utf-8"), source=str(path))
+        return cls.from_text(_read_text(path), source=str(path))
+
+
+def _read_text(path: Path) -> str:
+    """The UTF-8 text of the file ``path``; RecordError for a directory or bytes
+    that are not UTF-8, naming the file (and the line of the first bad byte)."""
+    if path.is_dir():
+        raise RecordError(f"{path}: is a directory, not a game record file")
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line_number = data.count(b"\n", 0, error.start) + 1
+        raise RecordError(
+            f"{path}, line {line_number}: not UTF-8 text ({error.reason} at byte "
+            f"{error.start}); is it a game record?"
+        ) from None
+
+
+def _check_replaceable(path: Path) -> None:
+    """Refuse to replace anything but a regular file (or nothing) at ``path``."""
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        raise ValueError(
+            f"{path} is not a regular file (a symlink, directory or device); "
+            "a game record is not saved over it"
+        )
+
+
+def _cut(message: str) -> str:
+    """``message`` cut to MESSAGE_LIMIT characters, saying how long it was."""
+    if len(message) <= MESSAGE_LIMIT:
+        return message
+    return f"{message[:MESSAGE_LIMIT]}... (cut from {len(message)} characters)"
 
 
 class _RecordParser:
@@ -181,9 +232,10 @@ class _RecordParser:
         self.headers_end = 0
 
     def error(self, line_number: int, message: str) -> RecordError:
-        return RecordError(f"{self.source}, line {line_number}: {message}")
+        return RecordError(f"{self.source}, line {line_number}: {_cut(message)}")
 
     def parse(self, text: str) -> GameRecord:
+        text = text.removeprefix("\ufeff")  # a byte order mark some editors write
         for line_number, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()
             if not line or line.startswith("#"):
@@ -247,7 +299,7 @@ class _RecordParser:
         values = {}
         for key in ("Size", "WinLength"):
             line_number, text = self._header(key)
-            if not text.isdigit():
+            if not (text.isascii() and text.isdigit()):
                 raise self.error(
                     line_number, f"{key} must be a whole number, got {text!r}"
                 )

@@ -10,6 +10,11 @@ Finished games reset in the same step (Gymnasium's ``AutoresetMode.SAME_STEP``):
 returned observation is the new game's, and ``info["final_obs"]`` holds the last
 observation of the games flagged in ``info["_final_obs"]``.
 
+An opponent that raises or chooses an illegal action ends every game: the error
+propagates from ``step`` or ``reset``, ``action_masks()`` is all False, and every later
+``step`` raises RuntimeError naming the failure until ``reset()`` starts new games (the
+games it interrupted wait for the opponent's reply, so they cannot go on).
+
     >>> import numpy as np
     >>> from gomoku_env.vector_env import GomokuVectorEnv
     >>> envs = GomokuVectorEnv(4, board_size=9)
@@ -152,6 +157,7 @@ class GomokuVectorEnv(VectorEnv):
             final_planes=np.zeros_like(self.batch.planes),
         )
         self._seeded = False
+        self._opponent_failure: str | None = None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -169,6 +175,7 @@ class GomokuVectorEnv(VectorEnv):
                 opponent.reset(seed=int(opponent_seed % SEED_BOUND))
             self._seeded = True
         batch_kernels.reset_games(self.batch, self.out, self.random_opponent)
+        self._opponent_failure = None
         self._play_opponents()
         return self._observations(), {
             "action_mask": self.action_masks().astype(np.int8)
@@ -177,6 +184,11 @@ class GomokuVectorEnv(VectorEnv):
     def step(
         self, actions: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if self._opponent_failure is not None:
+            raise RuntimeError(
+                f"the games ended when the opponent failed ({self._opponent_failure})"
+                "; call reset() first"
+            )
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise ValueError(
@@ -215,7 +227,10 @@ class GomokuVectorEnv(VectorEnv):
         )
 
     def action_masks(self) -> np.ndarray:
-        """Boolean (num_envs, N*N) mask of each learner's legal actions."""
+        """Boolean (num_envs, N*N) mask of each learner's legal actions (all False
+        after an opponent failure)."""
+        if self._opponent_failure is not None:
+            return np.zeros((self.num_envs, self.config.cells), dtype=np.bool_)
         return self._cells() == 0
 
     def _cells(self) -> np.ndarray:
@@ -289,19 +304,29 @@ class GomokuVectorEnv(VectorEnv):
         return view
 
     def _play_opponents(self) -> None:
-        """Ask the non-compiled opponent for every pending reply until none is left."""
+        """Ask the non-compiled opponent for every pending reply until none is left;
+        a failure of the opponent ends the games (see the module docstring)."""
         while self.out.needs_opponent.any():
             games = np.flatnonzero(self.out.needs_opponent)
-            masks = (self._cells()[games] == 0).astype(np.int8)
-            replies = self._ask_opponents(games, self._opponent_view(games), masks)
-            bad = (replies < 0) | (replies >= masks.shape[1])
-            bad |= masks[np.arange(games.size), replies % masks.shape[1]] == 0
-            if bad.any():
-                raise IllegalMoveError(
-                    f"the opponent chose illegal action {int(replies[bad][0])} "
-                    f"in game {int(games[bad][0])}"
-                )
+            try:
+                replies = self._legal_replies(games)
+            except BaseException as error:
+                self._opponent_failure = f"{type(error).__name__}: {error}"
+                raise
             batch_kernels.apply_opponent_moves(self.batch, self.out, games, replies)
+
+    def _legal_replies(self, games: np.ndarray) -> np.ndarray:
+        """The opponents' replies in ``games``; IllegalMoveError if one is illegal."""
+        masks = (self._cells()[games] == 0).astype(np.int8)
+        replies = self._ask_opponents(games, self._opponent_view(games), masks)
+        bad = (replies < 0) | (replies >= masks.shape[1])
+        bad |= masks[np.arange(games.size), replies % masks.shape[1]] == 0
+        if bad.any():
+            raise IllegalMoveError(
+                f"the opponent chose illegal action {int(replies[bad][0])} "
+                f"in game {int(games[bad][0])}"
+            )
+        return replies
 
     def _ask_opponents(
         self, games: np.ndarray, planes: np.ndarray, masks: np.ndarray

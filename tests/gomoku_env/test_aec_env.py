@@ -199,6 +199,24 @@ def test_wrapped_env_illegal_move_ends_the_game_against_the_offender() -> None:
         environment.step(40)
     assert environment.rewards["white_0"] == -1
     assert all(environment.terminations.values())
+    for agent in ("black_0", "white_0"):
+        info = environment.infos[agent]
+        assert info["reason"] == "illegal_move" and "40" in info["illegal_move"]
+        assert info["winner"] is None and info["winning_line"] == ()
+    _, reward, termination, _, info = environment.last()
+    assert termination and reward == -1 and info["reason"] == "illegal_move"
+
+
+def test_step_after_every_agent_is_done_is_a_clear_error() -> None:
+    environment = gomoku_env.raw_env(board_size=9)
+    environment.reset()
+    play_out(environment, "a1 a9 b1 b9 c1 c9 d1 d9 e1")
+    environment.step(None)
+    environment.step(None)
+    assert environment.agents == []
+    assert not environment.observe("white_0")["action_mask"].any()
+    with pytest.raises(RuntimeError, match=r"game is over.*reset"):
+        environment.step(None)
 
 
 def test_non_integer_action_raises_and_changes_nothing() -> None:
@@ -235,6 +253,8 @@ def test_opening_can_be_replaced_per_episode() -> None:
         ("a1 a15 b1 b15 c1 c15 d1 d15 e1", "already decides the game"),
         ("a1 a15 b1 b15 c1 c15 d1 d15 e1 e15", "game is already over"),
         ("h8 ??", "'\\?\\?' is not a point"),
+        ([40.0], "opening move 1 must be an int action, got 40.0"),
+        ([112, True], "opening move 2 must be an int action, got True"),
     ],
 )
 def test_bad_openings_are_rejected(opening, message: str) -> None:

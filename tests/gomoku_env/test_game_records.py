@@ -117,3 +117,67 @@ def test_result_must_agree_with_a_five():
 def test_load_names_a_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"nowhere\.txt"):
         GameRecord.load(tmp_path / "nowhere.txt")
+
+
+def test_size_that_is_not_a_plain_number_names_the_line():
+    text = replace_line(GOOD, "Size: 9", "Size: ²")
+    with pytest.raises(RecordError, match=r"game\.txt, line 3: Size .* got '²'"):
+        GameRecord.from_text(text, source="game.txt")
+
+
+def test_binary_or_badly_encoded_file_names_the_file_and_line(tmp_path):
+    path = tmp_path / "picture.png"
+    path.write_bytes(GOOD.encode() + b"\x89PNG\x00\xff\n")
+    with pytest.raises(RecordError, match=r"picture\.png, line 12: not UTF-8 text"):
+        GameRecord.load(path)
+
+
+def test_directory_is_a_clear_error_naming_it(tmp_path):
+    with pytest.raises(RecordError, match=re.escape(f"{tmp_path}: is a directory")):
+        GameRecord.load(tmp_path)
+
+
+def test_utf8_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(GOOD, encoding="utf-8-sig")
+    assert GameRecord.load(path) == GameRecord.from_text(GOOD)
+
+
+def test_huge_bad_token_gives_a_short_message():
+    text = GOOD.replace("2. e6", "2. " + "z" * 1_000_000)
+    with pytest.raises(RecordError, match=r"line 11: move 3 'zzz") as caught:
+        GameRecord.from_text(text, source="game.txt")
+    assert len(str(caught.value)) < 1000
+
+
+@pytest.mark.parametrize("result", ["draw", "black", "unfinished"])
+def test_board_full_reason_needs_a_full_board(result):
+    text = replace_line(GOOD, "Reason: resign", "Reason: board_full")
+    text = replace_line(text, "Result: white", f"Result: {result}")
+    with pytest.raises(RecordError, match="line 7: reason 'board_full' but"):
+        GameRecord.from_text(text, source="game.txt")
+
+
+def non_regular_files(tmp_path):
+    target = tmp_path / "target.txt"
+    target.write_text("keep me")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    return [link, fifo]
+
+
+def test_save_refuses_to_replace_a_symlink_or_a_special_file(tmp_path):
+    record = GameRecord.from_text(GOOD)
+    link, fifo = non_regular_files(tmp_path)
+    for path in (link, fifo):
+        with pytest.raises(ValueError, match=f"{re.escape(str(path))}.* not a regular"):
+            record.save(path)
+    assert link.is_symlink() and (tmp_path / "target.txt").read_text() == "keep me"
+    assert fifo.exists() and not fifo.is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "link.txt",
+        "pipe",
+        "target.txt",
+    ]

@@ -255,3 +255,51 @@ def test_rgb_array_render_is_a_picture_of_the_board() -> None:
     env.close()
     assert picture.ndim == 3 and picture.shape[2] == 3 and picture.dtype == np.uint8
     assert not np.array_equal(picture, empty)
+
+
+class FailingOpponent:
+    """Plays the first legal cell, then fails on its ``fail_at``-th call."""
+
+    def __init__(self, fail_at: int, illegal: bool) -> None:
+        self.fail_at, self.illegal, self.calls = fail_at, illegal, 0
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        self.calls += 1
+        if self.calls == self.fail_at:
+            if self.illegal:
+                return int(np.flatnonzero(observation["action_mask"] == 0)[0])
+            raise RuntimeError("opponent crashed")
+        return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+@pytest.mark.parametrize(
+    ("illegal", "error", "message"),
+    [(True, IllegalMoveError, "illegal action"), (False, RuntimeError, "crashed")],
+)
+def test_opponent_failure_ends_the_episode_never_swaps_colours(
+    illegal: bool, error: type, message: str
+) -> None:
+    env = GomokuEnv(opponent=FailingOpponent(2, illegal), board_size=9)
+    env.reset(seed=0)
+    env.step(40)
+    with pytest.raises(error, match=message):
+        env.step(50)
+    assert not env.action_masks().any()
+    with pytest.raises(RuntimeError, match=r"opponent failed.*call reset"):
+        env.step(60)
+    assert env.board.moves.count(60) == 0
+    env.opponent.fail_at = 0
+    observation, _ = env.reset(seed=0)
+    observation, *_ = env.step(40)
+    assert observation[4, 4, 0] == 1 and observation[..., 1].sum() == 1
+
+
+def test_opponent_failure_in_reset_ends_the_episode() -> None:
+    env = GomokuEnv(opponent=FailingOpponent(1, False), board_size=9, play_as="white")
+    with pytest.raises(RuntimeError, match="crashed"):
+        env.reset(seed=0)
+    with pytest.raises(RuntimeError, match=r"opponent failed.*call reset"):
+        env.step(40)

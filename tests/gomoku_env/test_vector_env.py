@@ -232,3 +232,49 @@ def test_threads_give_the_same_games_and_restore_numba_setting() -> None:
     assert numba.get_num_threads() == before
     with pytest.raises(ValueError, match="num_threads must be an int from 1"):
         GomokuVectorEnv(4, num_threads=0)
+
+
+class FailingBatch(BatchSpy):
+    """A batched opponent that raises on its ``fail_at``-th call."""
+
+    def __init__(self, fail_at: int) -> None:
+        super().__init__()
+        self.fail_at = fail_at
+
+    def act_batch(
+        self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray
+    ) -> np.ndarray:
+        if self.calls + 1 == self.fail_at:
+            raise RuntimeError("opponent crashed")
+        return super().act_batch(planes, masks, games)
+
+
+def play_to_cell(planes: np.ndarray, mask: np.ndarray) -> int:
+    """A per-game opponent that plays cell 0 whether it is free or not."""
+    return 0
+
+
+@pytest.mark.parametrize(
+    ("opponent", "error", "message"),
+    [
+        (FailingBatch(2), RuntimeError, "crashed"),
+        (play_to_cell, IllegalMoveError, "illegal action 0"),
+    ],
+)
+def test_opponent_failure_ends_the_games_never_swaps_colours(
+    opponent, error: type, message: str
+) -> None:
+    env = GomokuVectorEnv(2, opponent=opponent, board_size=9)
+    env.reset(seed=0)
+    env.step(np.array([40, 40]))
+    with pytest.raises(error, match=message):
+        env.step(np.array([50, 50]))
+    with pytest.raises(RuntimeError, match=r"opponent failed.*call reset"):
+        env.step(np.array([60, 60]))
+    assert not env.action_masks().any()
+    if isinstance(opponent, FailingBatch):
+        opponent.fail_at = 0
+        env.reset(seed=0)
+        observations, *_ = env.step(np.array([40, 40]))
+        assert (observations[:, 4, 4, 0] == 1).all()
+        assert (observations[..., 1].sum(axis=(1, 2)) == 1).all()
