@@ -4,7 +4,10 @@ Files are written to a temporary file in the same folder and moved into place wi
 ``os.replace``, so a run killed mid-write leaves the previous file intact. Files are
 read with ``torch.load(weights_only=True)``, which refuses arbitrary pickled objects,
 and every way a file can be wrong (missing, truncated, corrupt, not ours, a different
-network shape) ends in a :class:`CheckpointError` naming the file and the reason.
+network shape, a claimed shape that does not match the stored weights, NaN or infinite
+weights, another number of observation planes) ends in a :class:`CheckpointError`
+naming the file and the reason. The claimed network is checked against the stored
+weights before it is built, so a small file cannot make us allocate a huge network.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import torch
 
 from agents.alphazero.network import NetworkConfig, PolicyValueNet
 from gomoku_env.atomic import write_atomically
+from gomoku_env.observation import PLANE_COUNT
 
 FORMAT = "gomoku_env.alphazero"
 FORMAT_VERSION = 1
@@ -59,7 +63,8 @@ def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises several types for damaged files
         raise CheckpointError(
-            f"cannot read weights file {str(path)!r} (truncated or corrupt?): {error}"
+            f"cannot read weights file {str(path)!r} (truncated or corrupt?): "
+            f"{_load_failure(error)}"
         ) from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise CheckpointError(
@@ -83,9 +88,49 @@ def network_from_payload(
         raise CheckpointError(
             f"{str(path)!r} has a bad network config: {error}"
         ) from None
+    if config.input_planes != PLANE_COUNT:
+        raise CheckpointError(
+            f"{str(path)!r} holds a network that reads {config.input_planes} "
+            f"observation planes; this gomoku_env gives {PLANE_COUNT} "
+            "(scripts/widen_network_planes.py converts older networks)"
+        )
+    state_dict = payload.get("state_dict")
+    _check_claimed_shape(config, state_dict, path)
     network = PolicyValueNet(config)
-    load_weights(network, payload.get("state_dict"), path)
+    load_weights(network, state_dict, path)
     return network
+
+
+def _check_claimed_shape(
+    config: NetworkConfig, state_dict: Any, path: str | os.PathLike[str]
+) -> None:
+    """Compare the stored tensors with the claimed network, built without memory."""
+    if not isinstance(state_dict, dict):
+        raise CheckpointError(f"{str(path)!r} holds no weights")
+    with torch.device("meta"):
+        expected = PolicyValueNet(config).state_dict()
+    misfits = sorted(
+        name
+        for name in expected.keys() | state_dict.keys()
+        if name not in expected
+        or getattr(state_dict.get(name), "shape", None) != expected[name].shape
+    )
+    if misfits:
+        raise CheckpointError(
+            f"weights in {str(path)!r} do not fit a network of {config}: "
+            f"{len(misfits)} tensors differ, such as {', '.join(misfits[:3])}"
+        )
+
+
+def _load_failure(error: Exception) -> str:
+    """torch's reason in one line, without its advice to load unsafely."""
+    text = str(error)
+    if "weights_only" in text or "Weights only" in text:
+        return (
+            "it holds Python objects other than tensors and plain values, "
+            "which are never loaded (they could run code)"
+        )
+    return (text.strip().splitlines() or [type(error).__name__])[0]
 
 
 def load_weights(
@@ -94,6 +139,11 @@ def load_weights(
     """Load ``state_dict`` into ``network``; a clear error when shapes differ."""
     if not isinstance(state_dict, dict):
         raise CheckpointError(f"{str(path)!r} holds no weights")
+    for name, tensor in state_dict.items():
+        if torch.is_tensor(tensor) and not torch.isfinite(tensor).all():
+            raise CheckpointError(
+                f"{str(path)!r}: weights {name} are not finite (NaN or infinite)"
+            )
     try:
         network.load_state_dict(state_dict)
     except RuntimeError as error:

@@ -47,6 +47,15 @@ class MetricsLog:
                 f"unknown metrics columns {sorted(unknown)}; known: {COLUMNS}"
             )
         self.rows.append({name: _format(row.get(name)) for name in COLUMNS})
+        self._write()
+
+    def keep_first(self, count: int) -> None:
+        """Drop the rows after the first ``count`` (those of an unfinished iteration)."""
+        if len(self.rows) > count:
+            self.rows = self.rows[:count]
+            self._write()
+
+    def _write(self) -> None:
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=COLUMNS)
         writer.writeheader()

@@ -12,6 +12,7 @@ resumes with every sample it had saved.
 from __future__ import annotations
 
 import os
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,7 +135,7 @@ class ReplayBuffer:
             with np.load(path) as data:
                 planes, policy, value = data["planes"], data["policy"], data["value"]
                 total_added = int(data["total_added"])
-        except (OSError, KeyError, ValueError) as error:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as error:
             raise ValueError(
                 f"cannot read replay buffer {str(path)!r}: {error}"
             ) from None

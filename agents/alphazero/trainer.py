@@ -2,21 +2,25 @@
 
 A run lives in one folder:
 
-=================  ==============================================================
-``latest.pt``      network, optimiser state and counters after the last iteration
-``best.pt``        the network that won the last gating match (the one to ship)
-``replay.npz``     the replay window as saved after the last iteration
-``metrics.csv``    one row per iteration; ``metrics.png`` draws it
-=================  ==============================================================
+=====================  ==========================================================
+``latest-N.pt``        network, optimiser state and counters after iteration N
+``replay-N.npz``       the replay window as saved after iteration N
+``metrics.csv``        one row per iteration; ``metrics.png`` draws it (matplotlib)
+``manifest.json``      names the files above of the last complete iteration
+``best.pt``            the network that won the last gating match (the one to ship)
+=====================  ==========================================================
 
 Each iteration plays a batch of self-play games, adds their samples to the replay
-window, takes gradient steps, then writes ``replay.npz`` and ``latest.pt`` atomically
-(in that order). A run killed at any point restarts from the last ``latest.pt`` with
-every sample ``replay.npz`` held; its time budget counts the time spent before the kill.
+window, takes gradient steps, then writes its files atomically and ``manifest.json``
+last (see :mod:`agents.alphazero.run_files`). A run killed at any point restarts from
+the last complete iteration, with its replay window and metrics rows and nothing of the
+unfinished one; its time budget counts the time spent before the kill. A run resumes
+only with the game it was started with.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,8 +43,11 @@ from agents.alphazero.learner import Learner, LossTerms
 from agents.alphazero.metrics import MetricsLog, plot_metrics
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.replay import ReplayBuffer
+from agents.alphazero.run_files import Manifest, RunFiles
 from agents.alphazero.selfplay import play_games
 from agents.alphazero.training_config import TrainingConfig
+
+LOGGER = logging.getLogger(__name__)
 
 
 @dataclass
@@ -88,49 +95,49 @@ class TrainingRun:
         self.config = config
         self.plot = plot
         self.directory = Path(directory)
+        self.files = RunFiles(self.directory)
         self.device = torch.device(device)
         self.progress = Progress()
         self.metrics = MetricsLog(self.directory / "metrics.csv")
-        network = self._initial_network(initial_weights)
+        manifest = self.files.read_manifest()
+        self.files.remove_leftovers(manifest)
+        network = self._initial_network(manifest, initial_weights)
         self.learner = Learner(network, config.learner, self.device)
         self.replay = ReplayBuffer(config.game.board_size, config.replay_capacity)
-        self.resumed = self._resume()
+        self.resumed = manifest is not None
+        if manifest is not None:
+            self._resume(manifest)
 
     @property
     def network(self) -> PolicyValueNet:
         return self.learner.network
 
-    def _initial_network(self, initial_weights: str | Path | None) -> PolicyValueNet:
-        latest = self.directory / "latest.pt"
-        source = latest if latest.is_file() else initial_weights
+    def _initial_network(
+        self, manifest: Manifest | None, initial_weights: str | Path | None
+    ) -> PolicyValueNet:
+        source = initial_weights
+        if manifest is not None:
+            source = self.directory / manifest.checkpoint
         if source is None:
             torch.manual_seed(self.config.seed)
             return PolicyValueNet(self.config.network)
         return network_from_payload(read_checkpoint(source), source)
 
-    def _resume(self) -> bool:
-        latest = self.directory / "latest.pt"
-        if not latest.is_file():
-            return False
+    def _resume(self, manifest: Manifest) -> None:
+        latest = self.directory / manifest.checkpoint
         payload = read_checkpoint(latest)
-        saved_game = payload.get("game", {})
-        if saved_game.get("board_size") != self.config.game.board_size:
-            raise CheckpointError(
-                f"{str(latest)!r} is a {saved_game.get('board_size')}×"
-                f"{saved_game.get('board_size')} run; this run is "
-                f"{self.config.game.board_size}×{self.config.game.board_size}: "
-                "use another --out folder"
-            )
+        _check_same_game(payload.get("game", {}), _game_dict(self.config), latest)
         load_weights(self.network, payload["state_dict"], latest)
         self.learner.optimizer.load_state_dict(payload["optimizer"])
         self.progress = Progress(**payload["progress"])
         self.learner.steps = self.progress.train_steps
-        replay_path = self.directory / "replay.npz"
-        if replay_path.is_file():
-            self.replay = ReplayBuffer.load(replay_path, self.config.replay_capacity)
+        self.replay = ReplayBuffer.load(
+            self.directory / manifest.replay, self.config.replay_capacity
+        )
+        if manifest.metrics_rows is not None:
+            self.metrics.keep_first(manifest.metrics_rows)
         if not (self.directory / "best.pt").is_file():
             self._save_best()
-        return True
 
     def run(
         self, report: Callable[[Progress, dict[str, Any]], None] | None = None
@@ -162,11 +169,11 @@ class TrainingRun:
         evaluation = self._evaluate_if_due(rng)
         self.progress.seconds += time.monotonic() - started
         self.progress.cpu_seconds += time.process_time() - cpu_started
-        self._save()
         row = {**self._metrics_row(losses), **evaluation}
-        self.metrics.append(row)
-        if self.plot:
-            plot_metrics(self.metrics.path, self.directory / "metrics.png")
+        self._commit(row)
+        if evaluation.get("win_rate_vs_best", 0.0) >= 0.55:
+            self._save_best()
+        self._plot()
         return row
 
     def _learn(self, new_samples: int, rng: np.random.Generator) -> LossTerms | None:
@@ -187,11 +194,14 @@ class TrainingRun:
         means = np.mean([(t.total, t.value, t.policy) for t in terms], axis=0)
         return LossTerms(*(float(mean) for mean in means))
 
-    def _save(self) -> None:
-        self.replay.save(self.directory / "replay.npz")
+    def _commit(self, row: dict[str, Any]) -> None:
+        """Write the iteration's files, then the manifest that makes them the run's."""
+        checkpoint = self.files.checkpoint_path(self.progress.iteration)
+        replay = self.files.replay_path(self.progress.iteration)
+        self.replay.save(replay)
         save_network(
             self.network,
-            self.directory / "latest.pt",
+            checkpoint,
             metadata=self.export_metadata(),
             extra={
                 "optimizer": self.learner.optimizer.state_dict(),
@@ -199,6 +209,23 @@ class TrainingRun:
                 "game": _game_dict(self.config),
             },
         )
+        self.metrics.append(row)
+        self.files.commit(
+            Manifest(checkpoint.name, replay.name, len(self.metrics.rows))
+        )
+
+    def _plot(self) -> None:
+        """Redraw ``metrics.png``; without matplotlib, say so once and stop trying."""
+        if not self.plot:
+            return
+        try:
+            plot_metrics(self.metrics.path, self.directory / "metrics.png")
+        except ImportError:
+            self.plot = False
+            LOGGER.warning(
+                "matplotlib is not installed: metrics.png is not drawn "
+                "(pip install 'gomoku_env[plot]' to get it)"
+            )
 
     def _save_best(self) -> None:
         save_network(
@@ -236,10 +263,7 @@ class TrainingRun:
             return {}
         best_path = self.directory / "best.pt"
         best = network_from_payload(read_checkpoint(best_path), best_path)
-        row = evaluation_row(self.network, best, self.config, self.device, rng)
-        if row["win_rate_vs_best"] >= 0.55:
-            self._save_best()
-        return row
+        return evaluation_row(self.network, best, self.config, self.device, rng)
 
 
 def _game_dict(config: TrainingConfig) -> dict[str, Any]:
@@ -249,3 +273,17 @@ def _game_dict(config: TrainingConfig) -> dict[str, Any]:
         "win_length": game.win_length,
         "rule": game.rule.value,
     }
+
+
+def _check_same_game(saved: dict[str, Any], wanted: dict[str, Any], path: Path) -> None:
+    """Refuse to resume a run with another game: its data and network would not fit."""
+    differences = [
+        f"{name} {saved.get(name)} → {value}"
+        for name, value in wanted.items()
+        if saved.get(name) != value
+    ]
+    if differences:
+        raise CheckpointError(
+            f"{str(path)!r} is a run of another game ({', '.join(differences)}): "
+            "resume it with its own settings, or use another --out folder"
+        )

@@ -88,11 +88,23 @@ def training_config(arguments: argparse.Namespace) -> Any:
 
 
 def pick_device(name: str) -> str:
-    """``auto`` → CUDA when torch sees a GPU, else the CPU; other names pass through."""
+    """``auto`` → CUDA when torch sees a GPU, else the CPU; another name must work here.
+
+    A device that this torch cannot use (``cuda`` on a CPU-only build, a missing GPU
+    index, a misspelt name) is a ValueError naming it, before any training starts.
+    """
     import torch
 
     if name == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        torch.empty(1, device=name)
+    # torch says "not compiled with CUDA" with an AssertionError, a bad name otherwise.
+    except (RuntimeError, AssertionError, ValueError) as error:
+        reason = (str(error).strip().splitlines() or [""])[0]
+        raise ValueError(
+            f"--device {name}: torch cannot use it here ({reason})"
+        ) from None
     return name
 
 

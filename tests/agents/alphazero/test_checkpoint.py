@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import fractions
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +12,8 @@ import torch
 
 from agents.alphazero.checkpoint import CheckpointError, load_network, save_network
 from agents.alphazero.network import NetworkConfig, PolicyValueNet, planes_to_tensor
+from agents.alphazero.weights import bundled_names, resolve_weights
+from gomoku_env.observation import PLANE_COUNT
 from tests.agents.alphazero.test_network import TINY, random_batch
 
 
@@ -70,3 +74,50 @@ def test_weights_of_another_shape(saved: tuple[PolicyValueNet, Path]) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="no weights file"):
         load_network(tmp_path / "absent.pt")
+
+
+def _rewrite(path: Path, **changes: object) -> None:
+    payload = torch.load(path, weights_only=True)
+    payload.update(changes)
+    torch.save(payload, path)
+
+
+def test_non_finite_weights_are_refused(saved: tuple[PolicyValueNet, Path]) -> None:
+    network, path = saved
+    state = network.state_dict()
+    state["stem.0.weight"][0, 0, 0, 0] = float("nan")
+    _rewrite(path, state_dict=state)
+    with pytest.raises(CheckpointError, match=r"net\.pt.*stem\.0\.weight.*not finite"):
+        load_network(path)
+
+
+def test_a_network_for_another_plane_count_is_refused_naming_the_file(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.pt"
+    save_network(PolicyValueNet(dataclasses.replace(TINY, input_planes=3)), path)
+    with pytest.raises(CheckpointError, match=r"old\.pt.* reads 3 observation planes"):
+        load_network(path)
+
+
+def test_a_claimed_huge_network_is_refused_before_allocating(
+    saved: tuple[PolicyValueNet, Path],
+) -> None:
+    _, path = saved
+    _rewrite(path, network_config=NetworkConfig(channels=10**6, blocks=1).to_dict())
+    with pytest.raises(CheckpointError, match="do not fit a network of"):
+        load_network(path)
+
+
+def test_a_file_with_other_objects_gets_no_unsafe_advice(tmp_path: Path) -> None:
+    path = tmp_path / "pickled.pt"
+    torch.save({"format": "gomoku_env.alphazero", "x": fractions.Fraction(1, 3)}, path)
+    with pytest.raises(CheckpointError, match=r"pickled\.pt") as caught:
+        load_network(path)
+    assert "weights_only" not in str(caught.value)
+
+
+def test_the_shipped_networks_still_load() -> None:
+    for name in bundled_names():
+        network, _ = load_network(resolve_weights(name))
+        assert network.config.input_planes == PLANE_COUNT

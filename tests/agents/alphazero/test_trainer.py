@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +14,7 @@ from agents.alphazero.checkpoint import CheckpointError
 from agents.alphazero.metrics import MetricsLog
 from agents.alphazero.trainer import TrainingRun, learning_rate_at
 from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
-from gomoku_env.config import GameConfig
+from gomoku_env.config import GameConfig, Rule
 from tests.agents.alphazero.test_network import TINY
 
 QUICK = TrainingConfig(
@@ -36,7 +38,7 @@ def test_a_killed_run_resumes_with_its_weights_counters_and_replay(
     run = TrainingRun(QUICK, tmp_path, plot=False)
     run.iterate()
     run.iterate()
-    assert {"latest.pt", "replay.npz", "metrics.csv"} <= {
+    assert {"latest-000002.pt", "replay-000002.npz", "metrics.csv"} <= {
         path.name for path in tmp_path.iterdir()
     }
     # A new process on the same folder: as if the first one had been killed here.
@@ -55,7 +57,7 @@ def test_a_killed_run_resumes_with_its_weights_counters_and_replay(
 def test_resuming_a_run_of_another_board_size_is_refused(tmp_path: Path) -> None:
     TrainingRun(QUICK, tmp_path, plot=False).iterate()
     other = TrainingConfig(game=GameConfig(7, 4), network=TINY)
-    with pytest.raises(CheckpointError, match="is a 6×6 run; this run is 7×7"):
+    with pytest.raises(CheckpointError, match=r"another game \(board_size 6 → 7"):
         TrainingRun(other, tmp_path)
 
 
@@ -72,3 +74,103 @@ def test_bad_training_settings_name_the_value() -> None:
         SelfPlayConfig(dirichlet_fraction=1.5)
     with pytest.raises(ValueError, match=r"TrainingConfig\.batch_size must be"):
         TrainingConfig(batch_size=0)
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"win_length": 5}, "win_length 4 → 5"),
+        ({"rule": Rule.STANDARD}, "rule freestyle → standard"),
+    ],
+)
+def test_resuming_with_another_game_names_the_difference(
+    tmp_path: Path, change: dict[str, object], named: str
+) -> None:
+    TrainingRun(QUICK, tmp_path, plot=False).iterate()
+    game = dataclasses.replace(QUICK.game, **change)
+    other = dataclasses.replace(QUICK, game=game)
+    with pytest.raises(CheckpointError, match=named):
+        TrainingRun(other, tmp_path, plot=False)
+
+
+def test_without_matplotlib_the_plot_is_skipped_with_one_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    run = TrainingRun(QUICK, tmp_path, plot=True)
+    run.iterate()
+    run.iterate()
+    warnings = [record for record in caplog.records if record.levelname == "WARNING"]
+    assert len(warnings) == 1 and "matplotlib" in warnings[0].getMessage()
+    assert len(MetricsLog(tmp_path / "metrics.csv").rows) == 2
+    assert not (tmp_path / "metrics.png").exists()
+
+
+def _fail(*args: object, **kwargs: object) -> None:
+    raise KeyboardInterrupt("killed")
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        "agents.alphazero.replay.ReplayBuffer.save",
+        "agents.alphazero.trainer.save_network",
+        "agents.alphazero.metrics.MetricsLog.append",
+        "agents.alphazero.run_files.write_text_atomically",
+    ],
+)
+def test_a_kill_between_the_writes_of_an_iteration_resumes_consistently(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write: str
+) -> None:
+    run = TrainingRun(QUICK, tmp_path, plot=False)
+    run.iterate()
+    with monkeypatch.context() as patch:
+        patch.setattr(write, _fail)
+        with pytest.raises(KeyboardInterrupt):
+            run.iterate()
+    resumed = TrainingRun(QUICK, tmp_path, plot=False)
+    assert resumed.progress.iteration == 1
+    assert len(resumed.replay) == resumed.progress.samples
+    resumed.iterate()
+    rows = MetricsLog(tmp_path / "metrics.csv").rows
+    assert [row["iteration"] for row in rows] == ["1", "2"]
+    assert resumed.replay.total_added == resumed.progress.samples
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_temporary_files_of_a_killed_write_are_removed_on_start(
+    tmp_path: Path,
+) -> None:
+    TrainingRun(QUICK, tmp_path, plot=False).iterate()
+    leftover = tmp_path / ".latest.pt.k1ll3d.tmp"
+    leftover.write_bytes(b"half a checkpoint")
+    TrainingRun(QUICK, tmp_path, plot=False)
+    assert not leftover.exists()
+
+
+def _replay_file(directory: Path) -> Path:
+    (path,) = directory.glob("replay*.npz")
+    return path
+
+
+def test_a_truncated_replay_is_refused_naming_the_file(tmp_path: Path) -> None:
+    TrainingRun(QUICK, tmp_path, plot=False).iterate()
+    replay = _replay_file(tmp_path)
+    replay.write_bytes(replay.read_bytes()[: replay.stat().st_size // 2])
+    with pytest.raises(ValueError, match=f"cannot read replay buffer.*{replay.name}"):
+        TrainingRun(QUICK, tmp_path, plot=False)
+
+
+def test_a_deleted_replay_is_refused_naming_the_file(tmp_path: Path) -> None:
+    TrainingRun(QUICK, tmp_path, plot=False).iterate()
+    replay = _replay_file(tmp_path)
+    replay.unlink()
+    with pytest.raises(CheckpointError, match=f"{replay.name}.* is missing"):
+        TrainingRun(QUICK, tmp_path, plot=False)
+
+
+def test_a_file_in_place_of_the_run_folder_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "run"
+    path.write_text("not a folder")
+    with pytest.raises(ValueError, match="not a folder"):
+        TrainingRun(QUICK, path, plot=False)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+import torch
 
 from agents.alphazero.checkpoint import load_network
 from gomoku_apps.cli.main import main
@@ -23,7 +25,8 @@ def test_train_runs_resumes_and_exports(
     out = tmp_path / "run"
     assert main([*TINY_RUN, "--out", str(out)]) == 0
     assert "starting" in capsys.readouterr().out
-    iterations = load_network(out / "latest.pt")[1]["progress"]["iteration"]
+    manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+    iterations = load_network(out / manifest["checkpoint"])[1]["progress"]["iteration"]
     assert iterations >= 1
     exported = tmp_path / "net.pt"
     assert (
@@ -56,3 +59,30 @@ def test_bad_arguments_are_clear_errors(
     assert "SelfPlayConfig.simulations must be" in capsys.readouterr().err
     assert main([*TINY_RUN, "--out", str(tmp_path), "--init", "no-such-net"]) == 2
     assert "neither a bundled network" in capsys.readouterr().err
+
+
+def test_resuming_with_another_rule_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    assert main([*TINY_RUN, "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main([*TINY_RUN, "--out", str(tmp_path), "--rule", "standard"]) == 2
+    assert "rule freestyle → standard" in capsys.readouterr().err
+
+
+def test_a_file_as_out_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    out = tmp_path / "file"
+    out.write_text("")
+    assert main([*TINY_RUN, "--out", str(out)]) == 2
+    assert "not a folder" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this torch sees a CUDA GPU")
+@pytest.mark.parametrize("device", ["cuda", "cuda:7", "no-such-device"])
+def test_an_unusable_device_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture, device: str
+) -> None:
+    assert main([*TINY_RUN, "--out", str(tmp_path), "--device", device]) == 2
+    assert f"gomoku: error: --device {device}" in capsys.readouterr().err

@@ -1,0 +1,97 @@
+"""The files of a training run, and the manifest that makes each iteration one step.
+
+An iteration writes its checkpoint and replay window under new names
+(``latest-000012.pt``, ``replay-000012.npz``) and rewrites ``metrics.csv``, then
+writes ``manifest.json`` atomically, last. The manifest names the files of the last
+complete iteration and how many metrics rows belong to the run, so a kill anywhere
+leaves one consistent state: the previous manifest's, until the new one is in place.
+Resuming reads only what the manifest names; the files of an unfinished iteration and
+the temporary files of a killed write are removed when a run starts.
+
+Runs written before manifests existed (``latest.pt`` and ``replay.npz``) still resume.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from agents.alphazero.checkpoint import CheckpointError
+from gomoku_env.atomic import write_text_atomically
+
+MANIFEST = "manifest.json"
+LEGACY_CHECKPOINT = "latest.pt"
+LEGACY_REPLAY = "replay.npz"
+# Files of past or unfinished iterations, and temporary files of our atomic writes.
+STEP_PATTERNS = ("latest-*.pt", "replay-*.npz", LEGACY_CHECKPOINT, LEGACY_REPLAY)
+TEMPORARY_PREFIXES = (".latest", ".replay", ".best.pt.", ".metrics.", f".{MANIFEST}.")
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The committed state of a run: its checkpoint, its replay, its metrics rows.
+
+    ``metrics_rows`` is None for a run from before manifests (all rows count).
+    """
+
+    checkpoint: str
+    replay: str
+    metrics_rows: int | None
+
+
+class RunFiles:
+    """Where a run's files live, and the manifest that commits an iteration."""
+
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.directory = Path(directory)
+        if self.directory.exists() and not self.directory.is_dir():
+            raise ValueError(
+                f"{str(self.directory)!r} is a file, not a folder for a training run"
+            )
+
+    def checkpoint_path(self, iteration: int) -> Path:
+        return self.directory / f"latest-{iteration:06d}.pt"
+
+    def replay_path(self, iteration: int) -> Path:
+        return self.directory / f"replay-{iteration:06d}.npz"
+
+    def read_manifest(self) -> Manifest | None:
+        """The run's committed state, or None for a new run."""
+        manifest = self._stored_manifest()
+        for name in (manifest.checkpoint, manifest.replay) if manifest else ():
+            if not (self.directory / name).is_file():
+                raise CheckpointError(
+                    f"{str(self.directory / name)!r}, a file of the run's last "
+                    "iteration, is missing: the run cannot resume where it stopped; "
+                    "start again in another --out folder (--init can take its best.pt)"
+                )
+        return manifest
+
+    def _stored_manifest(self) -> Manifest | None:
+        path = self.directory / MANIFEST
+        if not path.is_file():
+            if (self.directory / LEGACY_CHECKPOINT).is_file():
+                return Manifest(LEGACY_CHECKPOINT, LEGACY_REPLAY, None)
+            return None
+        try:
+            return Manifest(**json.loads(path.read_text("utf-8")))
+        except (OSError, ValueError, TypeError) as error:
+            raise CheckpointError(f"cannot read {str(path)!r}: {error}") from None
+
+    def commit(self, manifest: Manifest) -> None:
+        """Make ``manifest`` the run's state, then drop the files it replaced."""
+        write_text_atomically(self.directory / MANIFEST, json.dumps(asdict(manifest)))
+        self.remove_leftovers(manifest)
+
+    def remove_leftovers(self, manifest: Manifest | None) -> None:
+        """Delete step files that ``manifest`` does not name, and temporary files."""
+        keep = {manifest.checkpoint, manifest.replay} if manifest else set()
+        for pattern in STEP_PATTERNS:
+            for path in self.directory.glob(pattern):
+                if path.name not in keep:
+                    path.unlink()
+        for path in self.directory.glob(".*.tmp"):
+            if path.name.startswith(TEMPORARY_PREFIXES):
+                path.unlink()
