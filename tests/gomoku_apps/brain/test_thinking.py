@@ -118,3 +118,18 @@ def test_illegal_agent_moves_are_failures():
 
     with pytest.raises(AgentError, match="illegal move: 112"):
         Thinker().choose(Cheater(), Board.from_moves([112]), TimeControl())
+
+
+@pytest.mark.parametrize("spec", ["mcts", "alphazero"])
+def test_search_agents_stop_within_the_turn_time(spec):
+    """With ten million simulations, only the turn time can end the search."""
+    from agents.specs import make_agent
+
+    config = GameConfig(board_size=9)
+    agent = make_agent(f"{spec}:simulations=10000000", config)
+    assert isinstance(agent, TimedAgent)
+    thinker = Thinker()
+    thinker.choose(agent, Board.from_moves([40], config), TimeControl(turn_ms=500))
+    assert thinker.wait(timeout=120), "the search ignored its time budget"
+    assert agent.time_per_move == pytest.approx(0.35)
+    assert agent.last_summary.simulations < 10_000_000
