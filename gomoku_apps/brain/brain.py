@@ -60,6 +60,7 @@ class Brain:
         self.agent: Agent | None = None
         self.finished = False
         self._thinker = Thinker()
+        self._abandoned: list[Thinker] = []
         self._block: list[str] | None = None
 
     def handle(self, line: str) -> list[str]:
@@ -76,6 +77,12 @@ class Brain:
             return handler(command.argument)
         except (ProtocolError, AgentError) as error:
             return [f"ERROR {error}"]
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for abandoned moves; True once none runs."""
+        return all(
+            [thinker.wait(timeout) for thinker in (*self._abandoned, self._thinker)]
+        )
 
     def _command_start(self, argument: str) -> list[str]:
         self._begin_game(parse_int(argument, "START board size"))
@@ -189,6 +196,8 @@ class Brain:
             agent.reset()
         except Exception as error:  # an agent bug becomes an ERROR answer, not a crash
             raise ProtocolError(f"the agent cannot play this game: {error}") from None
+        if self._thinker.busy and thinker is not self._thinker:
+            self._abandoned.append(self._thinker)
         self.agent, self.board, self._thinker = agent, board, thinker
 
     def _set_rule(self, code: int) -> None:

@@ -339,7 +339,7 @@ def test_the_agent_is_warmed_up_before_start_is_answered():
 
     brain = make_brain(Counting)
     assert brain.handle("START 15") == ["OK"]
-    assert Counting.acts == 1 and brain.agent.resets == 2
+    assert Counting.acts == 1 and brain.agent.resets == 1
     assert brain.handle("BEGIN") == ["0,0"]
 
 

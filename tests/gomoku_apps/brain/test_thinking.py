@@ -133,3 +133,32 @@ def test_search_agents_stop_within_the_turn_time(spec):
     assert thinker.wait(timeout=120), "the search ignored its time budget"
     assert agent.time_per_move == pytest.approx(0.35)
     assert agent.last_summary.simulations < 10_000_000
+
+
+def test_the_brain_waits_for_every_abandoned_move_before_exiting():
+    release = threading.Event()
+
+    class Stuck:
+        """The first one built hangs in its first real move; later ones do not."""
+
+        built = 0
+
+        def __init__(self, config):
+            Stuck.built += 1
+            self.calls = 0 if Stuck.built == 1 else -1_000
+
+        def reset(self, seed=None):
+            pass
+
+        def act(self, observation):
+            self.calls += 1
+            if self.calls > 1:  # the first call is the warm-up
+                release.wait()
+            return int(legal_actions(observation)[0])
+
+    brain = Brain(Stuck, {})
+    for line in ["START 9", "INFO timeout_turn 100", "TURN 4,4", "RESTART", "BEGIN"]:
+        brain.handle(line)
+    assert not brain.wait(0.01)
+    release.set()
+    assert brain.wait(60)
