@@ -22,7 +22,7 @@ from pathlib import Path
 
 from agents.specs import make_agent
 from gomoku_apps.arena.openings import Opening, load_openings, shuffled
-from gomoku_apps.arena.records import write_records
+from gomoku_apps.arena.records import prepare_records_dir, write_records
 from gomoku_apps.arena.results import (
     Tally,
     ThinkingTime,
@@ -135,7 +135,8 @@ class Arena:
         seed: decides the opening order and every agent's seed, game by game.
         jobs: worker processes (1 plays in this process).
         move_time_limit: seconds per move; a slower move forfeits the game.
-        records_dir: when given, every game is saved there as a record.
+        records_dir: when given, every game is saved there as a record (the folder
+            is created at once; ValueError if it cannot be written).
     """
 
     def __init__(
@@ -159,7 +160,9 @@ class Arena:
         self.seed = seed
         self.jobs = jobs
         self.move_time_limit = move_time_limit
-        self.records_dir = None if records_dir is None else Path(records_dir)
+        self.records_dir = (
+            None if records_dir is None else prepare_records_dir(records_dir)
+        )
 
     def check_specs(self, specs: Sequence[str]) -> None:
         """Build each agent once here, so a bad spec fails before any game starts."""
