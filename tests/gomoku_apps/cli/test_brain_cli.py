@@ -60,7 +60,7 @@ def test_launcher_in_a_missing_folder_is_an_error(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
 
 
-BUSY_AGENTS = "tests/gomoku_apps/busy_agents.py"
+BUSY_AGENTS = "tests/gomoku_apps/rogue_agents.py"
 
 
 def test_stray_prints_of_the_agent_go_to_stderr_not_to_the_manager(monkeypatch, capsys):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -168,3 +169,29 @@ def test_progress_bar_draws_only_when_enabled():
     quiet = io.StringIO()
     ProgressBar("a vs b", quiet)(None, 1, 2)  # a StringIO is not a terminal
     assert quiet.getvalue() == ""
+
+
+ROGUE_AGENTS = Path(__file__).resolve().parents[1] / "rogue_agents.py"
+
+
+@pytest.mark.parametrize(
+    ("rogue", "jobs", "reason"),
+    [
+        ("CtrlCInThirdGame", "1", "interrupted after 2 of 6 games"),
+        ("DyingInThirdGame", "2", "a worker process died"),
+    ],
+)
+def test_a_match_cut_short_still_prints_its_report(rogue, jobs, reason, capsys):
+    agent = f"python:{ROGUE_AGENTS}:{rogue}"
+    arguments = ["arena", "random", agent, "--games", "6", "--board-size", "7"]
+    assert main([*arguments, "--jobs", jobs, "--no-progress"]) == 1
+    report = capsys.readouterr().out
+    assert "results of random:" in report
+    assert f"stopped early: {reason}" in report
+
+
+def test_a_ladder_cut_short_is_a_clear_error(capsys):
+    agent = f"python:{ROGUE_AGENTS}:CtrlCInThirdGame"
+    arguments = ["ladder", "random", agent, "--board-size", "7", "--no-progress"]
+    assert main(arguments) == 1
+    assert "gomoku: error: the ladder stopped: interrupted" in capsys.readouterr().err

@@ -53,7 +53,7 @@ def run_until_thinking(self):
     time.sleep(1)  # into the search
 
 WindowApp.run = run_until_thinking
-agent = "python:tests/gomoku_apps/busy_agents.py:SlowAlphaZero"
+agent = "python:tests/gomoku_apps/rogue_agents.py:SlowAlphaZero"
 sys.exit(main(["play", "--black", agent, "--white", agent, "--size", "9",
                "--delay", "0", "--fps", "1000"]))
 """
