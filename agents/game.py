@@ -6,11 +6,12 @@ benchmarks (:mod:`agents.match`), and the play window, whose background thread a
 agents for moves with :func:`choose_move`, the loop's per-move step.
 
 An agent forfeits (loses, and the outcome says so) when its ``reset`` or ``act``
-raises (``"crash"``), when ``act`` returns an action that is not legal in the
-observation (``"illegal_move"``), or when it takes longer than the per-move limit
-(``"timeout"``). The limit is checked after every move; where the platform allows
-(Unix, main thread) an alarm also interrupts a move that hangs in Python code, so one
-stuck agent cannot stall a match.
+raises (``"crash"``; ``SystemExit`` and ``KeyboardInterrupt`` too, while a real Ctrl-C
+of the user stops the game with :class:`UserInterrupt`), when ``act`` returns an
+action that is not legal in the observation (``"illegal_move"``), or when it takes
+longer than the per-move limit (``"timeout"``). The limit is checked after every move;
+where the platform allows (Unix, main thread) an alarm also interrupts a move that
+hangs in Python code, so one stuck agent cannot stall a match.
 
 >>> from agents import RandomAgent
 >>> from gomoku_env import GameConfig
@@ -43,6 +44,39 @@ FORFEIT_REASONS = ("crash", "illegal_move", "timeout")
 
 class MoveTimeoutError(Exception):
     """Raised inside an agent's move when the per-move alarm fires."""
+
+
+class UserInterrupt(KeyboardInterrupt):
+    """The user's Ctrl-C during an agent's move or reset: it stops the game.
+
+    An agent that raises ``KeyboardInterrupt`` itself forfeits instead.
+    """
+
+
+AGENT_FAILURES = (Exception, SystemExit, KeyboardInterrupt)
+"""What an agent's ``reset`` or ``act`` may raise and forfeit by (a crash)."""
+
+
+@contextmanager
+def _user_interrupts() -> Iterator[None]:
+    """Let a Ctrl-C raise :class:`UserInterrupt` meanwhile (main thread, where
+    Python's own handler is installed), telling it apart from an agent's raise."""
+    usable = (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+    if not usable:
+        yield
+        return
+
+    def _raise_interrupt(signum: int, frame: object) -> None:
+        raise UserInterrupt
+
+    signal.signal(signal.SIGINT, _raise_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @dataclass(frozen=True)
@@ -128,12 +162,14 @@ def choose_move(
     """
     start = time.perf_counter()
     try:
-        with _move_alarm(move_time_limit):
+        with _user_interrupts(), _move_alarm(move_time_limit):
             action = agent.act(observation)
     except MoveTimeoutError:
         detail = f"no move within {move_time_limit} s"
         return MoveChoice(None, time.perf_counter() - start, "timeout", detail)
-    except Exception as error:
+    except UserInterrupt:
+        raise
+    except AGENT_FAILURES as error:
         detail = f"{type(error).__name__}: {error}"
         return MoveChoice(None, time.perf_counter() - start, "crash", detail)
     seconds = time.perf_counter() - start
@@ -171,8 +207,11 @@ def _reset_agents(
     """Reset both agents; a forfeit outcome for the first one whose reset crashes."""
     for side, (agent, seed) in enumerate(zip(agents, seeds, strict=True)):
         try:
-            agent.reset(seed=seed)
-        except Exception as error:
+            with _user_interrupts():
+                agent.reset(seed=seed)
+        except UserInterrupt:
+            raise
+        except AGENT_FAILURES as error:
             detail = f"reset: {type(error).__name__}: {error}"
             return forfeit_outcome(side, "crash", detail, moves)
     return None

@@ -96,6 +96,9 @@ class MCTSAgent:
         edges_per_node: edge capacity per node (an expanded node has one edge per
             candidate point).
         seed: seeds the search and the move sampling; ``reset(seed)`` reseeds.
+
+    Setting ``time_per_move`` (seconds, a :class:`~agents.base.TimedAgent`) overrides
+    ``time``, as a Gomocup manager's turn time does.
     """
 
     def __init__(
@@ -119,6 +122,7 @@ class MCTSAgent:
         self.config = config if config is not None else GameConfig()
         self.evaluator = evaluator
         self.simulations, self.time, self.batch = simulations, time, batch
+        self.time_per_move: float | None = None
         self.reuse, self.temperature = reuse, float(temperature)
         search_config = SearchConfig(
             formula="uct" if isinstance(evaluator, RolloutEvaluator) else "puct",
@@ -149,8 +153,9 @@ class MCTSAgent:
         """The move for the side to move on ``board`` (e.g. the env's board)."""
         reused = self._move_root_to(board)
         started = clock.perf_counter()
+        budget = self.time if self.time_per_move is None else self.time_per_move
         simulations = self.tree.run(
-            self.evaluator, self.simulations, self.time, batch=self.batch
+            self.evaluator, self.simulations, budget, batch=self.batch
         )
         seconds = clock.perf_counter() - started
         action = self._choose()

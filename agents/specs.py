@@ -132,8 +132,9 @@ def make_agent(
     """Build the agent named by ``spec`` for games of ``config``, seeded with ``seed``.
 
     Raises:
-        ValueError: the spec is malformed, names no registered agent, or its options
-            do not suit the agent (the message lists what is accepted).
+        ValueError: the spec is malformed, names no registered agent, its options
+            do not suit the agent (the message lists what is accepted), or the
+            agent's factory failed.
     """
     name, options = parse_spec(spec)
     registration = _REGISTRY.get(name)
@@ -148,6 +149,12 @@ def make_agent(
             f"bad options for agent {name!r} in spec {spec!r}: {error}; "
             f"expected {registration.usage}"
         ) from None
+    except (ValueError, FileNotFoundError):
+        raise
+    except Exception as error:  # a factory's own failure, told as the spec's error
+        raise ValueError(
+            f"agent spec {spec!r} failed to build: {type(error).__name__}: {error}"
+        ) from error
     if not isinstance(agent, Agent):
         raise TypeError(
             f"agent spec {spec!r} built {agent!r}, which is not an Agent "

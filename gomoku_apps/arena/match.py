@@ -22,7 +22,7 @@ from pathlib import Path
 
 from agents.specs import make_agent
 from gomoku_apps.arena.openings import Opening, load_openings, shuffled
-from gomoku_apps.arena.records import write_records
+from gomoku_apps.arena.records import prepare_records_dir, write_records
 from gomoku_apps.arena.results import (
     Tally,
     ThinkingTime,
@@ -34,6 +34,7 @@ from gomoku_apps.arena.runner import (
     GameResult,
     GameTask,
     ResultCallback,
+    RunStoppedError,
     StopRule,
     game_seeds,
     release_agent,
@@ -66,6 +67,8 @@ class MatchResult:
     games: tuple[GameResult, ...]
     sprt: SPRT | None = None
     sprt_decision: SPRTDecision | None = None
+    stopped: str | None = None
+    """Why the match ended before its games did (a Ctrl-C, a dead worker); None if not."""
 
     def tally(self, name: str, color: str | None = None) -> Tally:
         """W/D/L of player ``name``, overall or as one colour."""
@@ -135,7 +138,8 @@ class Arena:
         seed: decides the opening order and every agent's seed, game by game.
         jobs: worker processes (1 plays in this process).
         move_time_limit: seconds per move; a slower move forfeits the game.
-        records_dir: when given, every game is saved there as a record.
+        records_dir: when given, every game is saved there as a record (the folder
+            is created at once; ValueError if it cannot be written).
     """
 
     def __init__(
@@ -159,7 +163,9 @@ class Arena:
         self.seed = seed
         self.jobs = jobs
         self.move_time_limit = move_time_limit
-        self.records_dir = None if records_dir is None else Path(records_dir)
+        self.records_dir = (
+            None if records_dir is None else prepare_records_dir(records_dir)
+        )
 
     def check_specs(self, specs: Sequence[str]) -> None:
         """Build each agent once here, so a bad spec fails before any game starts."""
@@ -172,11 +178,22 @@ class Arena:
         on_result: ResultCallback | None = None,
         stop: StopRule | None = None,
     ) -> list[GameResult]:
-        """Run ``tasks`` with this arena's jobs and save records when asked."""
-        results = run_tasks(tasks, self.jobs, on_result, stop)
+        """Run ``tasks`` with this arena's jobs and save records when asked.
+
+        Raises:
+            RunStoppedError: the run ended early; the finished games' records are saved.
+        """
+        try:
+            results = run_tasks(tasks, self.jobs, on_result, stop)
+        except RunStoppedError as stopped:
+            self._save(stopped.results)
+            raise
+        self._save(results)
+        return results
+
+    def _save(self, results: Sequence[GameResult]) -> None:
         if self.records_dir is not None:
             write_records(results, self.records_dir, self.config)
-        return results
 
     def match(
         self,
@@ -186,7 +203,11 @@ class Arena:
         sprt: SPRT | None = None,
         on_result: ResultCallback | None = None,
     ) -> MatchResult:
-        """Play up to ``games`` games of ``a`` against ``b``; an SPRT may stop early."""
+        """Play up to ``games`` games of ``a`` against ``b``; an SPRT may stop early.
+
+        A Ctrl-C or a worker process that dies ends the match early with the games
+        finished so far, and :attr:`MatchResult.stopped` says why.
+        """
         check_positive("games", games)
         self.check_specs((a, b))
         names = tuple(player_names((a, b)))
@@ -201,12 +222,17 @@ class Arena:
             self.move_time_limit,
         )
         stop = None if sprt is None else _SPRTStop(sprt, names[0])
-        results = self.play(tasks, on_result, stop)
+        stopped = None
+        try:
+            results = self.play(tasks, on_result, stop)
+        except RunStoppedError as error:
+            results, stopped = error.results, error.reason
         decision = None
         if sprt is not None:
             record = tally(results, names[0])
             decision = sprt.decide(record.wins, record.draws, record.losses)
-        return MatchResult(names, (a, b), self.config, tuple(results), sprt, decision)
+        games = tuple(results)
+        return MatchResult(names, (a, b), self.config, games, sprt, decision, stopped)
 
 
 class _SPRTStop:

@@ -27,6 +27,7 @@ atomically.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -67,6 +68,22 @@ def format_record(result: GameResult, config: GameConfig) -> str:
     title, _, rest = game_record(result, config).to_text().partition("\n")
     notes = [f"# {key}: {value}" for key, value in arena_notes(result, config).items()]
     return "\n".join([title, *notes, rest])
+
+
+def prepare_records_dir(directory: str | Path) -> Path:
+    """Create ``directory`` for records now, so an unusable one fails before any game.
+
+    Raises:
+        ValueError: the folder cannot be created or written to.
+    """
+    directory = Path(directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot write records in {directory}: {error}") from None
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise ValueError(f"cannot write records in {directory}: permission denied")
+    return directory
 
 
 def write_records(

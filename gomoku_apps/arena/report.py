@@ -71,6 +71,9 @@ def format_match(match: MatchResult) -> str:
     """A human-readable report of ``match`` from the first agent's point of view."""
     first, second = match.names
     config = match.config
+    stopped = [f"stopped early: {match.stopped}"] if match.stopped else []
+    if not match.games:
+        return "\n".join([f"{first} vs {second}: no game finished", *stopped]) + "\n"
     summary = match.summary()
     percent = round(100 * summary.confidence)
     lines = [
@@ -87,5 +90,6 @@ def format_match(match: MatchResult) -> str:
         f"forfeits ({len(match.forfeits())}, lost by the forfeiting agent):",
         *_forfeit_rows(match),
         *_sprt_rows(match),
+        *stopped,
     ]
     return "\n".join(lines) + "\n"

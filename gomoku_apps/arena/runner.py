@@ -18,6 +18,7 @@ import multiprocessing
 import multiprocessing.util
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 import numpy as np
@@ -136,6 +137,25 @@ def play_task(task: GameTask) -> GameResult:
     return GameResult(task.index, task.black, task.white, task.opening, outcome)
 
 
+class RunStoppedError(Exception):
+    """The run ended before its tasks did: the user's Ctrl-C, or a worker died.
+
+    Attributes:
+        reason: what happened, for the report.
+        results: the finished games, in task order.
+    """
+
+    def __init__(self, reason: str, results: list[GameResult]) -> None:
+        super().__init__(reason)
+        self.reason, self.results = reason, results
+
+
+def _interrupted(results: Sequence[GameResult], total: int) -> RunStoppedError:
+    return RunStoppedError(
+        f"interrupted after {len(results)} of {total} games", results
+    )
+
+
 def _run_sequential(
     tasks: Sequence[GameTask], on_result: ResultCallback | None, stop: StopRule | None
 ) -> list[GameResult]:
@@ -147,6 +167,8 @@ def _run_sequential(
                 on_result(results[-1], len(results), len(tasks))
             if stop is not None and stop(results):
                 break
+    except KeyboardInterrupt:
+        raise _interrupted(results, len(tasks)) from None
     finally:
         close_agents()
     return results
@@ -167,6 +189,34 @@ class _OrderedCollector:
             self.ordered.append(self.pending.pop(len(self.ordered)))
             self.stopped = self._stop is not None and self._stop(self.ordered)
 
+    def finished(self) -> list[GameResult]:
+        """Every game finished so far, in task order (for a run cut short)."""
+        return self.ordered + [self.pending[key] for key in sorted(self.pending)]
+
+
+def _play_in_pool(
+    pool: ProcessPoolExecutor,
+    tasks: Sequence[GameTask],
+    window: int,
+    on_result: ResultCallback | None,
+    collector: _OrderedCollector,
+) -> None:
+    """Keep ``window`` tasks in ``pool`` until all are played or the stop rule says so."""
+    running: dict[Future, int] = {}
+    next_task, done = 0, 0
+    while not collector.stopped and (running or next_task < len(tasks)):
+        while next_task < len(tasks) and len(running) < window:
+            running[pool.submit(play_task, tasks[next_task])] = next_task
+            next_task += 1
+        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in finished:
+            position = running.pop(future)
+            result = future.result()
+            done += 1
+            if on_result is not None:
+                on_result(result, done, len(tasks))
+            collector.add(position, result)
+
 
 def _run_parallel(
     tasks: Sequence[GameTask],
@@ -175,27 +225,23 @@ def _run_parallel(
     stop: StopRule | None,
 ) -> list[GameResult]:
     collector = _OrderedCollector(stop)
-    window = 2 * jobs
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=jobs, mp_context=context, initializer=_start_worker
-    ) as pool:
-        running: dict[Future, int] = {}
-        next_task, done = 0, 0
-        while not collector.stopped and (running or next_task < len(tasks)):
-            while next_task < len(tasks) and len(running) < window:
-                running[pool.submit(play_task, tasks[next_task])] = next_task
-                next_task += 1
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                position = running.pop(future)
-                result = future.result()
-                done += 1
-                if on_result is not None:
-                    on_result(result, done, len(tasks))
-                collector.add(position, result)
-        for future in running:
-            future.cancel()
+    )
+    try:
+        _play_in_pool(pool, tasks, 2 * jobs, on_result, collector)
+    except KeyboardInterrupt:
+        raise _interrupted(collector.finished(), len(tasks)) from None
+    except BrokenProcessPool:
+        finished = collector.finished()
+        reason = (
+            "a worker process died (the agent ended its process), losing the games "
+            f"it played; stopped after {len(finished)} of {len(tasks)} games"
+        )
+        raise RunStoppedError(reason, finished) from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     return collector.ordered
 
 
@@ -213,6 +259,10 @@ def run_tasks(
         stop: checked on the results in task order after each one; the run ends at the
             first game where it says True, and games after it are not reported, so a
             stopped run gives the same results with any number of jobs.
+
+    Raises:
+        RunStoppedError: a Ctrl-C, or a worker process that died (an agent calling
+            ``os._exit``), ended the run early; it carries the finished games.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")

@@ -60,6 +60,7 @@ class Brain:
         self.agent: Agent | None = None
         self.finished = False
         self._thinker = Thinker()
+        self._abandoned: list[Thinker] = []
         self._block: list[str] | None = None
 
     def handle(self, line: str) -> list[str]:
@@ -76,6 +77,12 @@ class Brain:
             return handler(command.argument)
         except (ProtocolError, AgentError) as error:
             return [f"ERROR {error}"]
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for abandoned moves; True once none runs."""
+        return all(
+            [thinker.wait(timeout) for thinker in (*self._abandoned, self._thinker)]
+        )
 
     def _command_start(self, argument: str) -> list[str]:
         self._begin_game(parse_int(argument, "START board size"))
@@ -133,7 +140,7 @@ class Brain:
         key, _, value = argument.partition(" ")
         key, value = key.lower(), value.strip()
         if key in _TIME_KEYS:
-            setattr(self.clock, _TIME_KEYS[key], parse_int(value, f"INFO {key}"))
+            setattr(self.clock, _TIME_KEYS[key], _time_value(key, value))
         elif key == "rule":
             self._set_rule(parse_int(value, "INFO rule"))
         elif key in _STORED_KEYS:
@@ -173,7 +180,7 @@ class Brain:
         """Play ``board`` from now on, building an agent for ``config`` when needed.
 
         A fresh agent replaces one built for another game or still running an
-        abandoned move; on failure nothing changes.
+        abandoned move, and makes one warm-up move first; on failure nothing changes.
         """
         fresh = (
             self.agent is None
@@ -181,14 +188,17 @@ class Brain:
             or self.board is None
             or self.board.config != config
         )
+        thinker = Thinker() if fresh else self._thinker
         try:
             agent = self._agent_factory(config) if fresh else self.agent
+            if fresh:
+                thinker.warm_up(agent, config)
             agent.reset()
         except Exception as error:  # an agent bug becomes an ERROR answer, not a crash
             raise ProtocolError(f"the agent cannot play this game: {error}") from None
-        if fresh:
-            self._thinker = Thinker()
-        self.agent, self.board = agent, board
+        if self._thinker.busy and thinker is not self._thinker:
+            self._abandoned.append(self._thinker)
+        self.agent, self.board, self._thinker = agent, board, thinker
 
     def _set_rule(self, code: int) -> None:
         """Switch to the rule of an ``INFO rule`` value, or refuse to play."""
@@ -239,6 +249,18 @@ class Brain:
         action, notes = self._thinker.choose(self.agent, board, self.clock)
         board.play(action)
         return [*notes, format_point(action, board.size)]
+
+
+def _time_value(key: str, text: str) -> int:
+    """The milliseconds of an ``INFO`` time value; only ``time_left`` may be negative.
+
+    ``timeout_turn 0`` means "play as fast as possible" and ``timeout_match 0`` "no
+    limit" (the Gomocup protocol); a negative limit is an error.
+    """
+    value = parse_int(text, f"INFO {key}")
+    if value < 0 and key != "time_left":
+        raise ProtocolError(f"INFO {key} must be >= 0 milliseconds, got {value}")
+    return value
 
 
 def run_brain(brain: Brain, commands: TextIO, answers: TextIO) -> None:

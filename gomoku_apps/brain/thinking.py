@@ -19,6 +19,7 @@ import numpy as np
 from agents.base import Agent, TimedAgent
 from agents.gomocup.protocol import UNLIMITED_TIME_LEFT_MS
 from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
 from gomoku_env.observation import ObservationPlanes
 
 SAFETY_FRACTION = 0.8
@@ -129,7 +130,11 @@ class Thinker:
         result, error = outcome
         if error is not None:
             raise AgentError(f"agent failed: {type(error).__name__}: {error}")
-        if not isinstance(result, (int, np.integer)) or not board.is_legal(int(result)):
+        if (
+            isinstance(result, bool)
+            or not isinstance(result, (int, np.integer))
+            or not board.is_legal(int(result))
+        ):
             raise AgentError(f"agent chose an illegal move: {result!r}")
         return int(result), []
 
@@ -142,7 +147,9 @@ class Thinker:
         def work() -> None:
             try:
                 outcome.append((function(), None))
-            except Exception as error:  # reported to the manager, never re-raised here
+            # SystemExit and KeyboardInterrupt too: raised by the agent in this
+            # thread, they are its failure (a user's Ctrl-C reaches the main thread).
+            except BaseException as error:
                 outcome.append((None, error))
 
         worker = threading.Thread(target=work, name="gomocup-agent", daemon=True)
@@ -153,3 +160,23 @@ class Thinker:
             self._worker = worker
             return None
         return outcome[0]
+
+    def warm_up(self, agent: Agent, config: GameConfig) -> None:
+        """One quick move on an empty board, so compiling is not paid in a timed move.
+
+        A timed agent gets the smallest budget; failures are left for the real moves
+        to report. Reset the agent afterwards.
+        """
+        if isinstance(agent, TimedAgent):
+            agent.time_per_move = MIN_BUDGET_S
+        self._run(lambda: agent.act(observation_for(Board(config))), None)
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for an abandoned ``act``; True once none runs.
+
+        Call it before exiting: a search still running in native code (torch) when the
+        interpreter shuts down aborts the process.
+        """
+        if self._worker is not None:
+            self._worker.join(timeout)
+        return not self.busy

@@ -41,7 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_arena(arguments: argparse.Namespace) -> int:
-    """Play the match and print its report."""
+    """Play the match and print its report; exit status 1 if it stopped early."""
     from gomoku_apps.arena import SPRT
     from gomoku_apps.arena.report import format_match
 
@@ -56,4 +56,4 @@ def run_arena(arguments: argparse.Namespace) -> int:
     finally:
         progress.close()
     print(format_match(match), end="")
-    return 0
+    return 0 if match.stopped is None else 1

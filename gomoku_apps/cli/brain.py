@@ -11,8 +11,12 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TextIO
 
+from gomoku_apps.cli.quitting import exit_after_thinking
 from gomoku_env.atomic import write_text_atomically
 
 
@@ -59,8 +63,23 @@ def run(arguments: argparse.Namespace) -> int:
         "country": "",
     }
     brain = Brain(lambda config: make_agent(spec, config, seed), about)
-    run_brain(brain, sys.stdin, sys.stdout)
-    return 0
+    with protocol_stdout() as answers:
+        run_brain(brain, sys.stdin, answers)
+    return exit_after_thinking(brain.wait, 0)
+
+
+@contextmanager
+def protocol_stdout() -> Iterator[TextIO]:
+    """Standard output, for protocol lines only: other prints go to stderr meanwhile.
+
+    A line that an agent prints would otherwise reach the manager as an answer.
+    """
+    answers = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        yield answers
+    finally:
+        sys.stdout = answers
 
 
 def launcher_text(spec: str, seed: int | None) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from gomoku_apps.cli.game_options import (
     add_games_parser,
@@ -48,6 +49,7 @@ def run_ladder_command(arguments: argparse.Namespace) -> int:
     """Play the round robin, write the files and print the table."""
     from gomoku_apps.arena import run_ladder
     from gomoku_apps.arena.ladder_report import ladder_markdown, write_ladder
+    from gomoku_apps.arena.runner import RunStoppedError
 
     arena = arena_from_options(arguments)
     size = arena.config.board_size
@@ -62,6 +64,13 @@ def run_ladder_command(arguments: argparse.Namespace) -> int:
             progress,
             arguments.draw_model,
         )
+    except RunStoppedError as stopped:
+        saved = " (records of the finished games saved)" if arguments.records else ""
+        print(
+            f"gomoku: error: the ladder stopped: {stopped.reason}{saved}",
+            file=sys.stderr,
+        )
+        return 1
     finally:
         progress.close()
     print(ladder_markdown(ladder), end="")

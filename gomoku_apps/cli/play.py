@@ -13,6 +13,7 @@ import argparse
 from agents.specs import make_agent, registered_names
 from gomoku_apps.cli.drawing_options import add_drawing_arguments, drawing_options
 from gomoku_apps.cli.game_options import add_rule_argument
+from gomoku_apps.cli.quitting import exit_after_thinking
 from gomoku_apps.gui.session import HUMAN, GameSession, Seat
 from gomoku_env.config import GameConfig
 from gomoku_env.render.pygame_loader import import_pygame
@@ -84,4 +85,4 @@ def run_play(arguments: argparse.Namespace) -> int:
     )
     app.run()
     print(session.status())
-    return 0
+    return exit_after_thinking(app.thinker.wait, 0)

@@ -1,7 +1,8 @@
 """Agents think in a background thread so that the window keeps drawing and answering.
 
-The thread is a daemon: closing the window in the middle of a long search ends the
-program without waiting for the search. An agent is never asked two questions at once:
+The thread is a daemon: closing the window in the middle of a long search does not
+wait for the search to end (``gomoku play`` then ends the process at once, see
+:mod:`gomoku_apps.cli.quitting`). An agent is never asked two questions at once:
 while a stale search is still running, :meth:`AgentThinker.start` refuses a new one, and
 the window tries again on the next frame.
 
@@ -57,6 +58,12 @@ class AgentThinker:
         )
         self._thread.start()
         return True
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the search; True once none runs."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+        return not self.busy
 
     def take(self) -> Answer | None:
         """The finished answer, once; None while thinking or when nothing was asked."""

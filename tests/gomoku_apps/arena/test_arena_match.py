@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from agents.python_agent import resolve_target
@@ -150,3 +152,39 @@ def test_match_rejects_bad_specs_before_playing():
         Arena(CONFIG).match("random", "nobody", games=2)
     with pytest.raises(ValueError, match="games"):
         Arena(CONFIG).match("random", "random", games=0)
+
+
+ROGUE_AGENTS = Path(__file__).resolve().parents[1] / "rogue_agents.py"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize(
+    ("attribute", "detail"),
+    [("Exiting", "SystemExit: 3"), ("Interrupting", "KeyboardInterrupt")],
+)
+def test_an_agent_raising_system_exit_forfeits_and_the_match_goes_on(
+    attribute, detail, jobs
+):
+    rogue = f"python:{ROGUE_AGENTS}:{attribute}"
+    match = Arena(CONFIG, jobs=jobs).match("random", rogue, games=4)
+    assert [g.forfeited_by for g in match.games] == [rogue] * 4
+    assert all(detail in g.outcome.detail for g in match.games)
+    assert match.stopped is None
+
+
+def test_a_ctrl_c_stops_the_match_and_keeps_the_finished_games(tmp_path):
+    rogue = f"python:{ROGUE_AGENTS}:CtrlCInThirdGame"
+    arena = Arena(CONFIG, records_dir=tmp_path)
+    match = arena.match("random", rogue, games=6)
+    assert len(match.games) == 2 and match.stopped.startswith("interrupted")
+    assert "interrupted after 2 of 6 games" in format_match(match)
+    assert len(list(tmp_path.iterdir())) == 2
+
+
+def test_a_worker_that_dies_ends_the_match_with_a_report():
+    rogue = f"python:{ROGUE_AGENTS}:DyingInThirdGame"
+    match = Arena(CONFIG, jobs=2).match("random", rogue, games=12)
+    assert match.stopped.startswith("a worker process died")
+    assert 1 <= len(match.games) < 12
+    assert sorted({g.index for g in match.games}) == [g.index for g in match.games]
+    assert "a worker process died" in format_match(match)

@@ -204,7 +204,7 @@ def test_a_failing_agent_is_reported_and_the_brain_goes_on():
             raise RuntimeError("out of ideas")
 
     brain = make_brain(Broken)
-    brain.handle("START 15")
+    assert brain.handle("START 15") == ["OK"]  # a failed warm-up refuses nothing
     assert brain.handle("TURN 3,3") == [
         "ERROR agent failed: RuntimeError: out of ideas"
     ]
@@ -293,3 +293,51 @@ def test_malformed_lines_never_crash_or_desynchronise(data):
             if not answers[0].startswith("ERROR"):
                 moves.append(parse_point(answers[0], size))
         assert brain.board.moves == moves
+
+
+@pytest.mark.parametrize("error", [SystemExit(3), KeyboardInterrupt()])
+def test_an_agent_raising_system_exit_is_an_agent_failure(error):
+    class Quitting(FirstLegalAgent):
+        def act(self, observation):
+            raise error
+
+    brain = make_brain(Quitting)
+    brain.handle("START 15")
+    answer = brain.handle("TURN 3,3")
+    assert answer == [f"ERROR agent failed: {type(error).__name__}: {error}"]
+    assert brain.handle("ABOUT") == ['name="test brain", version="1"']
+
+
+def test_an_agent_answering_a_bool_is_refused_not_printed():
+    class Yes(FirstLegalAgent):
+        def act(self, observation):
+            return True
+
+    brain = make_brain(Yes)
+    brain.handle("START 15")
+    assert brain.handle("TURN 3,3") == ["ERROR agent chose an illegal move: True"]
+
+
+@pytest.mark.parametrize("key", ["timeout_turn", "timeout_match"])
+def test_a_negative_time_limit_is_an_error_and_changes_nothing(key):
+    brain = make_brain()
+    assert brain.handle(f"INFO {key} 5000") == []
+    assert brain.handle(f"INFO {key} -1") == [
+        f"ERROR INFO {key} must be >= 0 milliseconds, got -1"
+    ]
+    assert brain.clock.turn_ms == (5000 if key == "timeout_turn" else None)
+    assert brain.clock.match_ms == (5000 if key == "timeout_match" else None)
+
+
+def test_the_agent_is_warmed_up_before_start_is_answered():
+    class Counting(FirstLegalAgent):
+        acts = 0
+
+        def act(self, observation):
+            Counting.acts += 1
+            return super().act(observation)
+
+    brain = make_brain(Counting)
+    assert brain.handle("START 15") == ["OK"]
+    assert Counting.acts == 1 and brain.agent.resets == 1
+    assert brain.handle("BEGIN") == ["0,0"]

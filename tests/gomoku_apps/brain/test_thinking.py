@@ -118,3 +118,47 @@ def test_illegal_agent_moves_are_failures():
 
     with pytest.raises(AgentError, match="illegal move: 112"):
         Thinker().choose(Cheater(), Board.from_moves([112]), TimeControl())
+
+
+@pytest.mark.parametrize("spec", ["mcts", "alphazero"])
+def test_search_agents_stop_within_the_turn_time(spec):
+    """With ten million simulations, only the turn time can end the search."""
+    from agents.specs import make_agent
+
+    config = GameConfig(board_size=9)
+    agent = make_agent(f"{spec}:simulations=10000000", config)
+    assert isinstance(agent, TimedAgent)
+    thinker = Thinker()
+    thinker.choose(agent, Board.from_moves([40], config), TimeControl(turn_ms=500))
+    assert thinker.wait(timeout=120), "the search ignored its time budget"
+    assert agent.time_per_move == pytest.approx(0.35)
+    assert agent.last_summary.simulations < 10_000_000
+
+
+def test_the_brain_waits_for_every_abandoned_move_before_exiting():
+    release = threading.Event()
+
+    class Stuck:
+        """The first one built hangs in its first real move; later ones do not."""
+
+        built = 0
+
+        def __init__(self, config):
+            Stuck.built += 1
+            self.calls = 0 if Stuck.built == 1 else -1_000
+
+        def reset(self, seed=None):
+            pass
+
+        def act(self, observation):
+            self.calls += 1
+            if self.calls > 1:  # the first call is the warm-up
+                release.wait()
+            return int(legal_actions(observation)[0])
+
+    brain = Brain(Stuck, {})
+    for line in ["START 9", "INFO timeout_turn 100", "TURN 4,4", "RESTART", "BEGIN"]:
+        brain.handle(line)
+    assert not brain.wait(0.01)
+    release.set()
+    assert brain.wait(60)

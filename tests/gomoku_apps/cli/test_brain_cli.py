@@ -3,11 +3,15 @@
 import io
 import os
 import shlex
+import subprocess
 import sys
+from pathlib import Path
 
 from agents.gomocup.protocol import parse_point
 from gomoku_apps.cli.brain import launcher_text
 from gomoku_apps.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_brain_serves_the_protocol_on_stdin_and_stdout(monkeypatch, capsys):
@@ -54,3 +58,31 @@ def test_launcher_in_a_missing_folder_is_an_error(tmp_path, capsys):
         main(["brain", "random", "--launcher", str(tmp_path / "no" / "pbrain-x")]) == 2
     )
     assert "does not exist" in capsys.readouterr().err
+
+
+BUSY_AGENTS = "tests/gomoku_apps/rogue_agents.py"
+
+
+def test_stray_prints_of_the_agent_go_to_stderr_not_to_the_manager(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("START 9\nBEGIN\nEND\n"))
+    assert main(["brain", f"python:{BUSY_AGENTS}:Chatty"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["OK", "8,8"]
+    assert "7,7" in captured.err
+
+
+def test_end_while_an_alphazero_agent_searches_exits_cleanly():
+    """Torch threads torn down under a running search used to abort (exit 134)."""
+    commands = "START 9\nINFO timeout_turn 300\nTURN 4,4\nEND\n"
+    brain = ["gomoku_apps.cli.main", "brain", f"python:{BUSY_AGENTS}:SlowAlphaZero"]
+    finished = subprocess.run(
+        [sys.executable, "-m", *brain],
+        input=commands,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert "terminate called" not in finished.stderr
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.splitlines()[-1] == "3,3"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -83,6 +84,44 @@ def test_arena_command_errors(arguments, message, capsys):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["arena", "{spec}", "random"],
+        ["ladder", "{spec}", "random", "--output", "{tmp}/ladder"],
+        ["play", "--black", "random", "--white", "{spec}"],
+        ["brain", "{spec}"],
+    ],
+)
+def test_an_agent_factory_that_raises_is_a_clear_error(
+    command, tmp_path, monkeypatch, capsys
+):
+    agent_file = tmp_path / "broken.py"
+    agent_file.write_text("def make(**options):\n    raise RuntimeError('no GPU')\n")
+    spec = f"python:{agent_file}:make"
+    monkeypatch.setattr("sys.stdin", io.StringIO("START 15\nEND\n"))
+    arguments = [part.format(spec=spec, tmp=tmp_path) for part in command]
+    code = main(arguments)
+    captured = capsys.readouterr()
+    message = f"agent spec {spec!r} failed to build: RuntimeError: no GPU"
+    if command[0] == "brain":  # the manager is told, at START
+        assert code == 0 and message in captured.out
+    else:
+        assert code == 2 and f"gomoku: error: {message}" in captured.err
+
+
+def test_unwritable_records_are_refused_before_any_game(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    arguments = ["arena", "random", "random", "--board-size", "7", "--no-progress"]
+    assert main([*arguments, "--records", str(blocker / "records")]) == 2
+    captured = capsys.readouterr()
+    assert f"gomoku: error: cannot write records in {blocker / 'records'}" in (
+        captured.err
+    )
+    assert captured.out == ""
+
+
 def test_ladder_command_writes_files(tmp_path, capsys):
     prefix = tmp_path / "ladder"
     code = main(
@@ -130,3 +169,29 @@ def test_progress_bar_draws_only_when_enabled():
     quiet = io.StringIO()
     ProgressBar("a vs b", quiet)(None, 1, 2)  # a StringIO is not a terminal
     assert quiet.getvalue() == ""
+
+
+ROGUE_AGENTS = Path(__file__).resolve().parents[1] / "rogue_agents.py"
+
+
+@pytest.mark.parametrize(
+    ("rogue", "jobs", "reason"),
+    [
+        ("CtrlCInThirdGame", "1", "interrupted after 2 of 6 games"),
+        ("DyingInThirdGame", "2", "a worker process died"),
+    ],
+)
+def test_a_match_cut_short_still_prints_its_report(rogue, jobs, reason, capsys):
+    agent = f"python:{ROGUE_AGENTS}:{rogue}"
+    arguments = ["arena", "random", agent, "--games", "6", "--board-size", "7"]
+    assert main([*arguments, "--jobs", jobs, "--no-progress"]) == 1
+    report = capsys.readouterr().out
+    assert "results of random:" in report
+    assert f"stopped early: {reason}" in report
+
+
+def test_a_ladder_cut_short_is_a_clear_error(capsys):
+    agent = f"python:{ROGUE_AGENTS}:CtrlCInThirdGame"
+    arguments = ["ladder", "random", agent, "--board-size", "7", "--no-progress"]
+    assert main(arguments) == 1
+    assert "gomoku: error: the ladder stopped: interrupted" in capsys.readouterr().err

@@ -1,11 +1,18 @@
 """`gomoku play` and `gomoku replay` from the command line, for a few frames each."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from gomoku_apps.cli.main import main
 from gomoku_apps.gui.window_app import WindowApp
 from gomoku_env import Board, GameConfig
 from gomoku_env.records import GameRecord
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(autouse=True)
@@ -33,3 +40,35 @@ def test_replay_opens_a_record(tmp_path):
     )
     assert main(["replay", str(path), "--start", "2", "--fps", "1000"]) == 0
     assert main(["replay", str(path), "--start", "9"]) == 2
+
+
+QUIT_WHILE_THINKING = """
+import sys, time
+from gomoku_apps.cli.main import main
+from gomoku_apps.gui.window_app import WindowApp
+
+def run_until_thinking(self):
+    while self.frame() and not (self.thinker.busy and len(self.session.board.moves) >= 2):
+        pass
+    time.sleep(1)  # into the search
+
+WindowApp.run = run_until_thinking
+agent = "python:tests/gomoku_apps/rogue_agents.py:SlowAlphaZero"
+sys.exit(main(["play", "--black", agent, "--white", agent, "--size", "9",
+               "--delay", "0", "--fps", "1000"]))
+"""
+
+
+def test_quitting_while_an_alphazero_agent_thinks_exits_cleanly():
+    """Torch threads torn down under a running search used to abort (exit 134)."""
+    finished = subprocess.run(
+        [sys.executable, "-c", QUIT_WHILE_THINKING],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )
+    assert "terminate called" not in finished.stderr
+    assert finished.returncode == 0, finished.stderr
+    assert "to move" in finished.stdout or "thinking" in finished.stdout

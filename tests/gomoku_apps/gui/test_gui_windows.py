@@ -10,6 +10,7 @@ from agents import RandomAgent
 from gomoku_apps.gui.play_app import PlayApp
 from gomoku_apps.gui.replay_app import ReplayApp
 from gomoku_apps.gui.session import GameSession, Seat
+from gomoku_apps.gui.thinker import AgentThinker
 from gomoku_env import Board, GameConfig
 from gomoku_env.records import GameRecord
 
@@ -115,6 +116,21 @@ def test_window_stays_responsive_and_closes_during_a_search():
     finally:
         agent.release.set()
         app.close()
+
+
+def test_the_thinker_can_be_waited_for_before_exiting():
+    agent = StuckAgent()
+    thinker = AgentThinker()
+    assert thinker.wait(0)
+    assert thinker.start(
+        agent,
+        GameSession(GameConfig(9), Seat("stuck", agent), Seat("human")).observation(),
+        ticket=0,
+    )
+    agent.started.wait(30)
+    assert not thinker.wait(0.01)
+    agent.release.set()
+    assert thinker.wait(30)
 
 
 def test_agent_errors_are_shown_not_raised():
