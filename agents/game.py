@@ -11,7 +11,10 @@ of the user stops the game with :class:`UserInterrupt`), when ``act`` returns an
 action that is not legal in the observation (``"illegal_move"``), or when it takes
 longer than the per-move limit (``"timeout"``). The limit is checked after every move;
 where the platform allows (Unix, main thread) an alarm also interrupts a move that
-hangs in Python code, so one stuck agent cannot stall a match.
+hangs in Python code, so one stuck agent cannot stall a match. An exception may name
+its own reason in a ``forfeit_reason`` attribute (see :func:`forfeit_reason`): the
+external engine agent's errors for an engine that answered an illegal point or stayed
+silent count as ``"illegal_move"`` and ``"timeout"``, not as crashes.
 
 >>> from agents import RandomAgent
 >>> from gomoku_env import GameConfig
@@ -150,6 +153,17 @@ def _legal_action(action: object, mask: np.ndarray) -> int | None:
     return index if 0 <= index < mask.size and mask[index] else None
 
 
+def forfeit_reason(error: BaseException) -> str:
+    """The forfeit an agent's exception counts as: ``"crash"`` unless it says otherwise.
+
+    An exception says otherwise with a ``forfeit_reason`` attribute naming one of
+    :data:`FORFEIT_REASONS` (as the Gomocup engine agent's timeout and illegal-move
+    errors do).
+    """
+    reason = getattr(error, "forfeit_reason", None)
+    return reason if reason in FORFEIT_REASONS else "crash"
+
+
 def choose_move(
     agent: Agent,
     observation: dict[str, np.ndarray],
@@ -171,7 +185,8 @@ def choose_move(
         raise
     except AGENT_FAILURES as error:
         detail = f"{type(error).__name__}: {error}"
-        return MoveChoice(None, time.perf_counter() - start, "crash", detail)
+        seconds = time.perf_counter() - start
+        return MoveChoice(None, seconds, forfeit_reason(error), detail)
     seconds = time.perf_counter() - start
     if move_time_limit is not None and seconds > move_time_limit:
         detail = f"move took {seconds:.3f} s (limit {move_time_limit} s)"
@@ -204,7 +219,7 @@ def forfeit_outcome(
 def _reset_agents(
     agents: Sequence[Agent], seeds: Sequence[int | None], moves: tuple[int, ...]
 ) -> GameOutcome | None:
-    """Reset both agents; a forfeit outcome for the first one whose reset crashes."""
+    """Reset both agents; a forfeit outcome for the first one whose reset fails."""
     for side, (agent, seed) in enumerate(zip(agents, seeds, strict=True)):
         try:
             with _user_interrupts():
@@ -213,7 +228,7 @@ def _reset_agents(
             raise
         except AGENT_FAILURES as error:
             detail = f"reset: {type(error).__name__}: {error}"
-            return forfeit_outcome(side, "crash", detail, moves)
+            return forfeit_outcome(side, forfeit_reason(error), detail, moves)
     return None
 
 

@@ -5,12 +5,18 @@
 program :mod:`gomoku_apps.brain` (``gomoku brain AGENT_SPEC``).
 """
 
-from agents.gomocup.engine import EngineError, EngineExitedError, EngineTimeoutError
+from agents.gomocup.engine import (
+    EngineError,
+    EngineExitedError,
+    EngineIllegalMoveError,
+    EngineTimeoutError,
+)
 from agents.gomocup.engine_agent import EngineAgent
 
 __all__ = [
     "EngineAgent",
     "EngineError",
     "EngineExitedError",
+    "EngineIllegalMoveError",
     "EngineTimeoutError",
 ]

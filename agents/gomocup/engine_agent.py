@@ -1,10 +1,18 @@
 """EngineAgent: an external Gomocup engine playing as one of our agents.
 
 The agent starts the engine, sends it the board size (START), the rule and the time
-limits (INFO), and then turns each observation into the fewest commands that bring the
-engine's board to the observed position: TURN with the opponent's last move when the
-engine saw every earlier move, otherwise RESTART and BEGIN or a BOARD block. The
-engine's answer is checked to be a legal move before it is returned.
+limits (INFO), asks its name (ABOUT), and then turns each observation into the fewest
+commands that bring the engine's board to the observed position: TURN with the
+opponent's last move when the engine saw every earlier move, otherwise RESTART and
+BEGIN or a BOARD block. The engine's answer is checked to be a legal move before it
+is returned. After each move the engine must show that it is ready (it answers an
+ABOUT probe) before it hears the next command: engines such as Rapfi lose commands
+sent too soon (see :mod:`agents.gomocup.engine`).
+
+Failures raise :class:`~agents.gomocup.engine.EngineError` subclasses that tell a game
+loop how to score them (their ``forfeit_reason``): an engine that stays silent forfeits
+on time (``timeout``), one that answers a point off the board or on a stone plays an
+``illegal_move``; anything else (a refusal, an unreadable answer, an exit) is a crash.
 
 Spec: ``"engine:PATH,time=1.0"`` (see :func:`agents.specs.make_agent`).
 """
@@ -21,6 +29,7 @@ import numpy as np
 from agents.gomocup.engine import (
     EngineError,
     EngineExitedError,
+    EngineIllegalMoveError,
     EngineProcess,
     EngineTimeoutError,
 )
@@ -30,7 +39,8 @@ from agents.gomocup.protocol import (
     ProtocolError,
     format_point,
     parse_about,
-    parse_point,
+    parse_numbers,
+    point_to_action,
     rule_code,
 )
 from gomoku_env.board import Board
@@ -63,18 +73,25 @@ class EngineAgent:
         time: the engine's time per move in seconds (``INFO timeout_turn``).
         match_time: the engine's time for a whole game in seconds, 0 for no limit
             (``INFO timeout_match``; ``INFO time_left`` is then sent before each move).
-        grace: extra seconds to wait for an answer before the engine counts as silent.
+        grace: extra seconds to wait for an answer before the engine counts as silent;
+            after a move the engine must also be ready for the next command (answer
+            an ABOUT probe) within ``time + grace`` seconds.
         startup: seconds the engine may take to start and answer START.
         max_memory: memory limit in bytes sent to the engine, 0 for none.
 
     Raises:
         ValueError: bad options, a missing program, or a game the engine cannot play.
-        EngineError: the engine refused START or did not answer it.
+        EngineError: the engine refused START, or did not answer START or ABOUT
+            (EngineTimeoutError), or exited (EngineExitedError, with its exit code
+            and the end of its stderr).
 
     An engine failure during :meth:`act` raises :class:`EngineError` (its subclasses
-    :class:`EngineTimeoutError` and :class:`EngineExitedError` for a silent or dead
-    engine) and stops the process; the next :meth:`reset` or :meth:`act` starts a fresh
-    one. Use the agent as a context manager, or call :meth:`close`, to end the engine.
+    :class:`EngineTimeoutError`, :class:`EngineIllegalMoveError` and
+    :class:`EngineExitedError` for a silent engine, an illegal move and a dead engine)
+    and stops the process, as does anything that interrupts :meth:`act` (the
+    conversation is then out of step); the next :meth:`reset` or :meth:`act` starts a
+    fresh one. Use the agent as a context manager, or call :meth:`close`, to end the
+    engine.
     """
 
     def __init__(
@@ -123,17 +140,13 @@ class EngineAgent:
         process = self._running()
         try:
             return self._play(process, board)
-        except EngineError:
+        except BaseException:  # an engine error, or an alarm or Ctrl-C mid-conversation
             process.kill()
             raise
 
     def about(self) -> dict[str, str]:
-        """The engine's ABOUT fields (name, version, author, ...)."""
-        try:
-            return parse_about(self._running().ask("ABOUT", self.grace + self.time))
-        except EngineError:
-            self._process.kill()
-            raise
+        """The engine's ABOUT fields (name, version, author, ...), asked at its start."""
+        return parse_about(self._running().about or "")
 
     def close(self) -> None:
         """End the engine process; the agent cannot be used afterwards."""
@@ -161,10 +174,13 @@ class EngineAgent:
         return self._process
 
     def _start(self) -> None:
-        """Start the engine and set up a game: START, then the INFO lines."""
-        process = EngineProcess(self.command, self.messages)
+        """Start the engine and set up a game: START, the INFO lines, then ABOUT."""
+        process = EngineProcess(
+            self.command, self.messages, ready_timeout=self.grace + self.time
+        )
         try:
             self._greet(process)
+            process.identify(self.startup)
         except BaseException:
             process.close()
             raise
@@ -204,18 +220,24 @@ class EngineAgent:
         limit = (
             max(min(self.time, self._time_left), 0.0) if self.match_time else self.time
         )
-        answer = process.answer(commands[0], limit + self.grace)
+        answer = process.answer(commands[0], limit + self.grace, move=True)
         self._time_left -= clock.monotonic() - started
         self._game_open = True
         try:
-            action = parse_point(answer, board.size)
+            x, y = parse_numbers(answer, 2, "a point")
         except ProtocolError as error:
             raise EngineError(
                 f"engine {process.name!r} answered {commands[0]!r} "
                 f"with {answer!r}: {error}"
             ) from None
+        try:
+            action = point_to_action(x, y, board.size)
+        except ProtocolError as error:
+            raise EngineIllegalMoveError(
+                f"engine {process.name!r} played {answer!r}: {error}"
+            ) from None
         if not board.is_legal(action):
-            raise EngineError(
+            raise EngineIllegalMoveError(
                 f"engine {process.name!r} played {answer!r}, "
                 "which is not a legal move here"
             )

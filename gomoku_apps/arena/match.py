@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.gomocup.engine import EngineError
 from agents.specs import make_agent
 from gomoku_apps.arena.openings import Opening, load_openings, shuffled
 from gomoku_apps.arena.records import prepare_records_dir, write_records
@@ -168,9 +169,18 @@ class Arena:
         )
 
     def check_specs(self, specs: Sequence[str]) -> None:
-        """Build each agent once here, so a bad spec fails before any game starts."""
+        """Build each agent once here, so a bad spec fails before any game starts.
+
+        A bad spec (an unknown agent or option, a missing program) raises ValueError.
+        An engine that starts but fails (exits or refuses at START) is no bad spec: its
+        games are forfeited, each with the engine's error as the detail.
+        """
         for spec in specs:
-            release_agent(make_agent(spec, self.config))
+            try:
+                agent = make_agent(spec, self.config)
+            except EngineError:
+                continue
+            release_agent(agent)
 
     def play(
         self,

@@ -24,7 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import Agent
-from agents.game import COLORS, GameOutcome, play_game
+from agents.game import (
+    COLORS,
+    GameOutcome,
+    forfeit_outcome,
+    forfeit_reason,
+    play_game,
+)
 from agents.specs import make_agent
 from gomoku_env.config import GameConfig
 
@@ -123,12 +129,24 @@ def _start_worker() -> None:
 
 
 def play_task(task: GameTask) -> GameResult:
-    """Play the game of ``task`` (in whatever process calls this)."""
-    black = _agent(task.black, task.black_spec, task.config)
-    white = _agent(task.white, task.white_spec, task.config)
+    """Play the game of ``task`` (in whatever process calls this).
+
+    An agent that cannot be built here (an engine that fails at START, say) forfeits
+    the game, scored as :func:`agents.game.forfeit_reason` says, with the error as the
+    detail; the next game tries to build it again.
+    """
+    players = ((task.black, task.black_spec), (task.white, task.white_spec))
+    agents = []
+    for side, (name, spec) in enumerate(players):
+        try:
+            agents.append(_agent(name, spec, task.config))
+        except Exception as error:
+            detail = f"start: {type(error).__name__}: {error}"
+            reason = forfeit_reason(error)
+            outcome = forfeit_outcome(side, reason, detail, task.opening)
+            return GameResult(task.index, task.black, task.white, task.opening, outcome)
     outcome = play_game(
-        black,
-        white,
+        *agents,
         task.config,
         task.opening,
         task.move_time_limit,

@@ -47,9 +47,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    # Loaded with the subcommands already; an engine that fails to start is no bug here.
+    from agents.gomocup.engine import EngineError
+
     try:
         return int(handler(arguments) or 0)
-    except (ValueError, FileNotFoundError) as error:
+    except (ValueError, FileNotFoundError, EngineError) as error:
         print(f"gomoku: error: {error}", file=sys.stderr)
         return 2
 

@@ -1,6 +1,7 @@
 """EngineAgent against tiny misbehaving fake engines in real subprocesses."""
 
 import gc
+import re
 import sys
 import time
 from pathlib import Path
@@ -8,10 +9,13 @@ from pathlib import Path
 import pytest
 
 import gomoku_env
+from agents import RandomAgent
+from agents.game import play_game
 from agents.gomocup import (
     EngineAgent,
     EngineError,
     EngineExitedError,
+    EngineIllegalMoveError,
     EngineTimeoutError,
 )
 from agents.specs import make_agent, parse_spec
@@ -52,23 +56,31 @@ def test_an_engine_exiting_mid_game_is_reported_with_its_stderr():
 
 
 @pytest.mark.parametrize(
-    ("mode", "message"),
+    ("mode", "error", "message"),
     [
-        ("illegal", "played '0,0', which is not a legal move"),
-        ("noise", "answered 'BOARD' with 'hello there'"),
+        ("illegal", EngineIllegalMoveError, "played '0,0', which is not a legal move"),
+        ("offboard", EngineIllegalMoveError, "played '99,0': point 99,0 is off the"),
+        ("noise", EngineError, "answered 'BOARD' with 'hello there'"),
     ],
 )
-def test_bad_answers_are_reported(mode, message):
+def test_bad_answers_are_reported(mode, error, message):
     with fake(mode) as engine:
         env = gomoku_env.env(board_size=9, opening="a9")
         env.reset()
-        with pytest.raises(EngineError, match=message):
+        with pytest.raises(error, match=message) as raised:
             engine.act(env.last()[0])
+        assert (type(raised.value) is EngineIllegalMoveError) == (mode != "noise")
 
 
 def test_refusals_and_bad_options_are_clear():
     with pytest.raises(EngineError, match="answered 'START 9' with 'ERROR this fake"):
         fake("refuse")
+    with pytest.raises(
+        EngineExitedError,
+        match=r"^engine 'python.*' exited with code 7 while handling 'START 9'; "
+        r"its stderr ends with: fake engine: no licence found$",
+    ):
+        fake("die")
     with pytest.raises(ValueError, match="cannot run engine '/no/such/pbrain'"):
         EngineAgent("/no/such/pbrain")
     with pytest.raises(ValueError, match="time must be > 0"):
@@ -92,6 +104,7 @@ def test_messages_are_collected_and_moves_resynchronised():
         # A position the engine has not seen: RESTART and a BOARD block.
         env.reset(options={"opening": "a1 b1"})
         assert engine.act(env.last()[0]) == 1
+        assert engine.about() == {"name": "fake", "version": "0.1", "author": "tests"}
         assert list(engine.messages) == [
             "MESSAGE move 1 coming",
             "DEBUG depth 1",
@@ -144,3 +157,32 @@ def test_size_rule_and_limits_are_sent():
             "DEBUG INFO rule 1",
             "DEBUG INFO time_left 10000",
         ]
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason", "detail"),
+    [
+        ("hang", "timeout", "EngineTimeoutError: engine 'python.*' did not answer"),
+        ("illegal", "illegal_move", "EngineIllegalMoveError: .* played '0,0'"),
+        ("offboard", "illegal_move", "EngineIllegalMoveError: .* played '99,0'"),
+        ("noise", "crash", "EngineError: .* with 'hello there'"),
+        ("exit", "crash", "EngineExitedError: .* exited with code 3"),
+    ],
+)
+def test_a_game_loop_scores_engine_failures_by_what_went_wrong(mode, reason, detail):
+    limits = {"time": 0.3, "grace": 0.2} if mode == "hang" else {"time": 2.0}
+    with fake(mode, **limits) as engine:
+        config = GameConfig(board_size=9)
+        outcome = play_game(engine, RandomAgent(), config, (40,), seeds=(0, 0))
+        assert (outcome.forfeit, outcome.reason) == ("black", reason)
+        assert re.match(detail, outcome.detail), outcome.detail
+
+
+def test_a_move_cut_short_by_the_game_loop_stops_the_engine():
+    with fake("hang", time=5.0) as engine:
+        config = GameConfig(board_size=9)
+        outcome = play_game(engine, RandomAgent(), config, move_time_limit=0.3)
+        assert outcome.reason == "timeout"
+        assert not engine._process.alive  # out of step: the next reset starts afresh
+        engine.reset()
+        assert engine._process.alive
