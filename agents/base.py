@@ -39,6 +39,16 @@ class Agent(Protocol):
         ...
 
 
+class AgentFailedError(RuntimeError):
+    """An agent that was built fine but failed while starting or playing (an external
+    engine that exited, refused a command or fell silent).
+
+    The spec itself was good, so :func:`agents.specs.make_agent` passes this error on
+    unchanged, and the game loop and the arena forfeit the agent's game with it as the
+    detail instead of refusing the match.
+    """
+
+
 def legal_actions(observation: dict[str, np.ndarray]) -> np.ndarray:
     """The legal actions in an observation; a clear error when there is none."""
     actions = np.flatnonzero(observation["action_mask"])

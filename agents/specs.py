@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.base import Agent
+from agents.base import Agent, AgentFailedError
 from agents.classic.alphabeta import AlphaBetaAgent
 from agents.classic.heuristic import HeuristicAgent
 from agents.mcts import MCTSAgent
@@ -149,7 +149,7 @@ def make_agent(
             f"bad options for agent {name!r} in spec {spec!r}: {error}; "
             f"expected {registration.usage}"
         ) from None
-    except (ValueError, FileNotFoundError):
+    except (ValueError, FileNotFoundError, AgentFailedError):
         raise
     except Exception as error:  # a factory's own failure, told as the spec's error
         raise ValueError(

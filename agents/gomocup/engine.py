@@ -50,6 +50,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
+from agents.base import AgentFailedError
+
 END_WAIT_S = 0.5
 """Seconds an engine gets to exit after END before its process group is killed."""
 KILL_WAIT_S = 2.0
@@ -72,7 +74,7 @@ ERROR_WORDS = ("ERROR", "UNKNOWN")
 _POINT = re.compile(r"\s*[+-]?\d+\s*,\s*[+-]?\d+\s*")
 
 
-class EngineError(RuntimeError):
+class EngineError(AgentFailedError):
     """An engine refused a command or answered something that is not an answer."""
 
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.gomocup.engine import EngineError
+from agents.base import AgentFailedError
 from agents.specs import make_agent
 from gomoku_apps.arena.openings import Opening, load_openings, shuffled
 from gomoku_apps.arena.records import prepare_records_dir, write_records
@@ -178,7 +178,7 @@ class Arena:
         for spec in specs:
             try:
                 agent = make_agent(spec, self.config)
-            except EngineError:
+            except AgentFailedError:
                 continue
             release_agent(agent)
 

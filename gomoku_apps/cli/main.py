@@ -47,12 +47,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
-    # Loaded with the subcommands already; an engine that fails to start is no bug here.
-    from agents.gomocup.engine import EngineError
+    # Imported here: `import agents` loads every agent, which `gomoku --help` need not.
+    from agents.base import AgentFailedError
 
     try:
         return int(handler(arguments) or 0)
-    except (ValueError, FileNotFoundError, EngineError) as error:
+    except (ValueError, FileNotFoundError, AgentFailedError) as error:
         print(f"gomoku: error: {error}", file=sys.stderr)
         return 2
 
