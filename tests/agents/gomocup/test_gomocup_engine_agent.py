@@ -38,7 +38,7 @@ def test_a_hanging_engine_is_reported_within_the_timeout():
         EngineTimeoutError, match=r"did not answer 'BEGIN' within 0\.50 s"
     ):
         engine.act(env.last()[0])
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < 10  # bounded: never waits for the hung engine
     assert not engine._process.alive
     engine.close()
 
@@ -52,7 +52,7 @@ def test_an_engine_exiting_mid_game_is_reported_with_its_stderr():
         started = time.monotonic()
         with pytest.raises(EngineExitedError, match=r"code 3.*out of cheese"):
             engine.act(env.last()[0])
-        assert time.monotonic() - started < 2.0
+        assert time.monotonic() - started < 4.5  # at once, not after its 5 s move time
 
 
 @pytest.mark.parametrize(
