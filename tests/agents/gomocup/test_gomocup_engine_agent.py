@@ -44,7 +44,7 @@ def test_a_hanging_engine_is_reported_within_the_timeout():
 
 
 def test_an_engine_exiting_mid_game_is_reported_with_its_stderr():
-    with fake("exit", time=5.0) as engine:
+    with fake("exit", time=30.0) as engine:
         env = gomoku_env.env(board_size=9)
         env.reset()
         env.step(engine.act(env.last()[0]))
@@ -52,7 +52,7 @@ def test_an_engine_exiting_mid_game_is_reported_with_its_stderr():
         started = time.monotonic()
         with pytest.raises(EngineExitedError, match=r"code 3.*out of cheese"):
             engine.act(env.last()[0])
-        assert time.monotonic() - started < 4.5  # at once, not after its 5 s move time
+        assert time.monotonic() - started < 20  # at once, not after its 30 s move time
 
 
 @pytest.mark.parametrize(
