@@ -25,7 +25,7 @@ def press(key):
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
 
 
-def run_until(app, condition, seconds=5.0):
+def run_until(app, condition, seconds=60.0):
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, "the window never got there"
