@@ -19,6 +19,7 @@ COLUMNS = (
     "samples",
     "train_steps",
     "hours",
+    "cpu_hours",
     "loss",
     "value_loss",
     "policy_loss",
@@ -26,6 +27,7 @@ COLUMNS = (
     "samples_per_hour",
     "win_rate_vs_best",
     "win_rate_vs_mcts",
+    "note",
 )
 
 

@@ -57,6 +57,10 @@ class RunFiles:
     def replay_path(self, iteration: int) -> Path:
         return self.directory / f"replay-{iteration:06d}.npz"
 
+    def snapshot_path(self, iteration: int) -> Path:
+        """The network kept for the learning curve after ``iteration``."""
+        return self.directory / "snapshots" / f"iteration-{iteration:06d}.pt"
+
     def read_manifest(self) -> Manifest | None:
         """The run's committed state, or None for a new run."""
         manifest = self._stored_manifest()

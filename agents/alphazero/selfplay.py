@@ -16,6 +16,7 @@ variety; later ones take the search's best move.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,6 +42,7 @@ class SelfPlayResult:
     simulations: int
     black_wins: int = 0
     draws: int = 0
+    unfinished: int = 0
 
 
 @dataclass
@@ -95,8 +97,18 @@ class SelfPlay:
             for _ in range(config.parallel_games)
         ]
 
-    def play(self, evaluator: Evaluator, games: int | None = None) -> SelfPlayResult:
-        """Play ``games`` games (default: one per parallel slot) to the end."""
+    def play(
+        self,
+        evaluator: Evaluator,
+        games: int | None = None,
+        deadline: float | None = None,
+    ) -> SelfPlayResult:
+        """Play ``games`` games (default: one per parallel slot) to the end.
+
+        With a ``deadline`` (a :func:`time.monotonic` value) play stops at the first
+        round that ends after it: the games not finished by then are dropped (their
+        number is ``unfinished`` in the result), so a time budget is kept.
+        """
         games = self.config.parallel_games if games is None else games
         active = [self._new_game(tree) for tree in self._trees[:games]]
         started = len(active)
@@ -119,7 +131,11 @@ class SelfPlay:
                 if started < games:
                     active.append(self._new_game(game.tree))
                     started += 1
-        return self._result(finished, moves, simulations)
+            if deadline is not None and active and time.monotonic() > deadline:
+                break
+        result = self._result(finished, moves, simulations)
+        result.unfinished = len(active) + games - started
+        return result
 
     def _new_game(self, tree: SearchTree) -> _Game:
         board = Board(self.game)
@@ -195,6 +211,10 @@ def play_games(
     game: GameConfig,
     config: SelfPlayConfig,
     rng: np.random.Generator,
+    deadline: float | None = None,
 ) -> SelfPlayResult:
-    """One batch of ``config.parallel_games`` games, from a fresh :class:`SelfPlay`."""
-    return SelfPlay(game, config, seed=int(rng.integers(2**31))).play(evaluator)
+    """One batch of ``config.parallel_games`` games, from a fresh :class:`SelfPlay`,
+    cut at ``deadline`` (see :meth:`SelfPlay.play`)."""
+    return SelfPlay(game, config, seed=int(rng.integers(2**31))).play(
+        evaluator, deadline=deadline
+    )

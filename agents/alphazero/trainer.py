@@ -8,7 +8,17 @@ A run lives in one folder:
 ``metrics.csv``        one row per iteration; ``metrics.png`` draws it (matplotlib)
 ``manifest.json``      names the files above of the last complete iteration
 ``best.pt``            the network that won the last gating match (the one to ship)
+``snapshots/``         the network every ``snapshot_every`` iterations (the
+                       learning curve's points: ``gomoku ladder`` rates them)
 =====================  ==========================================================
+
+A new run with teacher games (``config.distillation``) first teaches the network the
+heuristic's moves (:mod:`agents.alphazero.distillation`) and commits that as
+iteration 0; self-play starts from there.
+
+The time budget holds within one iteration: self-play stops at the budget's end
+(dropping the games still being played), and a run does not start an iteration when
+less than half of the last one's time is left.
 
 Each iteration plays a batch of self-play games, adds their samples to the replay
 window, takes gradient steps, then writes its files atomically and ``manifest.json``
@@ -37,6 +47,7 @@ from agents.alphazero.checkpoint import (
     read_checkpoint,
     save_network,
 )
+from agents.alphazero.distillation import distil
 from agents.alphazero.evaluation import evaluation_row
 from agents.alphazero.evaluator import NetworkEvaluator
 from agents.alphazero.learner import Learner, LossTerms
@@ -60,6 +71,8 @@ class Progress:
     train_steps: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    teacher_games: int = 0
+    teacher_steps: int = 0
 
     def to_dict(self) -> dict[str, float]:
         return dict(vars(self))
@@ -105,6 +118,7 @@ class TrainingRun:
         self.learner = Learner(network, config.learner, self.device)
         self.replay = ReplayBuffer(config.game.board_size, config.replay_capacity)
         self.resumed = manifest is not None
+        self.last_iteration_seconds: float | None = None
         if manifest is not None:
             self._resume(manifest)
 
@@ -142,23 +156,74 @@ class TrainingRun:
     def run(
         self, report: Callable[[Progress, dict[str, Any]], None] | None = None
     ) -> Progress:
-        """Iterate until the time budget (``config.hours``, all resumes) is spent."""
+        """Iterate until the time budget (``config.hours``, all resumes) is spent.
+
+        A new run with teacher games distils them first (iteration 0). The run stops
+        before an iteration that would not fit: when less than half of the last
+        iteration's time is left.
+        """
         self.directory.mkdir(parents=True, exist_ok=True)
+        budget = self.config.hours * 3600
+        if self._distillation_due():
+            row = self.distil()
+            if report is not None:
+                report(self.progress, row)
         if not (self.directory / "best.pt").is_file():
             self._save_best()
-        budget = self.config.hours * 3600
-        while self.progress.seconds < budget:
+        while self.progress.seconds < budget and not self._next_would_overrun(budget):
             row = self.iterate()
             if report is not None:
                 report(self.progress, row)
         return self.progress
 
+    def _next_would_overrun(self, budget: float) -> bool:
+        last = self.last_iteration_seconds
+        return last is not None and budget - self.progress.seconds < last / 2
+
+    def _distillation_due(self) -> bool:
+        teaching = self.config.distillation
+        return (
+            teaching.games > 0
+            and self.progress.iteration == 0
+            and self.progress.teacher_games == 0
+        )
+
+    def distil(self) -> dict[str, Any]:
+        """Teach a new network the heuristic's moves; commit it as iteration 0."""
+        started, cpu_started = time.monotonic(), time.process_time()
+        rng = np.random.default_rng([self.config.seed, 2**20])
+        teaching = self.config.distillation
+        taught, losses = distil(
+            self.learner, self.config.game, teaching, self.config.batch_size, rng
+        )
+        self.progress.teacher_games = taught.games
+        self.progress.teacher_steps = len(losses)
+        self.progress.train_steps = self.learner.steps
+        self.progress.seconds += time.monotonic() - started
+        self.progress.cpu_seconds += time.process_time() - cpu_started
+        row = self._metrics_row(_mean_losses(losses[-max(1, len(losses) // 10) :]))
+        row["note"] = (
+            f"distilled {taught.games} heuristic games "
+            f"({len(taught.samples.value)} samples) in {len(losses)} steps"
+            + (
+                f": loss {losses[0].total:.3f} -> {losses[-1].total:.3f}"
+                if losses
+                else ""
+            )
+        )
+        self._commit(row)
+        self._save_best()
+        return row
+
     def iterate(self) -> dict[str, Any]:
         """One iteration: self-play, learning, checkpoint, evaluation if due, logs."""
         started, cpu_started = time.monotonic(), time.process_time()
+        deadline = started + self.config.hours * 3600 - self.progress.seconds
         rng = np.random.default_rng([self.config.seed, self.progress.iteration])
         evaluator = NetworkEvaluator(self.network, self.device)
-        result = play_games(evaluator, self.config.game, self.config.self_play, rng)
+        result = play_games(
+            evaluator, self.config.game, self.config.self_play, rng, deadline
+        )
         self.replay.add(
             result.samples.planes, result.samples.policy, result.samples.value
         )
@@ -167,17 +232,33 @@ class TrainingRun:
         self.progress.games += result.games
         self.progress.samples += len(result.samples.value)
         evaluation = self._evaluate_if_due(rng)
-        self.progress.seconds += time.monotonic() - started
+        self.last_iteration_seconds = time.monotonic() - started
+        self.progress.seconds += self.last_iteration_seconds
         self.progress.cpu_seconds += time.process_time() - cpu_started
         row = {**self._metrics_row(losses), **evaluation}
+        notes = self._notes(losses, result.unfinished)
+        if notes:
+            row["note"] = "; ".join(notes)
         self._commit(row)
         if evaluation.get("win_rate_vs_best", 0.0) >= 0.55:
             self._save_best()
         self._plot()
         return row
 
+    def _notes(self, losses: LossTerms | None, unfinished: int) -> list[str]:
+        """Why an iteration did less than a full one, in words for the log."""
+        notes = []
+        if losses is None:
+            notes.append(
+                f"no gradient steps yet: {len(self.replay)} samples in the replay, "
+                f"learning starts at {self.config.min_replay} (--min-replay)"
+            )
+        if unfinished:
+            notes.append(f"{unfinished} unfinished games dropped at the budget's end")
+        return notes
+
     def _learn(self, new_samples: int, rng: np.random.Generator) -> LossTerms | None:
-        if len(self.replay) < self.config.min_replay:
+        if new_samples == 0 or len(self.replay) < self.config.min_replay:
             return None
         fraction = self.progress.seconds / (self.config.hours * 3600)
         self.learner.set_learning_rate(
@@ -191,8 +272,7 @@ class TrainingRun:
             for _ in range(steps)
         ]
         self.progress.train_steps = self.learner.steps
-        means = np.mean([(t.total, t.value, t.policy) for t in terms], axis=0)
-        return LossTerms(*(float(mean) for mean in means))
+        return _mean_losses(terms)
 
     def _commit(self, row: dict[str, Any]) -> None:
         """Write the iteration's files, then the manifest that makes them the run's."""
@@ -213,6 +293,13 @@ class TrainingRun:
         self.files.commit(
             Manifest(checkpoint.name, replay.name, len(self.metrics.rows))
         )
+        every = self.config.snapshot_every
+        if every and self.progress.iteration % every == 0:
+            save_network(
+                self.network,
+                self.files.snapshot_path(self.progress.iteration),
+                metadata=self.export_metadata(),
+            )
 
     def _plot(self) -> None:
         """Redraw ``metrics.png``; without matplotlib, say so once and stop trying."""
@@ -248,6 +335,7 @@ class TrainingRun:
             "samples": self.progress.samples,
             "train_steps": self.progress.train_steps,
             "hours": hours,
+            "cpu_hours": self.progress.cpu_seconds / 3600,
             "games_per_hour": self.progress.games / hours if hours else None,
             "samples_per_hour": self.progress.samples / hours if hours else None,
         }
@@ -264,6 +352,13 @@ class TrainingRun:
         best_path = self.directory / "best.pt"
         best = network_from_payload(read_checkpoint(best_path), best_path)
         return evaluation_row(self.network, best, self.config, self.device, rng)
+
+
+def _mean_losses(terms: list[LossTerms]) -> LossTerms | None:
+    if not terms:
+        return None
+    means = np.mean([(t.total, t.value, t.policy) for t in terms], axis=0)
+    return LossTerms(*(float(mean) for mean in means))
 
 
 def _game_dict(config: TrainingConfig) -> dict[str, Any]:

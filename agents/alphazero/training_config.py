@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
+from agents.alphazero.distillation import DistillationConfig
 from agents.alphazero.learner import LearnerConfig
 from agents.alphazero.network import NetworkConfig
 from gomoku_env.config import GameConfig
@@ -82,6 +83,7 @@ class TrainingConfig:
         game: the rules that self-play follows.
         network: the shape of a fresh network (ignored when starting from weights).
         self_play: how games are generated.
+        distillation: teacher games that a new network learns before self-play.
         learner: optimiser settings.
         replay_capacity: samples in the replay window.
         batch_size: samples per gradient step.
@@ -92,6 +94,9 @@ class TrainingConfig:
         evaluation_games: games per evaluation match (colours alternate).
         evaluation_simulations: AlphaZero's simulations per move in evaluations.
         mcts_simulations: simulations of the pure MCTS baseline in evaluations.
+        snapshot_every: iterations between the networks kept in ``snapshots/`` for
+            the learning curve (0: none); the distilled network (iteration 0) is
+            kept too.
         hours: wall-clock budget of this run, summed over resumes.
         seed: seeds self-play, sampling and initial weights.
     """
@@ -99,6 +104,7 @@ class TrainingConfig:
     game: GameConfig = field(default_factory=lambda: GameConfig(board_size=9))
     network: NetworkConfig = field(default_factory=NetworkConfig)
     self_play: SelfPlayConfig = field(default_factory=SelfPlayConfig)
+    distillation: DistillationConfig = field(default_factory=DistillationConfig)
     learner: LearnerConfig = field(default_factory=LearnerConfig)
     replay_capacity: int = 30_000
     batch_size: int = 256
@@ -108,6 +114,7 @@ class TrainingConfig:
     evaluation_games: int = 12
     evaluation_simulations: int = 100
     mcts_simulations: int = 1_000
+    snapshot_every: int = 0
     hours: float = 1.0
     seed: int = 0
 
@@ -118,8 +125,43 @@ class TrainingConfig:
             ("evaluation_every", "evaluation_games", "evaluation_simulations"),
             0,
         )
-        _check_positive(self, ("mcts_simulations", "sample_reuse", "hours", "seed"), 0)
+        _check_positive(
+            self,
+            ("mcts_simulations", "sample_reuse", "hours", "seed", "snapshot_every"),
+            0,
+        )
 
     def summary(self) -> dict[str, str]:
         """Flat ``name: value`` strings, for the metadata saved with the weights."""
         return {item.name: repr(getattr(self, item.name)) for item in fields(self)}
+
+
+# A budget shorter than this gets smaller iterations and learns from its first samples.
+FULL_SIZE_HOURS = 0.5
+FULL_PARALLEL_GAMES = SelfPlayConfig.parallel_games
+FULL_MIN_REPLAY = 2_000
+
+
+@dataclass(frozen=True)
+class BudgetDefaults:
+    """Settings that depend on the time budget (see :func:`budget_defaults`)."""
+
+    parallel_games: int
+    min_replay: int
+
+
+def budget_defaults(hours: float) -> BudgetDefaults:
+    """Iteration size and learning start that fit a budget of ``hours``.
+
+    From half an hour up: 64 games an iteration and 2,000 samples before the first
+    gradient step. A shorter budget plays fewer games an iteration, in proportion (at
+    least 8), so that several iterations fit in it, and learns from its first 64
+    samples: a two-minute run plays 8 games an iteration and learns after the first,
+    instead of ending before learning would start.
+    """
+    if hours >= FULL_SIZE_HOURS:
+        return BudgetDefaults(FULL_PARALLEL_GAMES, FULL_MIN_REPLAY)
+    share = max(hours, 0.0) / FULL_SIZE_HOURS
+    return BudgetDefaults(
+        parallel_games=max(8, round(FULL_PARALLEL_GAMES * share)), min_replay=64
+    )

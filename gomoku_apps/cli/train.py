@@ -25,63 +25,199 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     game = parser.add_argument_group("game")
-    game.add_argument("--board-size", type=int, default=9)
-    game.add_argument("--win-length", type=int, default=5)
+    game.add_argument(
+        "--board-size", type=int, default=9, help="board size of the games (5 to 25)"
+    )
+    game.add_argument(
+        "--win-length", type=int, default=5, help="stones in a row that win"
+    )
     add_rule_argument(game)
     run = parser.add_argument_group("run")
-    run.add_argument("--hours", type=float, default=1.0, help="budget, over resumes")
-    run.add_argument("--out", default=DEFAULT_OUT, help="folder of the run")
-    run.add_argument("--init", help="start from these weights (bundled name or path)")
-    run.add_argument("--export", help="write the trained network here at the end")
-    run.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:1, ...")
-    run.add_argument("--threads", type=int, help="torch CPU threads (default: ≤ 2)")
-    run.add_argument("--seed", type=int, default=0)
-    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.add_argument(
+        "--hours",
+        type=float,
+        default=1.0,
+        help="wall-clock budget, summed over resumes; the run ends within one "
+        "iteration of it",
+    )
+    run.add_argument(
+        "--out",
+        default=DEFAULT_OUT,
+        help="folder of the run; run the same command again to resume it",
+    )
+    run.add_argument(
+        "--init",
+        help="start a new run from these weights: a bundled name (9x9, 15x15) or a "
+        "file; ignored when resuming",
+    )
+    run.add_argument(
+        "--export",
+        help="also write the trained network to this file at the end (for "
+        "alphazero:weights=FILE)",
+    )
+    run.add_argument(
+        "--device",
+        default="auto",
+        help="where the network runs: auto (CUDA when torch sees a GPU), cpu, "
+        "cuda, cuda:1, ...",
+    )
+    run.add_argument(
+        "--threads",
+        type=int,
+        help="torch CPU threads (unset: at most 2)",
+    )
+    run.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seeds self-play, sampling and the first weights",
+    )
+    run.add_argument(
+        "--snapshot-every",
+        type=int,
+        default=0,
+        help="keep the network every N iterations in OUT/snapshots/ (0: never), "
+        "for the learning curve",
+    )
+    run.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="print one line per iteration instead of a progress bar",
+    )
     network = parser.add_argument_group("network (new runs)")
-    network.add_argument("--channels", type=int, default=32)
-    network.add_argument("--blocks", type=int, default=4)
+    network.add_argument(
+        "--channels", type=int, default=32, help="width of the residual trunk"
+    )
+    network.add_argument(
+        "--blocks", type=int, default=4, help="residual blocks in the trunk"
+    )
+    teacher = parser.add_argument_group(
+        "teacher games (new runs): learn the heuristic's moves before self-play"
+    )
+    teacher.add_argument(
+        "--teacher-games",
+        type=int,
+        default=0,
+        help="heuristic games played for the network to learn from first (0: none)",
+    )
+    teacher.add_argument(
+        "--teacher-steps",
+        type=int,
+        default=0,
+        help="gradient steps on the teacher games' positions",
+    )
     play = parser.add_argument_group("self-play")
-    play.add_argument("--parallel-games", type=int, default=64)
-    play.add_argument("--simulations", type=int, default=100)
-    play.add_argument("--fast-simulations", type=int, default=25)
-    play.add_argument("--full-search-probability", type=float, default=0.25)
+    play.add_argument(
+        "--parallel-games",
+        type=int,
+        help="games per iteration, played together so one network call serves "
+        "them all (unset: 64, fewer for budgets under half an hour)",
+    )
+    play.add_argument(
+        "--simulations",
+        type=int,
+        default=100,
+        help="search simulations of a move whose position becomes a training sample",
+    )
+    play.add_argument(
+        "--fast-simulations",
+        type=int,
+        default=25,
+        help="simulations of the other moves, which only move the game on",
+    )
+    play.add_argument(
+        "--full-search-probability",
+        type=float,
+        default=0.25,
+        help="share of moves that get the full search and give a sample",
+    )
     learn = parser.add_argument_group("learning")
-    learn.add_argument("--learning-rate", type=float, default=2e-3)
-    learn.add_argument("--batch-size", type=int, default=256)
-    learn.add_argument("--replay", type=int, default=30_000, help="replay window")
-    learn.add_argument("--sample-reuse", type=float, default=8.0)
-    learn.add_argument("--min-replay", type=int, default=2_000, help="before learning")
+    learn.add_argument(
+        "--learning-rate",
+        type=float,
+        default=2e-3,
+        help="Adam's step size (lowered x0.3 after 60%% of the budget, x0.1 after 85%%)",
+    )
+    learn.add_argument(
+        "--batch-size", type=int, default=256, help="samples per gradient step"
+    )
+    learn.add_argument(
+        "--replay",
+        type=int,
+        default=30_000,
+        help="replay window: the most recent samples that learning draws from",
+    )
+    learn.add_argument(
+        "--sample-reuse",
+        type=float,
+        default=8.0,
+        help="times each new sample is drawn for learning, on average",
+    )
+    learn.add_argument(
+        "--min-replay",
+        type=int,
+        help="samples needed before the first gradient step (unset: 2000, or 64 "
+        "for budgets under half an hour)",
+    )
     evaluation = parser.add_argument_group("evaluation")
-    evaluation.add_argument("--evaluation-every", type=int, default=10)
-    evaluation.add_argument("--evaluation-games", type=int, default=12)
-    evaluation.add_argument("--mcts-simulations", type=int, default=1_000)
+    evaluation.add_argument(
+        "--evaluation-every",
+        type=int,
+        default=10,
+        help="iterations between evaluation matches (0: never)",
+    )
+    evaluation.add_argument(
+        "--evaluation-games",
+        type=int,
+        default=12,
+        help="games of each evaluation match, against the best network so far and "
+        "against pure MCTS",
+    )
+    evaluation.add_argument(
+        "--mcts-simulations",
+        type=int,
+        default=1_000,
+        help="simulations a move of the pure-MCTS opponent in evaluations",
+    )
     parser.set_defaults(handler=run_training)
 
 
 def training_config(arguments: argparse.Namespace) -> Any:
     """The :class:`TrainingConfig` that the command-line arguments describe."""
+    from agents.alphazero.distillation import DistillationConfig
     from agents.alphazero.learner import LearnerConfig
     from agents.alphazero.network import NetworkConfig
-    from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
+    from agents.alphazero.training_config import (
+        SelfPlayConfig,
+        TrainingConfig,
+        budget_defaults,
+    )
     from gomoku_env.config import GameConfig
 
+    defaults = budget_defaults(arguments.hours)
+    parallel_games = arguments.parallel_games or defaults.parallel_games
+    min_replay = arguments.min_replay or defaults.min_replay
     return TrainingConfig(
         game=GameConfig(arguments.board_size, arguments.win_length, arguments.rule),
         network=NetworkConfig(channels=arguments.channels, blocks=arguments.blocks),
         self_play=SelfPlayConfig(
-            parallel_games=arguments.parallel_games,
+            parallel_games=parallel_games,
             simulations=arguments.simulations,
             fast_simulations=arguments.fast_simulations,
             full_search_probability=arguments.full_search_probability,
+        ),
+        distillation=DistillationConfig(
+            games=arguments.teacher_games, steps=arguments.teacher_steps
         ),
         learner=LearnerConfig(learning_rate=arguments.learning_rate),
         replay_capacity=arguments.replay,
         batch_size=arguments.batch_size,
         sample_reuse=arguments.sample_reuse,
-        min_replay=min(arguments.min_replay, arguments.replay),
+        min_replay=min(min_replay, arguments.replay),
         evaluation_every=arguments.evaluation_every,
         evaluation_games=arguments.evaluation_games,
         mcts_simulations=arguments.mcts_simulations,
+        snapshot_every=arguments.snapshot_every,
         hours=arguments.hours,
         seed=arguments.seed,
     )
@@ -164,11 +300,17 @@ class _ProgressBar:
         for name in ("loss", "win_rate_vs_best", "win_rate_vs_mcts"):
             if row.get(name) is not None:
                 fields[name] = f"{row[name]:.3f}"
+        note = row.get("note")
         if self._bar is None:
             print(f"iteration {progress.iteration}: {fields}", flush=True)
-            return
-        self._bar.update(round(progress.seconds) - self._bar.n)
-        self._bar.set_postfix(fields)
+        else:
+            self._bar.update(round(progress.seconds) - self._bar.n)
+            self._bar.set_postfix(fields)
+        if note:
+            message = f"iteration {progress.iteration}: {note}"
+            print(message, flush=True) if self._bar is None else self._bar.write(
+                message
+            )
 
 
 def _progress_bar(hours: float, done_seconds: float, disabled: bool) -> _ProgressBar:

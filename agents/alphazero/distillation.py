@@ -1,0 +1,185 @@
+"""Teacher games: start a network from what the heuristic already knows, then self-play.
+
+A network that starts from random weights spends its first hours learning that five in
+a row wins and that an open four must be blocked: knowledge the pattern heuristic has
+for free. Distillation gives it that knowledge in minutes. Many games are played by
+the batched heuristic (one compiled call moves every game), with some random moves for
+variety; every position becomes a sample whose policy target is the heuristic's move
+and whose value target is the game's result for the side to move. The network learns
+those samples before the first self-play game, and self-play improves on it from there.
+
+Games are cheap (microseconds a move), so the cost is the gradient steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.alphazero.learner import Learner, LossTerms
+from agents.alphazero.replay import Batch, ReplayBuffer
+from agents.classic.heuristic import HeuristicAgent
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig
+from gomoku_env.kernels import BLACK, EMPTY
+from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+
+
+@dataclass(frozen=True)
+class DistillationConfig:
+    """How a new network learns from the heuristic before self-play.
+
+    Attributes:
+        games: teacher games to play (0: no distillation).
+        steps: gradient steps on their samples.
+        random_move_probability: chance that a move after the opening is a random legal
+            point next to the stones instead of the heuristic's, so the samples cover
+            positions the heuristic would never reach by itself.
+        opening_moves: moves at the start of each game chosen at random among the points
+            near the stones (near the centre on an empty board).
+    """
+
+    games: int = 0
+    steps: int = 0
+    random_move_probability: float = 0.1
+    opening_moves: int = 4
+
+    def __post_init__(self) -> None:
+        for name in ("games", "steps", "opening_moves"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(
+                    f"DistillationConfig.{name} must be an int >= 0, got {value!r}"
+                )
+        if not 0 <= self.random_move_probability <= 1:
+            raise ValueError(
+                "DistillationConfig.random_move_probability must be in [0, 1], "
+                f"got {self.random_move_probability!r}"
+            )
+
+
+@dataclass(frozen=True)
+class TeacherSamples:
+    """The samples of a batch of teacher games, with counts for the logs."""
+
+    samples: Batch
+    games: int
+    black_wins: int
+    draws: int
+
+
+NEARBY_REACH = 2
+
+
+def _within_reach(stones: np.ndarray, reach: int) -> np.ndarray:
+    """The points at most ``reach`` lines (in both directions) from a ``True`` point."""
+    size = stones.shape[0]
+    padded = np.pad(stones, reach)
+    near = np.zeros_like(stones)
+    for row_shift in range(2 * reach + 1):
+        for column_shift in range(2 * reach + 1):
+            near |= padded[
+                row_shift : row_shift + size, column_shift : column_shift + size
+            ]
+    return near
+
+
+def _nearby_point(board: Board, rng: np.random.Generator) -> int:
+    """A random legal point within two lines of a stone (around the centre if none)."""
+    size = board.config.board_size
+    legal = board.legal_mask().reshape(size, size).astype(bool)
+    stones = board.grid != EMPTY
+    if not stones.any():
+        stones = np.zeros_like(stones)
+        stones[size // 2, size // 2] = True
+    candidates = np.flatnonzero(_within_reach(stones, NEARBY_REACH) & legal)
+    if candidates.size == 0:
+        candidates = np.flatnonzero(legal)
+    return int(rng.choice(candidates))
+
+
+def teacher_games(
+    game: GameConfig,
+    games: int,
+    config: DistillationConfig,
+    rng: np.random.Generator,
+    parallel: int = 256,
+) -> TeacherSamples:
+    """Play ``games`` heuristic games, ``parallel`` at a time, and label every position.
+
+    The policy target of a position is the heuristic's move there (one-hot; its ties
+    are broken at random), also where a random move was played instead; the value
+    target is the final result for the side to move (+1 win, -1 loss, 0 draw).
+    """
+    teacher = HeuristicAgent(game, seed=int(rng.integers(2**31)))
+    size = game.board_size
+    planes_out: list[np.ndarray] = []
+    policy_out: list[int] = []
+    value_out: list[float] = []
+    black_wins = draws = 0
+    started = 0
+    while started < games:
+        count = min(parallel, games - started)
+        started += count
+        boards = [Board(game) for _ in range(count)]
+        views = [ObservationPlanes(size) for _ in range(count)]
+        records: list[list[tuple[np.ndarray, int, int]]] = [[] for _ in range(count)]
+        active = list(range(count))
+        while active:
+            observed = np.stack([views[i].view(boards[i].to_move) for i in active])
+            masks = np.stack([boards[i].legal_mask() for i in active])
+            moves = teacher.act_batch(observed, masks, np.asarray(active))
+            still_active = []
+            for row, index in enumerate(active):
+                board = boards[index]
+                target = int(moves[row])
+                records[index].append((observed[row], target, board.to_move))
+                action = target
+                opening = len(board.moves) < config.opening_moves
+                if opening or rng.random() < config.random_move_probability:
+                    action = _nearby_point(board, rng)
+                color, previous = board.to_move, board.last_move
+                board.play(action)
+                views[index].place(action, color, previous)
+                if not board.is_over:
+                    still_active.append(index)
+            active = still_active
+        for board, record in zip(boards, records, strict=True):
+            winner = board.winner
+            black_wins += winner == BLACK
+            draws += winner == EMPTY
+            for observed, target, color in record:
+                planes_out.append(observed)
+                policy_out.append(target)
+                value_out.append(
+                    0.0 if winner == EMPTY else (1.0 if color == winner else -1.0)
+                )
+    policy = np.zeros((len(policy_out), game.cells), dtype=np.float32)
+    policy[np.arange(len(policy_out)), policy_out] = 1.0
+    samples = Batch(
+        np.array(planes_out, dtype=np.int8).reshape(-1, size, size, PLANE_COUNT),
+        policy,
+        np.array(value_out, dtype=np.float32),
+    )
+    return TeacherSamples(samples, games, int(black_wins), int(draws))
+
+
+def distil(
+    learner: Learner,
+    game: GameConfig,
+    config: DistillationConfig,
+    batch_size: int,
+    rng: np.random.Generator,
+) -> tuple[TeacherSamples, list[LossTerms]]:
+    """Teach ``learner``'s network the heuristic: play the games, take the steps.
+
+    Returns the teacher samples' counts and the loss of every step (the first and last
+    show how much was learned).
+    """
+    taught = teacher_games(game, config.games, config, rng)
+    samples = taught.samples
+    buffer = ReplayBuffer(game.board_size, max(1, len(samples.value)))
+    buffer.add(samples.planes, samples.policy, samples.value)
+    losses = [learner.step(buffer.sample(batch_size, rng)) for _ in range(config.steps)]
+    return taught, losses
