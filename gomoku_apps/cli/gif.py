@@ -18,7 +18,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "frame per move, the last held longer.",
     )
     parser.add_argument("file", help="a game record (as saved by 'gomoku play')")
-    parser.add_argument("-o", "--output", required=True, help="the GIF file to write")
+    parser.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="the GIF file to write"
+    )
     parser.add_argument(
         "--frame-ms", type=int, default=DEFAULT_FRAME_MS, help="milliseconds per move"
     )
