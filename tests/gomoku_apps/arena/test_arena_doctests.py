@@ -12,6 +12,8 @@ MODULES = [
     "gomoku_apps.arena.ladder",
     "gomoku_apps.arena.match",
     "gomoku_apps.arena.sprt",
+    "gomoku_apps.arena.stats",
+    "gomoku_apps.cli.parsing",
     "agents.specs",
 ]
 
