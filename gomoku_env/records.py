@@ -184,7 +184,7 @@ class GameRecord:
         """Read a record file; RecordError names the file and the line of a problem
         (also for a directory or a file that is not UTF-8 text)."""
         path = Path(path)
-        text = read_text_file(path, "game record", RecordError)
+        text = read_text_file(path, "a game record", RecordError)
         return cls.from_text(text, source=str(path))
 
 

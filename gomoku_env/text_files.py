@@ -15,17 +15,17 @@ from pathlib import Path
 def read_text_file(
     path: str | os.PathLike[str], kind: str, error: type[ValueError] = ValueError
 ) -> str:
-    """The UTF-8 text of the file ``path``, which should hold a ``kind``.
+    """The UTF-8 text of the file ``path``, which should be ``kind``.
 
     Raises:
         FileNotFoundError: there is no such file.
         ValueError: (``error``) ``path`` is a directory, or its bytes are not UTF-8
             text; the message names the file, the line of the first bad byte and
-            ``kind`` ("game record", "opening file", ...).
+            ``kind`` ("a game record", "an opening file", ...).
     """
     path = Path(path)
     if path.is_dir():
-        raise error(f"{path}: is a directory, not a {kind}")
+        raise error(f"{path}: is a directory, not {kind}")
     data = path.read_bytes()
     try:
         return data.decode("utf-8")
@@ -33,5 +33,5 @@ def read_text_file(
         line_number = data.count(b"\n", 0, decode_error.start) + 1
         raise error(
             f"{path}, line {line_number}: not UTF-8 text ({decode_error.reason} at "
-            f"byte {decode_error.start}); is it a {kind}?"
+            f"byte {decode_error.start}); is it {kind}?"
         ) from None

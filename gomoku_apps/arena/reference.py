@@ -134,5 +134,5 @@ def reference_scale(board_size: int) -> RatingScale:
 
 def read_scale(path: str | Path, config: GameConfig) -> RatingScale:
     """The anchors of a ladder CSV file, taken to be rated under ``config``'s rules."""
-    text = read_text_file(path, "ladder CSV file")
+    text = read_text_file(path, "a ladder CSV file")
     return RatingScale(f"the scale of {path}", config, parse_anchors(text, str(path)))
