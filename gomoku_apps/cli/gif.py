@@ -22,12 +22,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "-o", "--output", required=True, metavar="FILE", help="the GIF file to write"
     )
     parser.add_argument(
-        "--frame-ms", type=int, default=DEFAULT_FRAME_MS, help="milliseconds per move"
+        "--frame-ms",
+        type=int,
+        default=DEFAULT_FRAME_MS,
+        metavar="MS",
+        help="milliseconds per move",
     )
     parser.add_argument(
         "--final-ms",
         type=int,
         default=DEFAULT_FINAL_MS,
+        metavar="MS",
         help="milliseconds on the final position",
     )
     add_drawing_arguments(parser)

@@ -121,7 +121,7 @@ def nearest(word: str, candidates: Sequence[str]) -> str | None:
 def unknown_option_message(
     extras: Sequence[str], parser: argparse.ArgumentParser
 ) -> str:
-    """ "unrecognized arguments: ..." with the nearest known option for each option."""
+    """The "unrecognized arguments" message, naming the nearest known option."""
     names = {
         option: long_options(action)[0] if long_options(action) else option
         for action in parser._actions
