@@ -28,13 +28,17 @@ def test_gif_command_reports_a_malformed_record(tmp_path, capsys):
     assert not (tmp_path / "x.gif").exists()
 
 
-def test_gif_and_arena_name_a_binary_file(tmp_path, capsys):
+def test_gif_replay_and_arena_name_a_binary_file(tmp_path, capsys):
     binary = tmp_path / "photo.jpg"
     binary.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")
-    assert main(["gif", str(binary), "-o", str(tmp_path / "x.gif")]) == 2
-    error = capsys.readouterr().err
-    assert error.startswith(f"gomoku: error: {binary}, line 1: not UTF-8 text")
-    assert "is it a game record?" in error and "codec" not in error
+    for command in (
+        ["gif", str(binary), "-o", str(tmp_path / "x.gif")],
+        ["replay", str(binary)],
+    ):
+        assert main(command) == 2
+        error = capsys.readouterr().err
+        assert error.startswith(f"gomoku: error: {binary}, line 1: not UTF-8 text")
+        assert "is it a game record?" in error and "codec" not in error
     arguments = ["arena", "random", "random", "--openings", str(binary), "--games", "2"]
     assert main(arguments) == 2
     error = capsys.readouterr().err
