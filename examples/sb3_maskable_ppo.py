@@ -265,7 +265,7 @@ def play_as_agent(args: Args) -> None:
     print(aec.render())
     print(f"result: {info['reason']}, winner {info['winner']}")
     spec = f"python:agents.sb3.policy_agent:load_agent,path={args.model_path}"
-    size = f"--size {args.board_size} --win-length {args.win_length}"
+    size = f"--board-size {args.board_size} --win-length {args.win_length}"
     print("the same model through an agent spec, in the arena and the GUI:")
     print(f"  gomoku arena '{spec}' mcts:simulations=200 --games 20 --board-size 9")
     print(f"  gomoku play --black '{spec}' --white human {size}")

@@ -34,6 +34,7 @@ from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError, NotationError
 from gomoku_env.kernels import EMPTY
 from gomoku_env.notation import action_to_notation, notation_to_action
+from gomoku_env.text_files import read_text_file
 
 RESULTS = ("black", "white", "draw", "unfinished")
 REQUIRED_HEADERS = ("Rule", "Size", "WinLength", "Black", "White", "Result")
@@ -183,23 +184,8 @@ class GameRecord:
         """Read a record file; RecordError names the file and the line of a problem
         (also for a directory or a file that is not UTF-8 text)."""
         path = Path(path)
-        return cls.from_text(_read_text(path), source=str(path))
-
-
-def _read_text(path: Path) -> str:
-    """The UTF-8 text of the file ``path``; RecordError for a directory or bytes
-    that are not UTF-8, naming the file (and the line of the first bad byte)."""
-    if path.is_dir():
-        raise RecordError(f"{path}: is a directory, not a game record file")
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line_number = data.count(b"\n", 0, error.start) + 1
-        raise RecordError(
-            f"{path}, line {line_number}: not UTF-8 text ({error.reason} at byte "
-            f"{error.start}); is it a game record?"
-        ) from None
+        text = read_text_file(path, "a game record", RecordError)
+        return cls.from_text(text, source=str(path))
 
 
 def _check_replaceable(path: Path) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import torch
 
 from agents.alphazero.network import NetworkConfig, PolicyValueNet
+from agents.alphazero.weights import bundled_names
 from gomoku_env.atomic import write_atomically
 from gomoku_env.observation import PLANE_COUNT
 
@@ -63,12 +64,13 @@ def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises several types for damaged files
         raise CheckpointError(
-            f"cannot read weights file {str(path)!r} (truncated or corrupt?): "
-            f"{_load_failure(error)}"
+            f"{str(path)!r} is not a valid gomoku_env AlphaZero weights file: "
+            f"{_load_failure(error, path)}. {_what_to_do()}"
         ) from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise CheckpointError(
-            f"{str(path)!r} is not a gomoku_env AlphaZero weights file"
+            f"{str(path)!r} is not a gomoku_env AlphaZero weights file (a torch "
+            f"file, but not one that save_network wrote). {_what_to_do()}"
         )
     if payload.get("format_version") != FORMAT_VERSION:
         raise CheckpointError(
@@ -122,15 +124,30 @@ def _check_claimed_shape(
         )
 
 
-def _load_failure(error: Exception) -> str:
-    """torch's reason in one line, without its advice to load unsafely."""
+def _what_to_do() -> str:
+    names = ", ".join(bundled_names()) or "none shipped"
+    return (
+        "Use a file written by `gomoku train --export` or save_network, or a bundled "
+        f"network by name ({names}); if the file was copied or downloaded, copy it "
+        "again"
+    )
+
+
+def _load_failure(error: Exception, path: Path) -> str:
+    """Why torch could not read ``path``, in a phrase, without its advice to load it
+    unsafely (``weights_only=False`` would run any code that a file carries)."""
     text = str(error)
-    if "weights_only" in text or "Weights only" in text:
+    if "Unsupported global" in text:
         return (
-            "it holds Python objects other than tensors and plain values, "
-            "which are never loaded (they could run code)"
+            "it holds Python objects other than tensors and plain values, which are "
+            "never loaded because loading them could run code"
         )
-    return (text.strip().splitlines() or [type(error).__name__])[0]
+    if path.stat().st_size == 0:
+        return "the file is empty"
+    detail = ""
+    if isinstance(error, RuntimeError) and "weights_only" not in text.lower():
+        detail = f" ({text.strip().split('. ')[0].rstrip('.')})"
+    return f"it is truncated or corrupt{detail}"
 
 
 def load_weights(

@@ -6,6 +6,7 @@ trained policy can play any seat: only the layout (channels first or last) may d
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -96,11 +97,9 @@ def load_agent(
     Has the agent-factory signature ``(config, seed, **options)``, so it can back an
     agent spec; ``config`` is checked against the model's board size when given.
     """
-    from sb3_contrib import MaskablePPO
-
     if not Path(path).is_file():
         raise ValueError(f"no saved MaskablePPO model at {str(path)!r}")
-    model = MaskablePPO.load(path, device="cpu")
+    model = _read_model(Path(path))
     agent = PolicyAgent(model, deterministic=deterministic, seed=seed)
     shape = agent.policy.observation_space.shape
     size = shape[1] if agent.channels_first else shape[0]
@@ -110,3 +109,32 @@ def load_agent(
             f"not board_size {config.board_size}"
         )
     return agent
+
+
+def _read_model(path: Path) -> Any:
+    """The MaskablePPO model saved at ``path``; one ValueError line naming the file.
+
+    SB3 reports a damaged file with many exception types and texts that start with
+    "Error:" or carry torch's advice to load unsafely; none of that is passed on.
+    """
+    from sb3_contrib import MaskablePPO
+
+    try:
+        return MaskablePPO.load(path, device="cpu")
+    except Exception as error:  # any failure to read a user's file is a bad file
+        raise ValueError(
+            f"{str(path)!r} is not a valid saved MaskablePPO model "
+            f"({_model_failure(error, path)}); save one with model.save(PATH), as "
+            "examples/sb3_maskable_ppo.py does"
+        ) from None
+
+
+def _model_failure(error: Exception, path: Path) -> str:
+    """Why SB3 could not read ``path``, in a phrase."""
+    if not zipfile.is_zipfile(path):
+        return "not a zip archive: truncated, or another kind of file"
+    text = str(error).strip()
+    if "weights" in text.lower():
+        return "its network weights are damaged or hold Python objects"
+    first_line = (text.splitlines() or [type(error).__name__])[0]
+    return f"damaged: {first_line.removeprefix('Error: ')}"

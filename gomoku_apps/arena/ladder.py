@@ -21,8 +21,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from gomoku_apps.arena.bradley_terry import Ratings, check_draw_model, fit_ratings
-from gomoku_apps.arena.match import Arena, check_positive, pair_tasks, player_names
-from gomoku_apps.arena.results import Tally, ThinkingTime, tally, thinking_time
+from gomoku_apps.arena.match import (
+    Arena,
+    check_positive,
+    pairing_tasks,
+    player_names,
+)
+from gomoku_apps.arena.results import (
+    Tally,
+    ThinkingTime,
+    head_to_head,
+    tally,
+    thinking_time,
+)
 from gomoku_apps.arena.runner import GameResult, GameTask, ResultCallback
 
 DEFAULT_ANCHOR = "random"
@@ -52,8 +63,7 @@ class Ladder:
 
     def head_to_head(self, name: str, opponent: str) -> Tally:
         """W/D/L of ``name`` in its games against ``opponent``."""
-        games = [g for g in self.games if {g.black, g.white} == {name, opponent}]
-        return tally(games, name)
+        return head_to_head(self.games, name, opponent)
 
 
 def pair_counts(
@@ -79,20 +89,8 @@ def round_robin_tasks(
     arena: Arena, names: Sequence[str], specs: Sequence[str], games_per_pair: int
 ) -> list[GameTask]:
     """Tasks for every pair of players, numbered one after another."""
-    tasks: list[GameTask] = []
-    for (name_a, spec_a), (name_b, spec_b) in itertools.combinations(
-        zip(names, specs, strict=True), 2
-    ):
-        tasks += pair_tasks(
-            len(tasks),
-            ((name_a, spec_a), (name_b, spec_b)),
-            games_per_pair,
-            arena.openings,
-            arena.config,
-            arena.seed,
-            arena.move_time_limit,
-        )
-    return tasks
+    players = zip(names, specs, strict=True)
+    return pairing_tasks(arena, itertools.combinations(players, 2), games_per_pair)
 
 
 def _check_ladder(

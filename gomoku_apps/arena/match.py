@@ -16,7 +16,7 @@ script that runs parallel matches must guard its entry point with
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,9 +89,13 @@ class MatchResult:
         return forfeits(self.games, name)
 
 
+Player = tuple[str, str]
+"""A player of a run: its display name and its agent spec."""
+
+
 def pair_tasks(
     first_index: int,
-    players: tuple[tuple[str, str], tuple[str, str]],
+    players: tuple[Player, Player],
     games: int,
     openings: Sequence[Opening],
     config: GameConfig,
@@ -119,6 +123,24 @@ def pair_tasks(
                 config,
                 move_time_limit,
             )
+        )
+    return tasks
+
+
+def pairing_tasks(
+    arena: Arena, pairings: Iterable[tuple[Player, Player]], games_per_pair: int
+) -> list[GameTask]:
+    """Tasks for ``games_per_pair`` games of each pairing, numbered one after another."""
+    tasks: list[GameTask] = []
+    for players in pairings:
+        tasks += pair_tasks(
+            len(tasks),
+            players,
+            games_per_pair,
+            arena.openings,
+            arena.config,
+            arena.seed,
+            arena.move_time_limit,
         )
     return tasks
 

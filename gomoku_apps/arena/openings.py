@@ -29,6 +29,7 @@ from gomoku_env.kernels import centre_point
 from gomoku_env.notation import format_moves
 from gomoku_env.openings import parse_opening
 from gomoku_env.symmetry import inverse_permutations
+from gomoku_env.text_files import read_text_file
 
 Opening = tuple[int, ...]
 BOOK = "book"
@@ -77,12 +78,14 @@ def read_openings(path: str | Path, config: GameConfig) -> list[Opening]:
 
     Raises:
         FileNotFoundError: no such file.
-        ValueError: a line is not a valid opening on this board (names the line), or
-            the file holds no opening.
+        ValueError: a line is not a valid opening on this board (names the line),
+            the file is not UTF-8 text or a directory (names the file), or it holds
+            no opening.
     """
     path = Path(path)
     openings: list[Opening] = []
-    for number, raw in enumerate(path.read_text().splitlines(), start=1):
+    text = read_text_file(path, "an opening file")
+    for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agents.game import COLORS
 from gomoku_apps.arena.match import MatchResult
-from gomoku_apps.arena.stats import format_elo
+from gomoku_apps.arena.stats import format_elo_interval
 
 _FORFEITS_LISTED = 10
 
@@ -83,8 +83,7 @@ def format_match(match: MatchResult) -> str:
         *_record_rows(match),
         f"score {summary.score:.3f} ({percent}% CI {summary.score_low:.3f} … "
         f"{summary.score_high:.3f})",
-        f"Elo difference {format_elo(summary.elo)} ({percent}% CI "
-        f"{format_elo(summary.elo_low)} … {format_elo(summary.elo_high)})",
+        f"Elo difference {format_elo_interval(summary)}",
         "thinking time:",
         *_time_rows(match),
         f"forfeits ({len(match.forfeits())}, lost by the forfeiting agent):",

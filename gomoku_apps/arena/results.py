@@ -45,6 +45,12 @@ def tally(results: Sequence[GameResult], name: str, color: str | None = None) ->
     return Tally(wins, draws, losses)
 
 
+def head_to_head(results: Sequence[GameResult], name: str, opponent: str) -> Tally:
+    """W/D/L of player ``name`` in its games against ``opponent``."""
+    games = [r for r in results if {r.black, r.white} == {name, opponent}]
+    return tally(games, name)
+
+
 @dataclass(frozen=True)
 class ThinkingTime:
     """Total seconds a player spent choosing its moves, and how many moves it chose."""

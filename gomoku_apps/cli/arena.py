@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from gomoku_apps.cli.game_options import (
+    add_games_argument,
     add_games_parser,
     arena_from_options,
-    positive_int,
     progress_from_options,
 )
 
@@ -24,9 +24,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("a", metavar="A", help="first agent spec (the one rated)")
     parser.add_argument("b", metavar="B", help="second agent spec")
-    parser.add_argument(
-        "--games", type=positive_int, default=200, help="games (default 200)"
-    )
+    add_games_argument(parser, 200, "in the match (fewer if --sprt decides sooner)")
     sprt = parser.add_argument_group("sequential test (stops the match once decided)")
     sprt.add_argument(
         "--sprt",
@@ -35,8 +33,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar=("ELO0", "ELO1"),
         help="test H0: A is ELO0 stronger against H1: A is ELO1 stronger",
     )
-    sprt.add_argument("--alpha", type=float, default=0.05, help="false H1 rate (0.05)")
-    sprt.add_argument("--beta", type=float, default=0.05, help="false H0 rate (0.05)")
+    sprt.add_argument(
+        "--alpha", type=float, default=0.05, help="how often a false H1 is accepted"
+    )
+    sprt.add_argument(
+        "--beta", type=float, default=0.05, help="how often a false H0 is accepted"
+    )
     parser.set_defaults(handler=run_arena)
 
 

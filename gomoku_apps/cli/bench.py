@@ -30,11 +30,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "after NAME go to the script. Without NAME, list the benchmarks.",
     )
     parser.add_argument("name", nargs="?", help="benchmark name (e.g. arena)")
-    parser.add_argument("script_arguments", nargs=argparse.REMAINDER, metavar="...")
+    parser.add_argument(
+        "script_arguments",
+        nargs=argparse.REMAINDER,
+        metavar="...",
+        help="arguments for the benchmark script",
+    )
     parser.add_argument(
         "--dir",
         type=Path,
         default=SOURCE_BENCHMARKS,
+        metavar="DIR",
         help="where the benchmark scripts are (default: the source tree's benchmarks/)",
     )
     parser.set_defaults(handler=run_bench)

@@ -29,7 +29,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "Gomocup brain: it reads manager commands on stdin and answers on stdout.",
     )
     parser.add_argument("agent", metavar="AGENT_SPEC", help="the agent to play")
-    parser.add_argument("--seed", type=int, default=None, help="seed for the agent")
+    parser.add_argument(
+        "--seed", type=int, default=None, metavar="N", help="seed for the agent"
+    )
     parser.add_argument(
         "--launcher",
         metavar="PATH",

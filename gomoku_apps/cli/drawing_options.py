@@ -14,6 +14,7 @@ def add_drawing_arguments(parser: argparse.ArgumentParser) -> None:
         "--cell-size",
         type=int,
         default=None,
+        metavar="PIXELS",
         help=f"pixels between lines, {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS} "
         "(default: about 600 pixels for the board)",
     )

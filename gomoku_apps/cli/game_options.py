@@ -1,10 +1,14 @@
-"""Command-line options shared by the commands that play games (arena, ladder)."""
+"""Command-line options shared by the commands that play games (arena, ladder, rate).
+
+The rules options (``--board-size``, ``--win-length``, ``--rule``) are shared with
+``gomoku play`` too, so every verb spells them alike.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from gomoku_env.config import Rule
+from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE, Rule
 
 SPEC_HELP = (
     "agent specs: NAME[:TARGET][:key=value,...], e.g. random, heuristic, "
@@ -44,8 +48,24 @@ def add_rule_argument(group: argparse._ActionsContainer) -> None:
         type=rule_argument,
         default=Rule.FREESTYLE,
         metavar="|".join(rule.value for rule in Rule),
-        help="how a line wins (default freestyle)",
+        help="how a line wins (default: freestyle)",
     )
+
+
+def add_rules_arguments(group: argparse._ActionsContainer, board_size: int) -> None:
+    """``--board-size`` (old spelling ``--size``), ``--win-length`` and ``--rule``."""
+    group.add_argument(
+        "--board-size",
+        "--size",
+        type=int,
+        default=board_size,
+        metavar="N",
+        help=f"board side, {MIN_BOARD_SIZE} to {MAX_BOARD_SIZE}",
+    )
+    group.add_argument(
+        "--win-length", type=int, default=5, metavar="N", help="stones in a row to win"
+    )
+    add_rule_argument(group)
 
 
 def add_games_parser(
@@ -59,26 +79,38 @@ def add_games_parser(
     return parser
 
 
+def add_games_argument(
+    parser: argparse._ActionsContainer, default: int, per: str, *aliases: str
+) -> None:
+    """``--games N``: games per match, ``per`` saying which (pair, anchor...)."""
+    parser.add_argument(
+        "--games",
+        *aliases,
+        type=positive_int,
+        default=default,
+        metavar="N",
+        help=f"games {per}",
+    )
+
+
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """Rules, openings, seed, parallelism, time limit, records and progress options."""
     rules = parser.add_argument_group("game")
-    rules.add_argument(
-        "--board-size", type=int, default=15, help="board side (default 15)"
-    )
-    rules.add_argument(
-        "--win-length", type=int, default=5, help="stones in a row (default 5)"
-    )
-    add_rule_argument(rules)
+    add_rules_arguments(rules, board_size=15)
     rules.add_argument(
         "--openings",
         default="book",
         metavar="book|none|FILE",
-        help="built-in opening book for the board size (default), the empty board, "
-        "or a file with one opening per line in notation",
+        help="built-in opening book for the board size (the default), the empty "
+        "board, or a file with one opening per line in notation",
     )
     run = parser.add_argument_group("run")
-    run.add_argument("--seed", type=int, default=0, help="seeds openings and agents")
-    run.add_argument("--jobs", type=positive_int, default=1, help="parallel processes")
+    run.add_argument(
+        "--seed", type=int, default=0, metavar="N", help="seeds openings and agents"
+    )
+    run.add_argument(
+        "--jobs", type=positive_int, default=1, metavar="N", help="parallel processes"
+    )
     run.add_argument(
         "--move-time",
         type=positive_float,

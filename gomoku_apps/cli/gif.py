@@ -18,14 +18,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "frame per move, the last held longer.",
     )
     parser.add_argument("file", help="a game record (as saved by 'gomoku play')")
-    parser.add_argument("-o", "--output", required=True, help="the GIF file to write")
     parser.add_argument(
-        "--frame-ms", type=int, default=DEFAULT_FRAME_MS, help="milliseconds per move"
+        "-o", "--output", required=True, metavar="FILE", help="the GIF file to write"
+    )
+    parser.add_argument(
+        "--frame-ms",
+        type=int,
+        default=DEFAULT_FRAME_MS,
+        metavar="MS",
+        help="milliseconds per move",
     )
     parser.add_argument(
         "--final-ms",
         type=int,
         default=DEFAULT_FINAL_MS,
+        metavar="MS",
         help="milliseconds on the final position",
     )
     add_drawing_arguments(parser)

@@ -6,9 +6,9 @@ import argparse
 import sys
 
 from gomoku_apps.cli.game_options import (
+    add_games_argument,
     add_games_parser,
     arena_from_options,
-    positive_int,
     progress_from_options,
 )
 
@@ -24,22 +24,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "Writes PREFIX.md, PREFIX.csv and PREFIX.png and prints the Markdown.",
     )
     parser.add_argument("agents", nargs="+", metavar="AGENT", help="agent specs")
+    add_games_argument(parser, 20, "per pair of agents", "--games-per-pair")
     parser.add_argument(
-        "--games-per-pair", type=positive_int, default=20, help="games per pair (20)"
-    )
-    parser.add_argument(
-        "--anchor", default="random", help="the agent rated 0 (default random)"
+        "--anchor", default="random", metavar="AGENT", help="the agent rated 0"
     )
     parser.add_argument(
         "--output",
         metavar="PREFIX",
-        help="output files' prefix (default ladder-SIZExSIZE-RULE)",
+        help="output files' prefix (default: ladder-SIZExSIZE-RULE)",
     )
     parser.add_argument(
         "--draw-model",
         choices=("half", "davidson"),
         default="half",
-        help="a draw is half a win each way (Elo's sense, default) or Davidson's model",
+        help="a draw is half a win each way (Elo's sense) or Davidson's model",
     )
     parser.add_argument("--no-plot", action="store_true", help="skip the PNG plot")
     parser.set_defaults(handler=run_ladder_command)
@@ -59,7 +57,7 @@ def run_ladder_command(arguments: argparse.Namespace) -> int:
         ladder = run_ladder(
             arena,
             arguments.agents,
-            arguments.games_per_pair,
+            arguments.games,
             arguments.anchor,
             progress,
             arguments.draw_model,

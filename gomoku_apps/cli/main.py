@@ -8,11 +8,11 @@ code) as a default. Modules are imported when the parser is built, so heavy impo
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from collections.abc import Sequence
 
+from gomoku_apps.cli.parsing import CommandParser
 from gomoku_env import __version__
 
 SUBCOMMANDS: list[str] = [
@@ -22,14 +22,15 @@ SUBCOMMANDS: list[str] = [
     "gif",
     "arena",
     "ladder",
+    "rate",
     "bench",
     "train",
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> CommandParser:
     """The full ``gomoku`` argument parser."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="gomoku", description="Gomoku environments, agents and tools."
     )
     parser.add_argument("--version", action="version", version=f"gomoku {__version__}")

@@ -3,7 +3,7 @@
 Examples::
 
     gomoku play --black human --white random
-    gomoku play --black random --white random --delay 0.5 --size 9
+    gomoku play --black random --white random --delay 0.5 --board-size 9
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import argparse
 
 from agents.specs import make_agent, registered_names
 from gomoku_apps.cli.drawing_options import add_drawing_arguments, drawing_options
-from gomoku_apps.cli.game_options import add_rule_argument
+from gomoku_apps.cli.game_options import add_rules_arguments
 from gomoku_apps.cli.quitting import exit_after_thinking
 from gomoku_apps.gui.session import HUMAN, GameSession, Seat
 from gomoku_env.config import GameConfig
@@ -34,19 +34,28 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         parser.add_argument(
             f"--{color}",
             default=default,
+            metavar="SPEC",
             help=f"who plays {color}: 'human' or an agent spec such as "
-            f"'random' (names: {names}; default {default})",
+            f"'random' (names: {names})",
         )
-    parser.add_argument("--size", type=int, default=15, help="board size, 5 to 25")
-    parser.add_argument("--win-length", type=int, default=5, help="stones in a row")
-    add_rule_argument(parser)
-    parser.add_argument("--seed", type=int, default=None, help="seed for the agents")
-    parser.add_argument("--save", default=None, help="file for the game record")
+    add_rules_arguments(parser, board_size=15)
+    parser.add_argument(
+        "--seed", type=int, default=None, metavar="N", help="seed for the agents"
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        "--save",
+        metavar="FILE",
+        help="the game record's file: Save (S) writes it, and a finished game is "
+        "saved there (default: gomoku-TIME.txt, on Save only)",
+    )
     parser.add_argument(
         "--delay",
         type=float,
         default=None,
-        help=f"least seconds per agent move (default {WATCH_DELAY} with no person "
+        metavar="SECONDS",
+        help=f"least seconds per agent move (default: {WATCH_DELAY} with no person "
         "playing, else 0)",
     )
     parser.add_argument(
@@ -65,7 +74,7 @@ def make_seat(spec: str, config: GameConfig, seed: int | None) -> Seat:
 
 def run_play(arguments: argparse.Namespace) -> int:
     """Open the play window and run it until it is closed."""
-    config = GameConfig(arguments.size, arguments.win_length, arguments.rule)
+    config = GameConfig(arguments.board_size, arguments.win_length, arguments.rule)
     seed = arguments.seed
     black = make_seat(arguments.black, config, seed)
     white = make_seat(arguments.white, config, None if seed is None else seed + 1)
@@ -81,7 +90,7 @@ def run_play(arguments: argparse.Namespace) -> int:
 
     session = GameSession(config, black, white)
     app = PlayApp(
-        session, drawing_options(arguments), arguments.fps, arguments.save, delay
+        session, drawing_options(arguments), arguments.fps, arguments.output, delay
     )
     app.run()
     print(session.status())

@@ -18,7 +18,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "Esc or Q quits.",
     )
     parser.add_argument("file", help="a game record (as saved by 'gomoku play')")
-    parser.add_argument("--start", type=int, default=0, help="moves shown at first")
+    parser.add_argument(
+        "--start", type=int, default=0, metavar="N", help="moves shown at first"
+    )
     parser.add_argument(
         "--fps", type=float, default=30, help="window frames per second"
     )

@@ -121,3 +121,35 @@ def test_the_shipped_networks_still_load() -> None:
     for name in bundled_names():
         network, _ = load_network(resolve_weights(name))
         assert network.config.input_planes == PLANE_COUNT
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"", "the file is empty"),
+        (bytes(range(256)) * 4, "it is truncated or corrupt"),
+        (b"PK\x03\x04" + bytes(200), "it is truncated or corrupt (PytorchStreamReader"),
+        (b"just some text\n", "it is truncated or corrupt"),
+    ],
+)
+def test_a_damaged_file_is_named_with_what_to_do_and_no_unsafe_advice(
+    tmp_path: Path, content: bytes, reason: str
+) -> None:
+    path = tmp_path / "broken-weights.pt"
+    path.write_bytes(content)
+    with pytest.raises(CheckpointError) as caught:
+        load_network(path)
+    message = str(caught.value)
+    assert message.startswith(
+        f"{str(path)!r} is not a valid gomoku_env AlphaZero weights file: {reason}"
+    )
+    assert "gomoku train --export" in message and "9x9" in message
+    assert "weights_only" not in message and "\n" not in message
+    assert "internal miniz error" not in message  # torch's own paragraph is cut
+
+
+def test_a_torch_file_of_something_else_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "tensors.pt"
+    torch.save({"a": torch.zeros(2)}, path)
+    with pytest.raises(CheckpointError, match=r"tensors\.pt.*not one that save_net"):
+        load_network(path)

@@ -212,3 +212,41 @@ def test_self_play_opponent_drives_the_vector_env_in_batches(
 def test_bad_pool_arguments(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         PolicyPool(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (lambda data: b"PK\x03\x04 not really a zip", "not a zip archive"),
+        (lambda data: bytes(300), "not a zip archive"),
+        (lambda data: _rezipped(data, "data", b"{not json"), "damaged: Expecting"),
+        # torch's own complaint varies with the damage; the line stays clean.
+        (lambda data: _rezipped(data, "policy.pth", b"junk"), ""),
+    ],
+)
+def test_a_damaged_model_is_one_clean_line_naming_the_file(
+    trained: MaskablePPO, tmp_path, damage, reason
+) -> None:
+    good = tmp_path / "good.zip"
+    trained.save(good)
+    path = tmp_path / "damaged-model.zip"
+    path.write_bytes(damage(good.read_bytes()))
+    with pytest.raises(ValueError) as caught:
+        load_agent(path=path)
+    message = str(caught.value)
+    assert message.startswith(f"{str(path)!r} is not a valid saved MaskablePPO model (")
+    assert reason in message and "model.save(PATH)" in message
+    assert "Error:" not in message and "weights_only" not in message
+    assert "\n" not in message
+
+
+def _rezipped(data: bytes, member: str, replacement: bytes) -> bytes:
+    """A copy of the zip archive ``data`` with ``member`` replaced."""
+    import io
+    import zipfile
+
+    source, target = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(target, "w") as archive:
+        for name in source.namelist():
+            archive.writestr(name, replacement if name == member else source.read(name))
+    return target.getvalue()

@@ -12,6 +12,11 @@ MODULES = [
     "gomoku_apps.arena.ladder",
     "gomoku_apps.arena.match",
     "gomoku_apps.arena.sprt",
+    "gomoku_apps.arena.stats",
+    "gomoku_apps.arena.anchored_fit",
+    "gomoku_apps.arena.reference",
+    "gomoku_apps.arena.rate",
+    "gomoku_apps.cli.parsing",
     "agents.specs",
 ]
 

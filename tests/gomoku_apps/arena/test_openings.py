@@ -76,3 +76,12 @@ def test_shuffle_depends_on_seed_only():
     assert shuffled(openings, 3) == shuffled(openings, 3)
     assert shuffled(openings, 3) != shuffled(openings, 4)
     assert sorted(shuffled(openings, 3)) == sorted(openings)
+
+
+def test_a_binary_opening_file_is_named(tmp_path):
+    path = tmp_path / "book.bin"
+    path.write_bytes(b"d4\n\xc7\x00\xff")
+    with pytest.raises(ValueError, match=r"book\.bin, line 2: not UTF-8 text.*opening"):
+        load_openings(path, GameConfig(board_size=9))
+    with pytest.raises(ValueError, match="is a directory, not an opening file"):
+        load_openings(tmp_path, GameConfig(board_size=9))

@@ -26,3 +26,20 @@ def test_gif_command_reports_a_malformed_record(tmp_path, capsys):
     assert main(["gif", str(bad), "-o", str(tmp_path / "x.gif")]) == 2
     assert "bad.txt, line 2: missing header 'WinLength'" in capsys.readouterr().err
     assert not (tmp_path / "x.gif").exists()
+
+
+def test_gif_replay_and_arena_name_a_binary_file(tmp_path, capsys):
+    binary = tmp_path / "photo.jpg"
+    binary.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")
+    for command in (
+        ["gif", str(binary), "-o", str(tmp_path / "x.gif")],
+        ["replay", str(binary)],
+    ):
+        assert main(command) == 2
+        error = capsys.readouterr().err
+        assert error.startswith(f"gomoku: error: {binary}, line 1: not UTF-8 text")
+        assert "is it a game record?" in error and "codec" not in error
+    arguments = ["arena", "random", "random", "--openings", str(binary), "--games", "2"]
+    assert main(arguments) == 2
+    error = capsys.readouterr().err
+    assert f"{binary}, line 1: not UTF-8 text" in error and "codec" not in error
