@@ -55,7 +55,9 @@ def test_gomoku_commands_parse(block):
             try:
                 parsed = parser.parse_args(arguments)
             except SystemExit as exit_:
-                assert exit_.code == 0, f"gomoku {' '.join(arguments)}: {errors.getvalue()}"
+                assert exit_.code == 0, (
+                    f"gomoku {' '.join(arguments)}: {errors.getvalue()}"
+                )
                 continue
         assert hasattr(parsed, "handler"), f"gomoku {' '.join(arguments)} runs nothing"
 
@@ -77,7 +79,11 @@ def test_skip_marks_are_read_from_the_line_above_a_fence(tmp_path):
         "```python\n  x = 1\n```\n  ```bash\n  gomoku play\n  ```\n"
     )
     first, second, third = code_blocks(page)
-    assert (first.line, first.code, first.skip_reason) == (4, "show()", "needs a display")
+    assert (first.line, first.code, first.skip_reason) == (
+        4,
+        "show()",
+        "needs a display",
+    )
     assert (second.code, second.skip_reason) == ("  x = 1", None)
     assert (third.language, third.code) == ("bash", "gomoku play")
 
@@ -88,7 +94,9 @@ def test_readme_starts_with_the_two_set_up_commands_and_reaches_gomoku():
     commands = [line.split("#")[0].strip() for line in first_shell.code.splitlines()]
     assert commands[:2] == ["make demo", "make test"]
     assert "source .venv/bin/activate" in readme
-    assert "pip install torch --index-url https://download.pytorch.org/whl/cpu" in readme
+    assert (
+        "pip install torch --index-url https://download.pytorch.org/whl/cpu" in readme
+    )
     assert len(readme.splitlines()) < 250
 
 
@@ -110,9 +118,20 @@ def test_site_builds_with_warnings_as_errors(tmp_path):
     pytest.importorskip("mkdocs", reason="mkdocs is not installed (the docs extra)")
     pytest.importorskip("material", reason="mkdocs-material is not installed")
     built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-         "--site-dir", str(tmp_path / "site")],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--quiet",
+            "--site-dir",
+            str(tmp_path / "site"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert built.returncode == 0, built.stderr
     assert (tmp_path / "site" / "index.html").is_file()
