@@ -20,12 +20,6 @@ from tests.docs_examples import ROOT, all_blocks, code_blocks, gomoku_commands
 
 PYTHON_BLOCKS = all_blocks("python")
 
-# Examples that train a network stay small; one torch thread keeps them quick on a
-# machine whose cores are busy (torch's default spreads over all of them).
-with contextlib.suppress(ImportError):
-    import torch
-
-    torch.set_num_threads(1)
 BASH_BLOCKS = [block for block in all_blocks("bash") if gomoku_commands(block.code)]
 
 
@@ -43,8 +37,26 @@ def test_python_example_runs(block, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MPLBACKEND", "Agg")
     code = compile(block.code, block.name, "exec")
-    with contextlib.redirect_stdout(io.StringIO()):
+    with _one_torch_thread(), contextlib.redirect_stdout(io.StringIO()):
         exec(code, {"__name__": "__docs_example__"})
+
+
+@contextlib.contextmanager
+def _one_torch_thread():
+    """Examples that train a network stay small, and one torch thread keeps them quick
+    on a busy machine (an earlier example, AlphaZero's, may have set more); the
+    previous count comes back afterwards."""
+    try:
+        import torch
+    except ImportError:
+        yield
+        return
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
 
 
 @pytest.mark.parametrize("block", BASH_BLOCKS, ids=lambda block: block.name)
