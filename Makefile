@@ -6,22 +6,34 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export SDL_VIDEODRIVER ?= dummy
 export SDL_AUDIODRIVER ?= dummy
+# mkdocs-material prints a banner about its successor on every build; the build is what counts.
+export NO_MKDOCS_2_WARNING ?= 1
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test lint docs shell bench clean
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev,render,plot,sb3,train]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,render,plot,sb3,train,alphazero,docs]'
 	touch $(STAMP)
+	@echo "Set up .venv. For the gomoku command: source $(BIN)/activate (or run $(BIN)/gomoku)"
 
 demo: setup
 	$(BIN)/python examples/demo.py
+	@echo "Next: source $(BIN)/activate, then gomoku --help (or run $(BIN)/gomoku)"
 
-test: lint
+# The gomoku command is in .venv/bin: this says how to reach it from your shell.
+shell: setup
+	@echo "Run: source $(BIN)/activate   (then gomoku --help; deactivate to leave)"
+
+test: lint docs
 	$(BIN)/python -m pytest -n 2 -q
+
+# The documentation site (mkdocs.yml, pages in docs/) into site/; warnings are errors.
+docs: setup
+	$(BIN)/mkdocs build --strict --quiet
 
 # What a reviewer checks first: lint, formatting, and the layers contract
 # (gomoku_apps above agents above gomoku_env; see [tool.importlinter] in pyproject.toml).
@@ -39,4 +51,4 @@ bench: setup
 	$(BIN)/python benchmarks/bench_selfplay.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build site *.egg-info

@@ -4,9 +4,22 @@ Importing this package imports torch and stable-baselines3 (install the ``sb3`` 
 ``import gomoku_env`` alone never does.
 """
 
-from agents.sb3.features import GomokuCNN
-from agents.sb3.policy_agent import PolicyAgent, load_agent
-from agents.sb3.self_play import PolicyPool, SelfPlayCallback, SelfPlayOpponent
+from gomoku_env.extras import require_extra
+
+require_extra(
+    ("torch", "stable_baselines3", "sb3_contrib"),
+    "sb3",
+    "The Stable-Baselines3 integration (agents.sb3)",
+)
+
+# Imported after the check, so a missing extra is told as such.
+from agents.sb3.features import GomokuCNN  # noqa: E402
+from agents.sb3.policy_agent import PolicyAgent, load_agent  # noqa: E402
+from agents.sb3.self_play import (  # noqa: E402
+    PolicyPool,
+    SelfPlayCallback,
+    SelfPlayOpponent,
+)
 
 __all__ = [
     "GomokuCNN",

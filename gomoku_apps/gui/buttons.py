@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import pygame
 
 from gomoku_env.render.fonts import draw_text, fitting_size
-from gomoku_env.render.theme import Theme
+from gomoku_env.render.theme import Color, Theme
 
 BAR_HEIGHT = 44
 GAP = 6
@@ -20,6 +21,12 @@ class Button:
     command: str
     label: str
     key: str
+
+    @property
+    def caption(self) -> str:
+        """What the button shows, one style for every window: "Undo [U]", "First [Home]"."""
+        key = self.key.upper() if len(self.key) == 1 else self.key.capitalize()
+        return f"{self.label} [{key}]"
 
 
 class ButtonBar:
@@ -61,14 +68,28 @@ class ButtonBar:
                 return rect.center
         raise ValueError(f"no button for command {command!r}")
 
-    def draw(self, surface: pygame.Surface, theme: Theme) -> None:
-        """Draw the bar and its buttons, each labelled with its key."""
+    def draw(
+        self,
+        surface: pygame.Surface,
+        theme: Theme,
+        disabled: Collection[str] = (),
+    ) -> None:
+        """Draw the bar and its buttons, each labelled with its key; the commands in
+        ``disabled`` (which would do nothing now) greyed out."""
         surface.fill(
             theme.caption_background, (0, self.top, surface.get_width(), BAR_HEIGHT)
         )
-        labels = [f"{button.label} ({button.key.upper()})" for button in self.buttons]
+        labels = [button.caption for button in self.buttons]
         width = self.rects[0].width - 6
         text_size = min(fitting_size(label, BAR_HEIGHT // 2, width) for label in labels)
-        for label, rect in zip(labels, self.rects, strict=True):
-            pygame.draw.rect(surface, theme.button, rect, border_radius=6)
-            draw_text(surface, label, text_size, theme.button_text, center=rect.center)
+        for button, rect in zip(self.buttons, self.rects, strict=True):
+            fill, text = button_colors(button.command in disabled, theme)
+            pygame.draw.rect(surface, fill, rect, border_radius=6)
+            draw_text(surface, button.caption, text_size, text, center=rect.center)
+
+
+def button_colors(disabled: bool, theme: Theme) -> tuple[Color, Color]:
+    """(fill, text) colours of a button, enabled or greyed out."""
+    if disabled:
+        return theme.button_disabled, theme.button_text_disabled
+    return theme.button, theme.button_text

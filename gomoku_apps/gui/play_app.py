@@ -1,7 +1,8 @@
 """The play window: people click to move, agents think in the background.
 
-Buttons and keys: Undo (U) back to the person's previous turn, Resign (R), New game (N),
-Swap colours (C), Save (S) the game record. Escape or Q, or closing the window, quits,
+Buttons and keys: Undo [U] back to the person's previous turn, Resign [R], New game [N],
+Swap colours [C], Save [S] the game record; Undo and Resign are greyed out while they
+would do nothing (always, when no person plays). Escape or Q, or closing the window, quits,
 even in the middle of an agent's search.
 """
 
@@ -74,6 +75,14 @@ class PlayApp(WindowApp):
         status = self.session.status(thinking=self.thinking)
         caption = f"{status}  ·  {self.message}" if self.message else status
         return self.session.board, caption
+
+    def disabled_commands(self) -> frozenset[str]:
+        """Undo and Resign when they would do nothing: always, when no person plays."""
+        session = self.session
+        disabled = {"undo"} if not session.can_undo else set()
+        if not session.can_resign:
+            disabled.add("resign")
+        return frozenset(disabled)
 
     def click(self, action: int) -> None:
         session = self.session

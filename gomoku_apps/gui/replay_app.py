@@ -8,6 +8,7 @@ from gomoku_env.board import Board
 from gomoku_env.notation import action_to_notation
 from gomoku_env.records import GameRecord
 from gomoku_env.render.options import RenderOptions
+from gomoku_env.result_words import result_sentence
 
 REPLAY_BUTTONS = [
     Button("first", "First", "home"),
@@ -48,15 +49,25 @@ class ReplayApp(WindowApp):
             self.position = targets[command]
             self._board = self.record.board(self.position)
 
+    def disabled_commands(self) -> frozenset[str]:
+        """First and Back at the start, Next and Last at the end."""
+        disabled = set()
+        if self.position == 0:
+            disabled |= {"first", "previous"}
+        if self.position == len(self.record.moves):
+            disabled |= {"next", "last"}
+        return frozenset(disabled)
+
     def scene(self) -> tuple[Board, str]:
         record, board = self.record, self._board
         total = len(record.moves)
-        players = f"{record.black} vs {record.white}"
         if self.position == 0:
-            return board, f"{players}: start ({total} moves), Right for the next move"
+            players = f"Black ({record.black}) vs White ({record.white})"
+            return board, f"Start of {total} moves · {players}"
         point = action_to_notation(record.moves[self.position - 1], board.size)
         text = f"Move {self.position}/{total}: {point}"
         if self.position == total and record.result != "unfinished":
-            reason = f" ({record.reason})" if record.reason else ""
-            text += f", result {record.result}{reason}"
-        return board, f"{players}. {text}"
+            text += " · " + result_sentence(
+                record.result, record.reason, record.black, record.white
+            )
+        return board, text

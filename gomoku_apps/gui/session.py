@@ -22,18 +22,9 @@ from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, WHITE, other_color
 from gomoku_env.notation import action_to_notation
 from gomoku_env.records import GameRecord
+from gomoku_env.result_words import result_sentence
 
 HUMAN = "human"
-REASON_WORDS = {
-    "five": "five in a row",
-    "resign": "resignation",
-    "board_full": "the board is full",
-    "illegal_move": "an illegal move",
-    "forbidden_overline": "black's forbidden overline",
-    "forbidden_double_four": "black's forbidden double four",
-    "forbidden_double_three": "black's forbidden double three",
-    "no_legal_move": "no legal move for black",
-}
 
 
 @dataclass
@@ -101,15 +92,26 @@ class GameSession:
         self.env.step(int(action))
         self.generation += 1
 
+    @property
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` would change anything: a person plays, and there is a
+        move or a resignation to take back."""
+        return self.has_human and (self.resigned is not None or bool(self.board.moves))
+
+    @property
+    def can_resign(self) -> bool:
+        """Whether :meth:`resign` would end the game: it goes on and a person plays."""
+        return self.has_human and not self.is_over
+
     def undo(self) -> bool:
         """Take back moves until a person is to move again; False if nothing to undo."""
+        if not self.can_undo:
+            return False
         if self.resigned is not None:
             self.resigned = None
             self.generation += 1
             return True
         moves = list(self.board.moves)
-        if not moves or not self.has_human:
-            return False
         moves.pop()
         while (
             moves and not self.seats[BLACK if len(moves) % 2 == 0 else WHITE].is_human
@@ -121,7 +123,7 @@ class GameSession:
 
     def resign(self) -> bool:
         """The person to move (or the only person playing) resigns; False if none."""
-        if self.is_over or not self.has_human:
+        if not self.can_resign:
             return False
         color = self.board.to_move
         if not self.seats[color].is_human:
@@ -158,19 +160,17 @@ class GameSession:
         return result, info.get("reason", "")
 
     def status(self, thinking: bool = False) -> str:
-        """The status line: whose turn (or "thinking…"), or the result and why."""
+        """The status line, always laid out the same way: "Move 9 · White (mcts)
+        thinking…" (or "to move") while the game goes on, then the result and why."""
         result, reason = self.result()
-        why = REASON_WORDS.get(reason, reason)
-        if result == "draw":
-            return f"Draw: {why}"
         if result != "unfinished":
-            winner = self.seats[BLACK if result == "black" else WHITE].name
-            return f"{result.capitalize()} ({winner}) wins by {why}"
-        color = COLOR_NAMES[self.board.to_move]
-        seat = self.seat_to_move
+            return result_sentence(
+                result, reason, self.seats[BLACK].name, self.seats[WHITE].name
+            )
+        color = COLOR_NAMES[self.board.to_move].capitalize()
         doing = "thinking…" if thinking else "to move"
         number = len(self.board.moves) + 1
-        return f"{color.capitalize()} ({seat.name}) {doing}, move {number}"
+        return f"Move {number} · {color} ({self.seat_to_move.name}) {doing}"
 
     def record(self, date: str = "") -> GameRecord:
         """The game so far as a :class:`GameRecord`."""

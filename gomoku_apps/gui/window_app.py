@@ -54,6 +54,10 @@ class WindowApp(ABC):
     def scene(self) -> tuple[Board, str]:
         """The board to show and its caption."""
 
+    def disabled_commands(self) -> frozenset[str]:
+        """The buttons that would do nothing now, drawn greyed out; none by default."""
+        return frozenset()
+
     def point_position(self, action: int) -> tuple[int, int]:
         """Window pixel of the point ``action`` (for scripted sessions and tests)."""
         return self.geometry.point_center(action)
@@ -113,5 +117,5 @@ class WindowApp(ABC):
         board, caption = self.scene()
         surface = pygame.Surface(self.size)
         surface.blit(draw_scene(board, self.options, caption=caption), (0, 0))
-        self.bar.draw(surface, self.options.theme)
+        self.bar.draw(surface, self.options.theme, self.disabled_commands())
         self.window.show(surface)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pygame
 
-from gomoku_env.render.fonts import draw_text, fitting_size, font
+from gomoku_env.render.fonts import draw_text, elide, font
 from gomoku_env.render.theme import Theme
 
 VALUE_BAR_FRACTION = 0.28
+TEXT_FRACTION = 0.6
+"""Caption text height as a fraction of the strip's: fixed, so a long status line is
+cut short with "…" rather than drawn smaller."""
 
 
 def _draw_value_bar(strip: pygame.Surface, value: float, theme: Theme) -> int:
@@ -35,11 +38,16 @@ def _draw_value_bar(strip: pygame.Surface, value: float, theme: Theme) -> int:
 def draw_caption(
     strip: pygame.Surface, text: str, value: float | None, theme: Theme
 ) -> None:
-    """Fill the caption strip with ``text`` on the left and ``value`` as a bar."""
+    """Fill the caption strip with ``text`` on the left and ``value`` as a bar.
+
+    The text's size depends on the strip's height only; text too long for the strip
+    ends in "…".
+    """
     strip.fill(theme.caption_background)
     width, height = strip.get_size()
     if value is not None:
         width = _draw_value_bar(strip, value, theme)
-    text_size = fitting_size(text, round(height * 0.6), width - height)
+    text_size = round(height * TEXT_FRACTION)
     start = (height / 3, height / 2)
-    draw_text(strip, text, text_size, theme.caption_text, left_middle=start)
+    shown = elide(text, text_size, width - height / 3 - start[0])
+    draw_text(strip, shown, text_size, theme.caption_text, left_middle=start)

@@ -34,6 +34,16 @@ def draw_text(
     return rect
 
 
+def elide(text: str, size: int, width: float) -> str:
+    """``text``, cut and ended with "…" if needed, so that it fits ``width`` pixels at
+    ``size``: status lines keep one font size whatever they say."""
+    if font(size).size(text)[0] <= width:
+        return text
+    while text and font(size).size(text + "…")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 def fitting_size(text: str, size: int, width: float, smallest: int = 10) -> int:
     """The largest font size up to ``size`` at which ``text`` fits ``width`` pixels."""
     while size > smallest and font(size).size(text)[0] > width:

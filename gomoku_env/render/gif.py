@@ -17,7 +17,8 @@ import numpy as np
 from gomoku_env.atomic import write_atomically
 from gomoku_env.records import GameRecord
 from gomoku_env.render.options import RenderOptions
-from gomoku_env.render.renderer import render_board
+from gomoku_env.render.renderer import render_board, render_legend
+from gomoku_env.result_words import result_sentence
 
 DEFAULT_FRAME_MS = 600
 DEFAULT_FINAL_MS = 2500
@@ -27,24 +28,30 @@ GIF_COLORS = 128
 def game_frames(
     record: GameRecord, options: RenderOptions | None = None
 ) -> Iterator[np.ndarray]:
-    """rgb arrays of the game's positions: the empty board, then one per move."""
+    """rgb arrays of the game's positions: the empty board, then one per move.
+
+    Each frame is the players' legend (a stone of each colour and its player's name)
+    above the board and its caption; the last frame's caption tells the result in the
+    play window's words ("White (random) wins by resignation after 12 moves").
+    """
+    legend = render_legend(
+        record.black, record.white, record.config.board_size, options
+    )
     for move_count in range(len(record.moves) + 1):
         board = record.board(move_count)
         caption = None
         if move_count == len(record.moves):
-            caption = _final_caption(record)
-        yield render_board(board, options=options, caption=caption)
+            caption = final_caption(record)
+        picture = render_board(board, options=options, caption=caption)
+        yield np.concatenate([legend, picture], axis=0)
 
 
-def _final_caption(record: GameRecord) -> str | None:
+def final_caption(record: GameRecord) -> str | None:
+    """The result and why, and the number of moves; None for an unfinished game."""
     if record.result == "unfinished":
         return None
-    if record.result == "draw":
-        return f"Draw ({record.reason or 'agreed'})"
-    winner = record.black if record.result == "black" else record.white
-    why = f" by {record.reason}" if record.reason else ""
-    moves = len(record.moves)
-    return f"{record.result.capitalize()} ({winner}) wins{why} after {moves} moves"
+    sentence = result_sentence(record.result, record.reason, record.black, record.white)
+    return f"{sentence} after {len(record.moves)} moves"
 
 
 def _import_pillow():

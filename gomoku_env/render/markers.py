@@ -45,10 +45,15 @@ def draw_move_numbers(
     for index, action in enumerate(moves):
         label = str(index + 1)
         size = round(geometry.cell_size * (0.5 if len(label) < 3 else 0.38))
-        color = theme.white_stone if index % 2 == 0 else theme.black_stone
-        if index == len(moves) - 1:
-            color = theme.last_move
+        color = move_number_color(index % 2 == 0, index == len(moves) - 1, theme)
         draw_text(surface, label, size, color, center=geometry.point_center(action))
+
+
+def move_number_color(on_black: bool, last: bool, theme: Theme) -> tuple[int, int, int]:
+    """The colour of a move number on a black or a white stone (red for the last)."""
+    if last:
+        return theme.last_number_on_black if on_black else theme.last_number_on_white
+    return theme.white_stone if on_black else theme.black_stone
 
 
 def draw_forbidden(

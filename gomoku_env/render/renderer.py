@@ -35,6 +35,22 @@ def render_board(
     return surface_to_array(draw_scene(board, options, overlay, caption))
 
 
+def render_legend(
+    black: str, white: str, board_size: int, options: RenderOptions | None = None
+) -> np.ndarray:
+    """A strip naming the players beside a stone of each colour, as an (height, width,
+    3) uint8 array as wide as the picture of a ``board_size`` board."""
+    pygame = import_pygame()
+    from gomoku_env.render.legend import draw_legend
+    from gomoku_env.render.scene import surface_to_array
+
+    options = options or RenderOptions()
+    geometry = options.geometry(board_size)
+    strip = pygame.Surface((geometry.board_pixels, geometry.caption_height))
+    draw_legend(strip, black, white, options.theme)
+    return surface_to_array(strip)
+
+
 class BoardRenderer:
     """Draws boards for one render mode: a window ("human") or arrays ("rgb_array").
 

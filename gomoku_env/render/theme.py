@@ -21,6 +21,10 @@ class Theme:
     white_highlight: Color = (255, 255, 255)
     shadow: Color = (120, 90, 40)
     last_move: Color = (220, 40, 40)
+    # The last move's number, when stones are numbered: a red that reads on each stone
+    # (WCAG contrast of at least 4.5:1 against the stone; the last_move red does not).
+    last_number_on_black: Color = (255, 128, 118)
+    last_number_on_white: Color = (178, 16, 16)
     winning_line: Color = (230, 30, 30)
     forbidden: Color = (200, 20, 20)
     heat_positive: Color = (235, 60, 20)
@@ -29,6 +33,9 @@ class Theme:
     caption_text: Color = (240, 232, 215)
     button: Color = (95, 75, 50)
     button_text: Color = (250, 242, 225)
+    # A button that would do nothing now (Undo and Resign when no person plays).
+    button_disabled: Color = (62, 54, 45)
+    button_text_disabled: Color = (130, 122, 110)
 
 
 DEFAULT_THEME = Theme()

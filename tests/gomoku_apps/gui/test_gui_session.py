@@ -80,7 +80,8 @@ def test_swap_and_new_game_start_from_the_empty_board():
     assert session.seats[WHITE].is_human and not session.seats[BLACK].is_human
     play_agent_move(session)
     session.new_game()
-    assert session.board.moves == [] and session.status().startswith("Black (random)")
+    assert session.board.moves == []
+    assert session.status() == "Move 1 · Black (random) to move"
 
 
 def test_agents_alone_cannot_undo_or_resign():

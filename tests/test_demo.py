@@ -1,0 +1,39 @@
+"""`make demo` (examples/demo.py): the strongest agents, a GIF that names them."""
+
+import csv
+import importlib.util
+
+from PIL import Image
+
+from agents.specs import parse_spec
+from tests.docs_examples import ROOT
+
+
+def load_demo():
+    spec = importlib.util.spec_from_file_location("demo", ROOT / "examples" / "demo.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_demo_pits_the_top_agents_of_both_reference_ladders():
+    demo = load_demo()
+    for size in (9, 15):
+        with open(
+            ROOT / "docs" / f"ladder-{size}x{size}.csv", encoding="utf-8"
+        ) as file:
+            best = next(csv.DictReader(file))
+        assert best["rank"] == "1"
+        for player in demo.PLAYERS:
+            assert parse_spec(player)[0] == parse_spec(best["agent"])[0]
+
+
+def test_the_demo_writes_a_record_and_a_gif_naming_both_players(tmp_path, capsys):
+    demo = load_demo()
+    record = demo.main(("heuristic", "random"), board_size=9, out_dir=tmp_path)
+    output = capsys.readouterr().out
+    assert "Black: heuristic  White: random" in output
+    assert "Black (heuristic) wins by five in a row" in output
+    assert record.result == "black" and (tmp_path / "demo.txt").is_file()
+    with Image.open(tmp_path / "demo.gif") as gif:
+        assert gif.n_frames == len(record.moves) + 1
