@@ -24,6 +24,7 @@ SUBCOMMANDS: list[str] = [
     "ladder",
     "bench",
     "train",
+    "serve",
 ]
 
 
