@@ -7,20 +7,26 @@ STAMP := $(VENV)/.installed
 export SDL_VIDEODRIVER ?= dummy
 export SDL_AUDIODRIVER ?= dummy
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup browser demo test lint bench clean
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev,render,plot,sb3,train]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,render,plot,sb3,train,web,webtest]'
 	touch $(STAMP)
 
 demo: setup
 	$(BIN)/python examples/demo.py
 
-test: lint
+# Debian's Chromium for the browser tests of `gomoku serve` (installed when we are root;
+# without it those tests are skipped and say why).
+browser:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 || true; }
+
+test: lint browser
 	$(BIN)/python -m pytest -n 2 -q
 
 # What a reviewer checks first: lint, formatting, and the layers contract
@@ -37,6 +43,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_search.py
 	$(BIN)/python benchmarks/bench_vector.py
 	$(BIN)/python benchmarks/bench_selfplay.py
+	$(BIN)/python benchmarks/bench_web.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -90,6 +90,9 @@ def record_json(record: GameRecord) -> dict:
         "reason": record.reason,
         "date": record.date,
         "moves": [action_to_notation(move, size) for move in record.moves],
+        "winning_line": [
+            action_to_notation(cell, size) for cell in record.board().winning_line()
+        ],
     }
 
 
