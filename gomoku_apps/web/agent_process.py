@@ -67,7 +67,12 @@ class AgentProcess:
     def __init__(
         self, spec: str, config: GameConfig, seed: int | None, move_time: float | None
     ) -> None:
-        self.spec, self.config, self.seed, self.move_time = spec, config, seed, move_time
+        self.spec, self.config, self.seed, self.move_time = (
+            spec,
+            config,
+            seed,
+            move_time,
+        )
         self.failure: str | None = None
         self._process: Any = None
         self._connection: Connection | None = None
@@ -137,7 +142,9 @@ class AgentProcess:
         except TimeoutError:
             self.failure = f"no move within {self.move_time} s"
             self.kill()
-            return MoveChoice(None, time.perf_counter() - started, "timeout", self.failure)
+            return MoveChoice(
+                None, time.perf_counter() - started, "timeout", self.failure
+            )
         finally:
             self._progress = None
         if answer[0] == "error":

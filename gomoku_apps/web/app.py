@@ -122,7 +122,9 @@ class WebApi:
 
     async def list_games(self, request: Request) -> Response:
         rooms = [self.registry.get(game_id) for game_id in self.registry.ids()]
-        games = [{"id": room.game.id, "status": room.state()["status"]} for room in rooms]
+        games = [
+            {"id": room.game.id, "status": room.state()["status"]} for room in rooms
+        ]
         return JSONResponse({"games": games})
 
     async def create_game(self, request: Request) -> Response:

@@ -80,7 +80,9 @@ class WebGame:
             raise ConflictError(f"{point}: the game is over")
         to_move = COLOR_NAMES[session.board.to_move]
         if color is not None and color != to_move:
-            raise ConflictError(f"{point}: out of turn, {to_move} is to move, not {color}")
+            raise ConflictError(
+                f"{point}: out of turn, {to_move} is to move, not {color}"
+            )
         if not session.seat_to_move.is_human:
             raise ConflictError(
                 f"{point}: out of turn, {to_move} is played by "
@@ -148,7 +150,12 @@ class WebGame:
         result, reason = self.result()
         seats = self.session.seats
         return GameRecord.from_board(
-            self.session.board, seats[BLACK].name, seats[WHITE].name, result, reason, date
+            self.session.board,
+            seats[BLACK].name,
+            seats[WHITE].name,
+            result,
+            reason,
+            date,
         )
 
     def state(self, thinking: bool) -> dict[str, Any]:

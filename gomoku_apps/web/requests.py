@@ -82,7 +82,9 @@ def _seconds_field(data: dict, key: str, default: float, high: float) -> float:
         or not math.isfinite(value)
         or not 0 <= value <= high
     ):
-        raise RequestError(f"{key} must be a number of seconds in 0..{high}, got {value!r}")
+        raise RequestError(
+            f"{key} must be a number of seconds in 0..{high}, got {value!r}"
+        )
     return float(value)
 
 

@@ -8,10 +8,13 @@ the process end.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 import threading
+import time
 import webbrowser
+from collections.abc import Iterator
 
 from gomoku_apps.web.requests import MAX_REQUEST_BYTES
 
@@ -39,7 +42,9 @@ def bind(host: str, port: int) -> socket.socket:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(info[4])
     except OSError as error:
-        raise ValueError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+        raise ValueError(
+            f"cannot listen on {host}:{port}: {error.strerror or error}"
+        ) from None
     listener.listen(128)
     return listener
 
@@ -51,13 +56,8 @@ def page_address(listener: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
-def serve(
-    listener: socket.socket,
-    open_browser: bool = False,
-    **app_options: object,
-) -> None:
-    """Serve the page on ``listener`` until Ctrl-C (see :func:`gomoku_apps.web.app.create_app`
-    for ``app_options``)."""
+def _uvicorn_server(app_options: dict[str, object]):
+    """A uvicorn server of the application, not started yet."""
     import uvicorn
 
     from gomoku_apps.web.app import create_app
@@ -68,11 +68,42 @@ def serve(
         ws_max_size=MAX_REQUEST_BYTES,
         timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
     )
-    server = uvicorn.Server(config)
+    return uvicorn.Server(config)
+
+
+def serve(
+    listener: socket.socket,
+    open_browser: bool = False,
+    **app_options: object,
+) -> None:
+    """Serve the page on ``listener`` until Ctrl-C (see :func:`gomoku_apps.web.app.create_app`
+    for ``app_options``)."""
+    server = _uvicorn_server(app_options)
     address = page_address(listener)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(address,)).start()
-    try:
+    # Uvicorn re-raises the Ctrl-C it handled, once everything has stopped.
+    with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[listener])
-    except KeyboardInterrupt:
-        pass  # uvicorn re-raises the Ctrl-C it handled, once everything has stopped
+
+
+@contextlib.contextmanager
+def serve_in_background(
+    host: str = "127.0.0.1", **app_options: object
+) -> Iterator[str]:
+    """Serve the page from a thread on a free port for the duration of the block;
+    yields its address. For tests, benchmarks and scripts that take screenshots."""
+    listener = bind(host, 0)
+    server = _uvicorn_server(app_options)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [listener]}, daemon=True
+    )
+    thread.start()
+    while not server.started and thread.is_alive():
+        time.sleep(0.01)
+    try:
+        yield page_address(listener)
+    finally:
+        server.should_exit = True
+        thread.join()
+        listener.close()

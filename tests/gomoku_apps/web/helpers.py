@@ -13,7 +13,7 @@ with warnings.catch_warnings():  # Starlette's advice to move from httpx to http
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
 
-from gomoku_apps.web.app import create_app  # noqa: E402
+from gomoku_apps.web.app import create_app
 
 AGENTS_FILE = Path(__file__).with_name("web_agents.py")
 MESSAGES_LIMIT = 500

@@ -3,6 +3,8 @@ the server and its other games go on."""
 
 import pytest
 
+pytest.importorskip("starlette", reason="the web extra is not installed")
+
 from tests.gomoku_apps.web.helpers import client, failing_spec, new_game, wait_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -72,4 +74,6 @@ def test_other_games_go_on_while_one_agent_hangs(api):
 def test_a_spec_that_fails_to_build_is_refused():
     with client() as api:
         response = api.post("/api/games", json={"black": "python:/no/such/file.py:x"})
-    assert response.status_code == 400 and "/no/such/file.py" in response.json()["error"]
+    assert (
+        response.status_code == 400 and "/no/such/file.py" in response.json()["error"]
+    )

@@ -2,11 +2,12 @@
 
 import pytest
 
-from tests.gomoku_apps.web.helpers import client, new_game
+pytest.importorskip("starlette", reason="the web extra is not installed")
 
-from gomoku_apps.web.requests import MAX_REQUEST_BYTES  # noqa: E402
-from gomoku_env import GameConfig  # noqa: E402
-from gomoku_env.records import GameRecord  # noqa: E402
+from gomoku_apps.web.requests import MAX_REQUEST_BYTES
+from gomoku_env import GameConfig
+from gomoku_env.records import GameRecord
+from tests.gomoku_apps.web.helpers import client, new_game
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -27,7 +28,7 @@ def command(api, game_id, **body):
 
 def test_page_and_its_files_are_served_from_the_package(api):
     page = api.get("/")
-    assert page.status_code == 200 and "<svg id=\"board\"" in page.text
+    assert page.status_code == 200 and '<svg id="board"' in page.text
     for asset in ("style.css", "board.js", "app.js"):
         response = api.get(f"/static/{asset}")
         assert response.status_code == 200 and len(response.text) > 500
@@ -76,7 +77,7 @@ def test_swap_exchanges_the_players_and_starts_again(api):
 
 def test_a_five_ends_the_game_with_its_winning_line(api):
     game_id = two_people(api)["id"]
-    for black, white in zip(["a1", "b1", "c1", "d1"], ["a7", "b7", "c7", "d7"]):
+    for black, white in zip(["a1", "b1", "c1", "d1"], ["a7", "b7", "c7", "d7"], strict=True):
         command(api, game_id, type="move", point=black)
         command(api, game_id, type="move", point=white)
     state = command(api, game_id, type="move", point="e1").json()
@@ -154,7 +155,9 @@ def test_bad_new_game_options_are_refused_and_create_nothing(api, body, words):
 
 def test_program_specs_are_refused_unless_allowed():
     with client(allow_programs=False) as api:
-        refused(api.post("/api/games", json={"black": "engine:/bin/sh"}), 400, "loopback")
+        refused(
+            api.post("/api/games", json={"black": "engine:/bin/sh"}), 400, "loopback"
+        )
 
 
 def test_malformed_json_and_non_objects_are_refused(api):
@@ -165,9 +168,7 @@ def test_malformed_json_and_non_objects_are_refused(api):
 def test_an_oversize_request_is_refused(api):
     game_id = two_people(api)["id"]
     big = b'{"type": "move", "point": "' + b"a" * MAX_REQUEST_BYTES + b'"}'
-    refused(
-        api.post(f"/api/games/{game_id}/commands", content=big), 413, str(len(big))
-    )
+    refused(api.post(f"/api/games/{game_id}/commands", content=big), 413, str(len(big)))
     assert api.get(f"/api/games/{game_id}").json()["moves"] == []
     refused(api.post("/api/records", content=b"x" * (MAX_REQUEST_BYTES + 1)), 413)
 
@@ -206,7 +207,9 @@ def test_bad_commands_are_refused_and_change_nothing(api, body, status, words):
 def test_a_move_for_an_agent_is_out_of_turn(api):
     game_id = new_game(api, size=7, black="human", white="random", delay=3)["id"]
     state = command(api, game_id, type="move", point="d4").json()
-    refused(command(api, game_id, type="move", point="c3"), 409, "out of turn", "random")
+    refused(
+        command(api, game_id, type="move", point="c3"), 409, "out of turn", "random"
+    )
     assert api.get(f"/api/games/{game_id}").json()["moves"] == state["moves"]
 
 
@@ -218,5 +221,7 @@ def test_undo_and_resign_refused_when_there_is_nothing_to_do(api):
 
 
 def test_a_malformed_record_upload_is_refused_naming_the_line(api):
-    refused(api.post("/api/records", content=b"Rule: freestyle\nSize: x\n"), 400, "line")
+    refused(
+        api.post("/api/records", content=b"Rule: freestyle\nSize: x\n"), 400, "line"
+    )
     refused(api.post("/api/records", content=b"\xff\xfe\x00"), 400, "UTF-8")

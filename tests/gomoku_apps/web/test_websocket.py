@@ -2,11 +2,12 @@
 
 import pytest
 
+pytest.importorskip("starlette", reason="the web extra is not installed")
+
+from starlette.websockets import WebSocketDisconnect
+
+from gomoku_apps.web.requests import MAX_REQUEST_BYTES
 from tests.gomoku_apps.web.helpers import client, new_game, wait_for
-
-from starlette.websockets import WebSocketDisconnect  # noqa: E402
-
-from gomoku_apps.web.requests import MAX_REQUEST_BYTES  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -35,8 +36,9 @@ def test_a_game_against_random_is_played_to_its_end(api):
             websocket.send_json({"type": "move", "point": free[0], "color": "black"})
             state = wait_for(
                 websocket,
-                lambda s, count=count: s["over"]
-                or (len(s["moves"]) == count + 2 and not s["thinking"]),
+                lambda s, count=count: (
+                    s["over"] or (len(s["moves"]) == count + 2 and not s["thinking"])
+                ),
             )
         assert state["over"] and state["result"] in ("black", "white", "draw")
         assert state["reason"] in ("five", "board_full")

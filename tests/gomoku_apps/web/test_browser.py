@@ -1,0 +1,162 @@
+"""The page in a real headless Chromium, used as a person would: start a game, click
+points until it ends, undo, load a record and step through it; screenshots are checked
+pixel by pixel (stones where they were played, bare wood elsewhere)."""
+
+import io
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+
+from gomoku_apps.web.headless import chromium_path
+from gomoku_env import GameConfig
+from gomoku_env.records import GameRecord
+from tests.gomoku_apps.web.browser import BROWSER_SKIP_REASON, chromium_page, web_server
+
+pytestmark = pytest.mark.skipif(chromium_path() is None, reason=BROWSER_SKIP_REASON)
+Image = pytest.importorskip(
+    "PIL.Image", reason="pillow (the render extra) reads screenshots"
+)
+WAIT_MS = 60_000
+"""Longest wait for the page to show something (a hang guard, not a speed check)."""
+
+
+@pytest.fixture(scope="module")
+def page():
+    with web_server() as address, chromium_page() as browser_page:
+        browser_page.goto(address)
+        browser_page.wait_for_function(
+            "window.gomoku.page.game !== null", timeout=WAIT_MS
+        )
+        yield browser_page
+
+
+def game(page):
+    return page.evaluate("window.gomoku.page.game")
+
+
+def click_point(page, point):
+    spot = page.evaluate(f"window.gomoku.pointOnPage('{point}')")
+    page.mouse.click(spot["x"], spot["y"])
+
+
+def wait_state(page, condition):
+    page.wait_for_function(
+        f"(() => {{ const game = window.gomoku.page.game; return game && ({condition}); }})()",
+        timeout=WAIT_MS,
+    )
+    return game(page)
+
+
+def brightness(page):
+    """A function giving the mean of R, G, B a quarter of the line spacing right of and below a
+    point's centre (inside a stone, off the grid lines and the markers), in a
+    screenshot of the page taken now."""
+    picture = Image.open(io.BytesIO(page.screenshot(full_page=True))).convert("RGB")
+    first, second = (
+        page.evaluate(f"window.gomoku.pointOnPage('{point}')") for point in ("a1", "b1")
+    )
+    offset = (second["x"] - first["x"]) / 4
+
+    def level(point):
+        spot = page.evaluate(f"window.gomoku.pointOnPage('{point}')")
+        return (
+            sum(
+                picture.getpixel((round(spot["x"] + offset), round(spot["y"] + offset)))
+            )
+            / 3
+        )
+
+    return level
+
+
+def check_stones(page, moves, empty):
+    level = brightness(page)
+    for index, point in enumerate(moves):
+        if index % 2 == 0:
+            assert level(point) < 60, f"no black stone drawn at {point}"
+        else:
+            assert level(point) > 200, f"no white stone drawn at {point}"
+    wood = level(empty)
+    assert 100 < wood < 200, f"{empty} should show the bare board, brightness {wood}"
+
+
+def start_small_game(page):
+    page.fill("#size", "7")
+    page.fill("#black", "human")
+    page.fill("#white", "random")
+    page.click("#start")
+    return wait_state(page, "game.size === 7 && game.moves.length === 0")
+
+
+def test_a_game_against_random_is_played_to_the_end_then_undone(page):
+    state = start_small_game(page)
+    points = [f"{column}{row}" for row in range(1, 8) for column in "abcdefg"]
+    for _ in range(25):
+        if state["over"]:
+            break
+        count = len(state["moves"])
+        click_point(page, next(p for p in points if p not in state["moves"]))
+        state = wait_state(
+            page,
+            f"game.over || (game.moves.length === {count + 2} && !game.thinking)",
+        )
+    assert state["over"]
+    assert "wins" in page.inner_text("#status") or "Draw" in page.inner_text("#status")
+    finished = state["moves"]
+    page.click("#undo")
+    state = wait_state(page, f"game.moves.length < {len(finished)}")
+    assert not state["over"] and state["to_move"] == "black"
+    assert state["moves"] == finished[: len(state["moves"])]
+    assert len(state["moves"]) in (len(finished) - 1, len(finished) - 2)
+    empty = next(p for p in points if p not in state["moves"])
+    check_stones(page, state["moves"], empty)
+
+
+def test_clicking_an_occupied_point_shows_why_and_changes_nothing(page):
+    state = start_small_game(page)
+    click_point(page, "d4")
+    state = wait_state(page, "game.moves.length === 2 && !game.thinking")
+    click_point(page, "d4")
+    page.wait_for_function(
+        "document.getElementById('message').textContent.includes('d4')", timeout=WAIT_MS
+    )
+    assert "not a legal move" in page.inner_text("#message")
+    assert game(page)["moves"] == state["moves"]
+
+
+def test_a_loaded_record_is_stepped_through(page, tmp_path):
+    moves = (10, 19, 11, 20, 12, 21, 13, 22, 14)
+    record = GameRecord(GameConfig(9), moves, "alice", "bob", "black", "five")
+    path = tmp_path / "game.txt"
+    record.save(path)
+    page.set_input_files("#load", str(path))
+    page.wait_for_function(
+        "document.getElementById('status').textContent.includes('move 9 of 9')",
+        timeout=WAIT_MS,
+    )
+    assert "alice" in page.inner_text("#status") and "black by five" in page.inner_text(
+        "#status"
+    )
+    names = ["b8", "b7", "c8", "c7", "d8", "d7", "e8", "e7", "f8"]
+    check_stones(page, names, "e5")
+    page.click("#replay-back")
+    assert "move 8 of 9" in page.inner_text("#status")
+    check_stones(page, names[:8], "f8")  # the fifth black stone is gone
+    page.click("#replay-first")
+    assert "move 0 of 9" in page.inner_text("#status")
+    check_stones(page, [], "b8")
+    page.click("#replay-close")
+    assert page.is_visible("#game-controls")
+
+
+def test_a_malformed_record_is_refused_on_the_page(page, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("Rule: freestyle\nSize: nine\n")
+    page.set_input_files("#load", str(path))
+    page.wait_for_function(
+        "document.getElementById('message').textContent.includes('bad.txt')",
+        timeout=WAIT_MS,
+    )
+    assert "line" in page.inner_text("#message")
+    assert page.is_visible("#game-controls")
