@@ -105,13 +105,17 @@ def main() -> None:
     with serve_in_background() as address:
         served = server_moves_per_second(address, arguments.games, arguments.size)
         paint = first_paint_ms(address)
-    print(f"random vs random, {arguments.size}x{arguments.size}, {arguments.games} games")
+    print(
+        f"random vs random, {arguments.size}x{arguments.size}, {arguments.games} games"
+    )
     print(f"  in process (reference): {reference:10.0f} moves/s")
     print(f"  through the websocket:  {served:10.0f} moves/s")
     print(f"  server overhead: {reference / served:.1f}x the in-process time per move")
     if paint is not None:
         page, blank = paint
-        print(f"first contentful paint: page {page:.0f} ms, one-line page {blank:.0f} ms")
+        print(
+            f"first contentful paint: page {page:.0f} ms, one-line page {blank:.0f} ms"
+        )
         print(f"  the page takes {page / blank:.2f}x a one-line page to first paint")
 
 
