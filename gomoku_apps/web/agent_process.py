@@ -135,7 +135,9 @@ class AgentProcess:
         self._waiter = self._loop.create_future()
         self._ticket, self._progress = ticket, progress
         started = time.perf_counter()
-        self._connection.send(("act", ticket, observation))
+        self._send(("act", ticket, observation))
+        if self.failure is not None:
+            return MoveChoice(None, 0.0, "crash", self.failure)
         limit = None if self.move_time is None else self.move_time + KILL_GRACE_S
         try:
             answer = await asyncio.wait_for(asyncio.shield(self._waiter), limit)

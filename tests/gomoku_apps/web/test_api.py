@@ -12,12 +12,6 @@ from tests.gomoku_apps.web.helpers import client, new_game
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture(scope="module")
-def api():
-    with client(move_time=30) as test_client:
-        yield test_client
-
-
 def two_people(api, size=7):
     return new_game(api, size=size, black="human", white="human", seed=1)
 
@@ -77,7 +71,9 @@ def test_swap_exchanges_the_players_and_starts_again(api):
 
 def test_a_five_ends_the_game_with_its_winning_line(api):
     game_id = two_people(api)["id"]
-    for black, white in zip(["a1", "b1", "c1", "d1"], ["a7", "b7", "c7", "d7"], strict=True):
+    for black, white in zip(
+        ["a1", "b1", "c1", "d1"], ["a7", "b7", "c7", "d7"], strict=True
+    ):
         command(api, game_id, type="move", point=black)
         command(api, game_id, type="move", point=white)
     state = command(api, game_id, type="move", point="e1").json()

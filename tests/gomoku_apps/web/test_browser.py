@@ -22,13 +22,21 @@ WAIT_MS = 60_000
 
 
 @pytest.fixture(scope="module")
-def page():
-    with web_server() as address, chromium_page() as browser_page:
-        browser_page.goto(address)
-        browser_page.wait_for_function(
-            "window.gomoku.page.game !== null", timeout=WAIT_MS
-        )
-        yield browser_page
+def address():
+    with web_server() as server_address:
+        yield server_address
+
+
+def open_page(browser_page, address):
+    browser_page.goto(address)
+    browser_page.wait_for_function("window.gomoku.page.game !== null", timeout=WAIT_MS)
+    return browser_page
+
+
+@pytest.fixture(scope="module")
+def page(address):
+    with chromium_page() as browser_page:
+        yield open_page(browser_page, address)
 
 
 def game(page):
@@ -79,6 +87,25 @@ def check_stones(page, moves, empty):
             assert level(point) > 200, f"no white stone drawn at {point}"
     wood = level(empty)
     assert 100 < wood < 200, f"{empty} should show the bare board, brightness {wood}"
+
+
+def stone_edge_width(page, point, scale):
+    """Device pixels between a black stone and the bare board, along a row through
+    the stone a quarter spacing off its centre (off the grid line): an edge drawn at
+    the screen's resolution is a pixel or two wide, a scaled-up one ``scale`` or more."""
+    picture = Image.open(io.BytesIO(page.screenshot())).convert("L")
+    first, second = (
+        page.evaluate(f"window.gomoku.pointOnPage('{name}')") for name in ("a1", "b1")
+    )
+    spacing = (second["x"] - first["x"]) * scale
+    centre = page.evaluate(f"window.gomoku.pointOnPage('{point}')")
+    x, y = round(centre["x"] * scale), round(centre["y"] * scale + spacing / 4)
+    assert picture.getpixel((x, y)) < 60, f"no black stone at {point}"
+    blurred = 0
+    while picture.getpixel((x, y)) < 140:
+        blurred += picture.getpixel((x, y)) > 40
+        x += 1
+    return blurred
 
 
 def start_small_game(page):
@@ -160,3 +187,31 @@ def test_a_malformed_record_is_refused_on_the_page(page, tmp_path):
     )
     assert "line" in page.inner_text("#message")
     assert page.is_visible("#game-controls")
+
+
+def test_move_numbers_are_shown_on_demand(page):
+    start_small_game(page)
+    click_point(page, "d4")
+    wait_state(page, "game.moves.length === 2 && !game.thinking")
+    assert page.locator("#board text.number").count() == 0
+    assert page.locator("#board circle.last").count() == 1
+    page.check("#numbers")
+    assert page.locator("#board text.number").all_text_contents() == ["1", "2"]
+    page.uncheck("#numbers")
+    assert page.locator("#board text.number").count() == 0
+
+
+def test_on_a_phone_the_whole_board_fits_the_screen_sharply(page, address):
+    phone_screen = page.context.browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3
+    )
+    try:
+        phone = open_page(phone_screen.new_page(), address)
+        board = phone.locator("#board").bounding_box()
+        assert board["x"] >= 0 and board["x"] + board["width"] <= 390
+        assert board["width"] > 300  # uses the width it has
+        click_point(phone, "h8")  # a tap
+        wait_state(phone, "game.moves.length === 2 && !game.thinking")
+        assert stone_edge_width(phone, "h8", scale=3) <= 3
+    finally:
+        phone_screen.close()

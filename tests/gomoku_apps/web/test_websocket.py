@@ -7,15 +7,9 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 from starlette.websockets import WebSocketDisconnect
 
 from gomoku_apps.web.requests import MAX_REQUEST_BYTES
-from tests.gomoku_apps.web.helpers import client, new_game, wait_for
+from tests.gomoku_apps.web.helpers import new_game, wait_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(scope="module")
-def api():
-    with client(move_time=60) as test_client:
-        yield test_client
 
 
 def test_a_game_against_random_is_played_to_its_end(api):
