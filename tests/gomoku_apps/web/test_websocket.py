@@ -1,5 +1,8 @@
 """The game websocket: states, search samples, commands, and refused messages."""
 
+import json
+import urllib.request
+
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
@@ -128,3 +131,23 @@ def test_a_deleted_game_tells_its_pages(api):
         websocket.receive_json()
         api.delete(f"/api/games/{game_id}")
         assert websocket.receive_json() == {"type": "closed", "id": game_id}
+
+
+def test_on_the_real_server_an_oversize_message_closes_the_socket():
+    websockets = pytest.importorskip("websockets.sync.client")
+    from gomoku_apps.web.server import serve_in_background
+
+    with serve_in_background() as address:
+        request = urllib.request.Request(
+            address + "api/games",
+            data=json.dumps({"black": "human", "white": "human"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=60) as response:
+            game_id = json.loads(response.read())["id"]
+        path = address.replace("http", "ws", 1) + f"api/games/{game_id}/ws"
+        with websockets.connect(path, max_size=None) as websocket:
+            websocket.recv()
+            websocket.send("{" + " " * MAX_REQUEST_BYTES + "}")
+            with pytest.raises(Exception, match="1009"):
+                websocket.recv()
