@@ -221,3 +221,25 @@ def test_a_malformed_record_upload_is_refused_naming_the_line(api):
         api.post("/api/records", content=b"Rule: freestyle\nSize: x\n"), 400, "line"
     )
     refused(api.post("/api/records", content=b"\xff\xfe\x00"), 400, "UTF-8")
+
+
+def test_the_page_files_are_package_data():
+    """A wheel carries the page: pyproject declares every file of static/."""
+    from pathlib import Path
+
+    import gomoku_apps.web
+
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is new in Python 3.11")
+
+    root = Path(gomoku_apps.web.__file__).resolve().parents[2]
+    settings = tomllib.loads((root / "pyproject.toml").read_text())
+    assert settings["tool"]["setuptools"]["package-data"]["gomoku_apps.web"] == [
+        "static/*"
+    ]
+    static = Path(gomoku_apps.web.__file__).with_name("static")
+    assert {path.name for path in static.iterdir()} == {
+        "index.html",
+        "style.css",
+        "board.js",
+        "app.js",
+    }
