@@ -75,9 +75,12 @@ class GameRoom:
             game.resign()
         elif command.kind == "speed":
             game.delay = command.delay
+        elif command.kind == "new":
+            await self._restart_failed_agents()
+            game.new_game()
         else:
             await self._restart_failed_agents()
-            game.new_game() if command.kind == "new" else game.swap()
+            game.swap()
         self._changed.set()
         self._publish_state()
         return self.state()

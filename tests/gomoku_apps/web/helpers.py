@@ -9,8 +9,8 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed")
 pytest.importorskip("httpx", reason="the webtest extra is not installed")
 
-with warnings.catch_warnings():  # Starlette's advice to move from httpx to httpx2
-    warnings.simplefilter("ignore", DeprecationWarning)
+with warnings.catch_warnings():  # newer Starlette advises httpx2 over httpx
+    warnings.filterwarnings("ignore", message="Using `httpx` with")
     from starlette.testclient import TestClient
 
 from gomoku_apps.web.app import create_app

@@ -7,7 +7,6 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 
 from tests.gomoku_apps.web.helpers import client, failing_spec, new_game, wait_for
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 MOVE_TIME = 1.0
 
 

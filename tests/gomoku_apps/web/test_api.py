@@ -9,8 +9,6 @@ from gomoku_env import GameConfig
 from gomoku_env.records import GameRecord
 from tests.gomoku_apps.web.helpers import client, new_game
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 def two_people(api, size=7):
     return new_game(api, size=size, black="human", white="human", seed=1)

@@ -12,8 +12,6 @@ from starlette.websockets import WebSocketDisconnect
 from gomoku_apps.web.requests import MAX_REQUEST_BYTES
 from tests.gomoku_apps.web.helpers import new_game, wait_for
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 def test_a_game_against_random_is_played_to_its_end(api):
     game_id = new_game(api, size=7, black="human", white="random", seed=3)["id"]
