@@ -30,8 +30,10 @@ from gomoku_env.config import GameConfig
 
 KILL_GRACE_S = 2.0
 """Seconds past the move time before a silent agent process is killed."""
-START_TIMEOUT_S = 120.0
-"""Seconds an agent may take to build (AlphaZero loads torch and its network)."""
+START_TIMEOUT_S = 600.0
+"""Seconds an agent may take to build and warm up (AlphaZero loads torch and its
+network; a tree search's kernels compile on a machine's first use, minutes on a slow
+one)."""
 STOP_TIMEOUT_S = 1.0
 """Seconds a stopped agent process gets to exit before it is killed."""
 

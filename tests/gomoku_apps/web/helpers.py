@@ -2,7 +2,6 @@
 and waiting for a game state over the websocket."""
 
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -14,15 +13,10 @@ with warnings.catch_warnings():  # newer Starlette advises httpx2 over httpx
     from starlette.testclient import TestClient
 
 from gomoku_apps.web.app import create_app
+from tests.gomoku_apps.web.web_agents import failing_spec
 
-AGENTS_FILE = Path(__file__).with_name("web_agents.py")
 MESSAGES_LIMIT = 500
 """Most websocket messages read while waiting for a state (a hang guard)."""
-
-
-def failing_spec(name: str) -> str:
-    """The spec of one of the failing agents in web_agents.py."""
-    return f"python:{AGENTS_FILE}:{name}"
 
 
 def client(**options) -> TestClient:
@@ -44,3 +38,6 @@ def wait_for(websocket, predicate) -> dict:
         if message["type"] == "state" and predicate(message):
             return message
     raise AssertionError(f"no matching state in {MESSAGES_LIMIT} messages")
+
+
+__all__ = ["client", "failing_spec", "new_game", "wait_for"]

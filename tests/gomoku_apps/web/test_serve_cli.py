@@ -17,6 +17,7 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed")
 from websockets.sync.client import connect
 
 from gomoku_apps.cli.main import main
+from tests.gomoku_apps.web.web_agents import failing_spec
 
 ROOT = Path(__file__).resolve().parents[3]
 HANG_GUARD_S = 60
@@ -84,9 +85,8 @@ def alive(pid):
 def test_ctrl_c_stops_the_server_and_every_agent_process():
     server, address = start_server()
     try:
-        thinking = post(
-            address, "/api/games", {"black": "mcts:time=30", "white": "human"}
-        )
+        sleeper = failing_spec("Sleeper")  # thinks for a minute
+        thinking = post(address, "/api/games", {"black": sleeper, "white": "human"})
         post(address, "/api/games", {"black": "random", "white": "random", "size": 7})
         assert urllib.request.urlopen(address, timeout=HANG_GUARD_S).status == 200
         websocket_address = (
@@ -122,3 +122,21 @@ def test_a_port_in_use_is_a_clear_error(capsys):
 def test_a_bad_port_is_a_clear_error(capsys):
     assert main(["serve", "--port", "70000"]) == 2
     assert "70000" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("host", "local"),
+    [
+        ("127.0.0.1", True),
+        ("127.3.4.5", True),
+        ("::1", True),
+        ("localhost", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("example.org", False),
+    ],
+)
+def test_only_loopback_hosts_count_as_local(host, local):
+    from gomoku_apps.web.server import is_loopback
+
+    assert is_loopback(host) is local

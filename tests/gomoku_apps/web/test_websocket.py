@@ -51,6 +51,7 @@ def test_every_page_watching_a_game_sees_each_change(api):
         assert first.receive_json()["moves"] == []
 
 
+@pytest.mark.timeout(900)  # the search kernels may compile first (a hang guard)
 def test_watching_agents_streams_their_search(api):
     game_id = new_game(
         api, size=9, black="mcts:simulations=400", white="heuristic", delay=0, seed=1

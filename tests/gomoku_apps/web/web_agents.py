@@ -3,8 +3,14 @@
 import os
 import signal
 import time
+from pathlib import Path
 
 import numpy as np
+
+
+def failing_spec(name: str) -> str:
+    """The spec of one of the agents in this file."""
+    return f"python:{Path(__file__).resolve()}:{name}"
 
 
 class _FirstLegal:
