@@ -121,7 +121,7 @@ class WebApi:
         )
 
     async def list_games(self, request: Request) -> Response:
-        rooms = [self.registry.get(game_id) for game_id in self.registry.ids()]
+        rooms = self.registry.rooms()
         games = [
             {"id": room.game.id, "status": room.state()["status"]} for room in rooms
         ]

@@ -32,8 +32,9 @@ class GameRegistry:
     def __len__(self) -> int:
         return len(self._rooms)
 
-    def ids(self) -> list[str]:
-        return list(self._rooms)
+    def rooms(self) -> list[GameRoom]:
+        """Every game, least recently used first (listing them uses none)."""
+        return list(self._rooms.values())
 
     async def create(self, options: GameOptions) -> GameRoom:
         """A new game with its agents started; RequestError (and no game) when an
