@@ -77,16 +77,24 @@ const Board = (() => {
     });
   }
 
-  function drawStones(svg, size, moves, showNumbers) {
+  function drawStones(svg, size, moves) {
     moves.forEach((point, index) => {
       const colour = index % 2 === 0 ? "black" : "white";
       const { x, y } = centre(point, size);
       element("circle", { class: `stone ${colour}`, cx: x, cy: y, r: UNIT * 0.46, "data-point": point }, svg);
-      if (showNumbers) {
-        text(String(index + 1), { class: `number on-${colour}`, x, y }, svg);
-      }
     });
-    if (moves.length && !showNumbers) {
+  }
+
+  // Move numbers on the stones, or else a ring on the last move (drawn above the
+  // winning line, so that it never hides them).
+  function drawMarks(svg, size, moves, showNumbers) {
+    if (showNumbers) {
+      moves.forEach((point, index) => {
+        const colour = index % 2 === 0 ? "black" : "white";
+        const { x, y } = centre(point, size);
+        text(String(index + 1), { class: `number on-${colour}`, x, y }, svg);
+      });
+    } else if (moves.length) {
       const { x, y } = centre(moves[moves.length - 1], size);
       element("circle", { class: "last", cx: x, cy: y, r: UNIT * 0.18 }, svg);
     }
@@ -116,11 +124,12 @@ const Board = (() => {
     const occupied = new Set(view.moves);
     const insight = view.insight;
     if (insight && insight.heat) drawHeat(svg, view.size, insight.heat, occupied);
-    drawStones(svg, view.size, view.moves, view.showNumbers);
+    drawStones(svg, view.size, view.moves);
     if (insight && insight.pv) {
       drawPrincipalVariation(svg, view.size, insight.pv, insight.colour, occupied);
     }
     drawWinningLine(svg, view.size, view.winningLine || []);
+    drawMarks(svg, view.size, view.moves, view.showNumbers);
   }
 
   // The point under a click (client coordinates), or null off the grid.
