@@ -10,6 +10,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 
 from gomoku_apps.web.headless import chromium_path
 from gomoku_env import GameConfig
+from gomoku_env.notation import action_to_notation
 from gomoku_env.records import GameRecord
 from tests.gomoku_apps.web.browser import BROWSER_SKIP_REASON, chromium_page, web_server
 
@@ -215,3 +216,15 @@ def test_on_a_phone_the_whole_board_fits_the_screen_sharply(page, address):
         assert stone_edge_width(phone, "h8", scale=3) <= 3
     finally:
         phone_screen.close()
+
+
+def test_save_record_downloads_the_game_as_a_record(page):
+    start_small_game(page)
+    click_point(page, "d4")
+    state = wait_state(page, "game.moves.length === 2 && !game.thinking")
+    with page.expect_download(timeout=WAIT_MS) as download:
+        page.click("#save")
+    record = GameRecord.load(download.value.path())
+    assert record.config == GameConfig(7)
+    assert (record.black, record.white) == ("human", "random")
+    assert [action_to_notation(move, 7) for move in record.moves] == state["moves"]
