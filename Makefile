@@ -9,14 +9,14 @@ export SDL_AUDIODRIVER ?= dummy
 # mkdocs-material prints a banner about its successor on every build; the build is what counts.
 export NO_MKDOCS_2_WARNING ?= 1
 
-.PHONY: setup demo test lint docs shell bench clean
+.PHONY: setup browser demo test lint docs shell bench clean
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev,render,plot,sb3,train,alphazero,docs]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,render,plot,sb3,train,alphazero,docs,web,webtest]'
 	touch $(STAMP)
 	@echo "Set up .venv. For the gomoku command: source $(BIN)/activate (or run $(BIN)/gomoku)"
 
@@ -28,7 +28,13 @@ demo: setup
 shell: setup
 	@echo "Run: source $(BIN)/activate   (then gomoku --help; deactivate to leave)"
 
-test: lint docs
+# Debian's Chromium for the browser tests of `gomoku serve` (installed when we are root;
+# without it those tests are skipped and say why).
+browser:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 || true; }
+
+test: lint docs browser
 	$(BIN)/python -m pytest -n 2 -q
 
 # The documentation site (mkdocs.yml, pages in docs/) into site/; warnings are errors.
@@ -49,6 +55,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_search.py
 	$(BIN)/python benchmarks/bench_vector.py
 	$(BIN)/python benchmarks/bench_selfplay.py
+	$(BIN)/python benchmarks/bench_web.py
 
 clean:
 	rm -rf $(VENV) build site *.egg-info

@@ -25,6 +25,7 @@ SUBCOMMANDS: list[str] = [
     "rate",
     "bench",
     "train",
+    "serve",
 ]
 
 

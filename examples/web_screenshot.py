@@ -1,0 +1,53 @@
+"""Take docs/web.png: the `gomoku serve` page in the middle of a game between two
+MCTS agents, with the live overlay of the searching agent on.
+
+Needs the ``web`` and ``webtest`` extras and Debian's chromium. Run with
+``.venv/bin/python examples/web_screenshot.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gomoku_apps.web.headless import chromium_page
+from gomoku_apps.web.server import serve_in_background
+from gomoku_env.atomic import write_bytes_atomically
+
+OUTPUT = Path("docs/web.png")
+MOVES_BEFORE = 12
+"""Moves on the board when the picture is taken."""
+PLAYERS = {
+    "black": "mcts:time=3,simulations=1000000",
+    "white": "mcts:time=3,simulations=1000000",
+}
+WAIT_MS = 300_000
+
+
+def main() -> None:
+    with serve_in_background() as address, chromium_page(1200, 820) as page:
+        page.goto(address)
+        page.wait_for_function("window.gomoku.page.game !== null", timeout=WAIT_MS)
+        page.fill("#size", "15")
+        page.fill("#black", PLAYERS["black"])
+        page.fill("#white", PLAYERS["white"])
+        page.click("#start")
+        page.wait_for_function(
+            "window.gomoku.page.game && window.gomoku.page.game.players.black"
+            f" === '{PLAYERS['black']}'",
+            timeout=WAIT_MS,
+        )
+        page.evaluate("document.getElementById('speed').value = 0")
+        page.dispatch_event("#speed", "change")
+        live_search = (
+            "(() => { const p = window.gomoku.page; return p.game.thinking"
+            f" && p.game.moves.length >= {MOVES_BEFORE} && p.insight"
+            " && !p.insight.final && p.insight.color === p.game.to_move"
+            " && p.insight.pv.length >= 3; })()"
+        )
+        page.wait_for_function(live_search, timeout=WAIT_MS)
+        write_bytes_atomically(OUTPUT, page.screenshot())
+    print(f"wrote {OUTPUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""``gomoku serve``: play and watch games in a browser (see docs/web.md).
+
+Examples::
+
+    gomoku serve                 # http://127.0.0.1:8000/
+    gomoku serve --port 0 --open # a free port, opened in the browser
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from gomoku_apps.cli.game_options import positive_float, positive_int
+
+WEB_EXTRA_HINT = "the web server needs its extra: pip install 'gomoku_env[web]'"
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``serve`` command."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="play and watch games in a browser",
+        description="Serve a web page to play Gomoku against agents, watch agents "
+        "play with their search shown live, and replay records. Ctrl-C stops it.",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; "
+        "another address lets other machines play)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, help="port (default 8000; 0: any free one)"
+    )
+    parser.add_argument(
+        "--open", action="store_true", help="open the page in the web browser"
+    )
+    parser.add_argument(
+        "--move-time",
+        type=positive_float,
+        default=60.0,
+        metavar="SECONDS",
+        help="per-move limit of the agents; a slower move forfeits (default 60)",
+    )
+    parser.add_argument(
+        "--max-games",
+        type=positive_int,
+        default=16,
+        help="games kept at once; the least recently used closes beyond (default 16)",
+    )
+    parser.add_argument(
+        "--allow-programs",
+        action="store_true",
+        help="accept python: and engine: specs when listening on another address "
+        "than loopback (they run code that the page names)",
+    )
+    parser.set_defaults(handler=run_serve)
+
+
+def run_serve(arguments: argparse.Namespace) -> int:
+    """Serve the page until Ctrl-C."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise ValueError(WEB_EXTRA_HINT) from None
+    from gomoku_apps.web.server import bind, is_loopback, page_address, serve
+
+    listener = bind(arguments.host, arguments.port)
+    local = is_loopback(arguments.host)
+    print(f"gomoku: serving on {page_address(listener)} (Ctrl-C stops)", flush=True)
+    if not local:
+        print(
+            f"gomoku: listening on {arguments.host}: anyone who reaches this port "
+            "can play",
+            flush=True,
+        )
+    serve(
+        listener,
+        arguments.open,
+        max_games=arguments.max_games,
+        allow_programs=local or arguments.allow_programs,
+        move_time=arguments.move_time,
+    )
+    print("gomoku: server stopped", flush=True)
+    return 0

@@ -1,0 +1,142 @@
+"""A game being played on the server: its state, the pages watching it, its agents' turns.
+
+A :class:`GameRoom` owns one :class:`~gomoku_apps.web.game.WebGame`. Commands from the
+page (REST or websocket) change the game at once, on the event loop; a background task
+asks the agent to move whenever it is an agent's turn, waits for it in its process
+without blocking anything, and applies the answer only if the position it was asked
+about is still on the board (an undo or a new game meanwhile makes it stale). Every
+change is published to the pages watching the game, and so are samples of the agent's
+search while it thinks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from gomoku_apps.web.agent_process import AgentProcess
+from gomoku_apps.web.game import WebGame
+from gomoku_apps.web.insight import Insight
+from gomoku_apps.web.requests import Command
+
+Message = dict[str, Any]
+
+
+class GameRoom:
+    """One game, its watchers (queues of messages) and its agents' turns."""
+
+    def __init__(self, game: WebGame) -> None:
+        self.game = game
+        self._asked: int | None = None
+        self._watchers: set[asyncio.Queue[Message]] = set()
+        self._changed = asyncio.Event()
+        self._task: asyncio.Task | None = None
+
+    @property
+    def thinking(self) -> bool:
+        """Whether an agent is working on the position on the board."""
+        return self._asked == self.game.session.generation
+
+    def start(self) -> None:
+        """Start taking the agents' turns."""
+        self._task = asyncio.get_running_loop().create_task(self._drive())
+
+    async def close(self) -> None:
+        """Stop the agents' turns and their processes; tell the watchers."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for agent in self.game.agents():
+            agent.stop()
+        self._publish({"type": "closed", "id": self.game.id})
+
+    def state(self) -> Message:
+        return self.game.state(self.thinking)
+
+    def watch(self) -> asyncio.Queue[Message]:
+        """A queue that receives every message about this game from now on."""
+        queue: asyncio.Queue[Message] = asyncio.Queue()
+        self._watchers.add(queue)
+        return queue
+
+    def unwatch(self, queue: asyncio.Queue[Message]) -> None:
+        self._watchers.discard(queue)
+
+    async def apply(self, command: Command) -> Message:
+        """Carry out a command (RequestError, and no change, when it is refused)."""
+        game = self.game
+        if command.kind == "move":
+            game.play(command.point, command.color)
+        elif command.kind == "undo":
+            game.undo()
+        elif command.kind == "resign":
+            game.resign()
+        elif command.kind == "speed":
+            game.delay = command.delay
+        elif command.kind == "new":
+            await self._restart_failed_agents()
+            game.new_game()
+        else:
+            await self._restart_failed_agents()
+            game.swap()
+        self._changed.set()
+        self._publish_state()
+        return self.state()
+
+    async def _restart_failed_agents(self) -> None:
+        """A new game gets a fresh process for an agent that crashed or timed out."""
+        failed = [agent for agent in self.game.agents() if not agent.alive]
+        await asyncio.gather(*(agent.restart() for agent in failed))
+
+    def _publish(self, message: Message) -> None:
+        for queue in self._watchers:
+            queue.put_nowait(message)
+
+    def _publish_state(self) -> None:
+        self._publish(self.state())
+
+    async def _drive(self) -> None:
+        while True:
+            agent = self.game.agent_to_move
+            if agent is None:
+                self._changed.clear()
+                await self._changed.wait()
+            else:
+                await self._agent_turn(agent)
+
+    async def _agent_turn(self, agent: AgentProcess) -> None:
+        game, loop = self.game, asyncio.get_running_loop()
+        version = game.session.generation
+        color = game.state(True)["to_move"]
+        self._asked = version
+        self._publish_state()
+        started = loop.time()
+
+        def searched(insight: Insight) -> None:
+            if game.session.generation == version:
+                self._publish({"type": "search", "color": color, **insight})
+
+        choice = await agent.think(game.session.observation(), version, searched)
+        await self._hold(version, started)
+        self._asked = None
+        if game.session.generation != version:
+            return
+        if choice.forfeit is not None:
+            game.end_by_forfeit(choice.forfeit, choice.detail)
+        else:
+            game.play_agent_move(choice.action)
+        self._publish_state()
+
+    async def _hold(self, version: int, started: float) -> None:
+        """Let the move appear no sooner than the game's delay (the speed control,
+        which may change meanwhile) after ``started``, unless the game changes."""
+        loop = asyncio.get_running_loop()
+        while self.game.session.generation == version:
+            remaining = started + self.game.delay - loop.time()
+            if remaining <= 0:
+                return
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)

@@ -1,0 +1,244 @@
+"""The JSON API of `gomoku serve`, endpoint by endpoint, and every refusal."""
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+
+from gomoku_apps.web.requests import MAX_REQUEST_BYTES
+from gomoku_env import GameConfig
+from gomoku_env.records import GameRecord
+from tests.gomoku_apps.web.helpers import client, new_game
+
+
+def two_people(api, size=7):
+    return new_game(api, size=size, black="human", white="human", seed=1)
+
+
+def command(api, game_id, **body):
+    return api.post(f"/api/games/{game_id}/commands", json=body)
+
+
+def test_page_and_its_files_are_served_from_the_package(api):
+    page = api.get("/")
+    assert page.status_code == 200 and '<svg id="board"' in page.text
+    for asset in ("style.css", "board.js", "app.js"):
+        response = api.get(f"/static/{asset}")
+        assert response.status_code == 200 and len(response.text) > 500
+    assert "http" not in page.text.replace("http://www.w3.org", "")  # no CDN
+
+
+def test_agents_lists_the_built_in_players_rules_and_sizes(api):
+    choices = api.get("/api/agents").json()
+    assert choices["players"][0] == "human" and "random" in choices["players"]
+    assert {"mcts", "alphazero", "heuristic"} <= set(choices["agent_names"])
+    assert choices["rules"] == ["freestyle", "standard", "renju"]
+    assert choices["sizes"] == {"min": 5, "max": 25}
+
+
+def test_a_new_game_starts_empty_with_its_options(api):
+    state = new_game(api, size=9, rule="renju", black="random", white="human")
+    assert state["size"] == 9 and state["rule"] == "renju"
+    assert state["players"] == {"black": "random", "white": "human"}
+    assert state["humans"] == {"black": False, "white": True}
+    assert state["over"] is False and state["result"] == "unfinished"
+    assert api.get(f"/api/games/{state['id']}").json()["id"] == state["id"]
+    listed = api.get("/api/games").json()["games"]
+    assert state["id"] in [game["id"] for game in listed]
+
+
+def test_moves_undo_resign_swap_and_new_game(api):
+    game_id = two_people(api)["id"]
+    state = command(api, game_id, type="move", point="d4", color="black").json()
+    assert state["moves"] == ["d4"] and state["to_move"] == "white"
+    state = command(api, game_id, type="move", point=0).json()  # an action index
+    assert state["moves"] == ["d4", "a7"]
+    assert command(api, game_id, type="undo").json()["moves"] == ["d4"]
+    state = command(api, game_id, type="resign").json()
+    assert state["over"] and state["result"] == "black" and state["reason"] == "resign"
+    state = command(api, game_id, type="new").json()
+    assert state["moves"] == [] and not state["over"]
+    state = command(api, game_id, type="speed", delay=1.5).json()
+    assert state["delay"] == 1.5
+
+
+def test_swap_exchanges_the_players_and_starts_again(api):
+    game_id = new_game(api, size=7, black="human", white="random", delay=0)["id"]
+    state = command(api, game_id, type="swap").json()
+    assert state["players"] == {"black": "random", "white": "human"}
+
+
+def test_a_five_ends_the_game_with_its_winning_line(api):
+    game_id = two_people(api)["id"]
+    for black, white in zip(
+        ["a1", "b1", "c1", "d1"], ["a7", "b7", "c7", "d7"], strict=True
+    ):
+        command(api, game_id, type="move", point=black)
+        command(api, game_id, type="move", point=white)
+    state = command(api, game_id, type="move", point="e1").json()
+    assert state["over"] and state["result"] == "black" and state["reason"] == "five"
+    assert state["winning_line"] == ["a1", "b1", "c1", "d1", "e1"]
+    assert "wins by five in a row" in state["status"]
+
+
+def test_the_record_reads_back_as_the_game(api):
+    game_id = two_people(api)["id"]
+    command(api, game_id, type="move", point="d4")
+    command(api, game_id, type="move", point="e5")
+    response = api.get(f"/api/games/{game_id}/record")
+    assert response.headers["content-disposition"].startswith("attachment")
+    record = GameRecord.from_text(response.text)
+    assert record.config == GameConfig(7) and record.black == "human"
+    assert len(record.moves) == 2 and record.result == "unfinished"
+
+
+def test_an_uploaded_record_comes_back_as_moves():
+    moves = (10, 19, 11, 20, 12, 21, 13, 22, 14)
+    record = GameRecord(GameConfig(9), moves, "alice", "bob", "black", "five")
+    with client() as api:
+        data = api.post("/api/records", content=record.to_text()).json()
+    assert data["size"] == 9 and data["players"] == {"black": "alice", "white": "bob"}
+    assert data["moves"][:2] == ["b8", "b7"] and len(data["moves"]) == 9
+    assert data["result"] == "black" and len(data["winning_line"]) == 5
+
+
+def test_deleting_a_game_stops_its_agents(api):
+    state = new_game(api, size=7, black="random", white="human")
+    game_id = state["id"]
+    room = api.app.state.registry.get(game_id)
+    processes = [agent._process for agent in room.game.agents()]
+    assert api.delete(f"/api/games/{game_id}").status_code == 204
+    assert all(not process.is_alive() for process in processes)
+    assert api.get(f"/api/games/{game_id}").status_code == 404
+
+
+def test_games_beyond_the_cap_close_the_least_recently_used():
+    with client(max_games=2) as api:
+        first = two_people(api)["id"]
+        second = two_people(api)["id"]
+        api.get(f"/api/games/{first}")  # first is now the more recently used
+        api.get("/api/games")  # listing the games uses none of them
+        two_people(api)
+        assert api.get(f"/api/games/{second}").status_code == 404
+        assert api.get(f"/api/games/{first}").status_code == 200
+
+
+def refused(response, status, *words):
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    assert all(word in message for word in words), message
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"size": 3}, ["board_size", "3"]),
+        ({"size": "big"}, ["size", "'big'"]),
+        ({"rule": "chess"}, ["chess"]),
+        ({"black": "nobody"}, ["unknown agent", "nobody"]),
+        ({"black": "mcts:simulations"}, ["simulations", "key=value"]),
+        ({"white": "mcts:bogus=1"}, ["bogus"]),
+        ({"white": ""}, ["human"]),
+        ({"delay": -1}, ["delay", "-1"]),
+        ({"colour": "red"}, ["colour"]),
+    ],
+)
+def test_bad_new_game_options_are_refused_and_create_nothing(api, body, words):
+    before = len(api.get("/api/games").json()["games"])
+    refused(api.post("/api/games", json=body), 400, *words)
+    assert len(api.get("/api/games").json()["games"]) == before
+
+
+def test_program_specs_are_refused_unless_allowed():
+    with client(allow_programs=False) as api:
+        refused(
+            api.post("/api/games", json={"black": "engine:/bin/sh"}), 400, "loopback"
+        )
+
+
+def test_malformed_json_and_non_objects_are_refused(api):
+    refused(api.post("/api/games", content=b"{not json"), 400, "not valid JSON")
+    refused(api.post("/api/games", json=[1, 2]), 400, "JSON object")
+
+
+def test_an_oversize_request_is_refused(api):
+    game_id = two_people(api)["id"]
+    big = b'{"type": "move", "point": "' + b"a" * MAX_REQUEST_BYTES + b'"}'
+    refused(api.post(f"/api/games/{game_id}/commands", content=big), 413, str(len(big)))
+    assert api.get(f"/api/games/{game_id}").json()["moves"] == []
+    refused(api.post("/api/records", content=b"x" * (MAX_REQUEST_BYTES + 1)), 413)
+
+
+def test_an_unknown_game_id_is_refused_everywhere(api):
+    for response in (
+        api.get("/api/games/nope"),
+        api.delete("/api/games/nope"),
+        api.get("/api/games/nope/record"),
+        command(api, "nope", type="undo"),
+    ):
+        refused(response, 404, "unknown game id", "nope")
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"type": "move", "point": "d4"}, 409, ["d4", "not a legal move"]),
+        ({"type": "move", "point": "z9"}, 400, ["z9"]),
+        ({"type": "move", "point": 49}, 400, ["49"]),
+        ({"type": "move", "point": None}, 400, ["point"]),
+        ({"type": "move", "point": "c3", "color": "black"}, 409, ["out of turn"]),
+        ({"type": "move", "point": "c3", "color": "green"}, 400, ["green"]),
+        ({"type": "fly"}, 400, ["fly"]),
+        ({"type": "speed", "delay": "fast"}, 400, ["delay", "fast"]),
+    ],
+)
+def test_bad_commands_are_refused_and_change_nothing(api, body, status, words):
+    game_id = two_people(api)["id"]
+    command(api, game_id, type="move", point="d4")
+    before = api.get(f"/api/games/{game_id}").json()
+    refused(command(api, game_id, **body), status, *words)
+    assert api.get(f"/api/games/{game_id}").json() == before
+
+
+def test_a_move_for_an_agent_is_out_of_turn(api):
+    game_id = new_game(api, size=7, black="human", white="random", delay=3)["id"]
+    state = command(api, game_id, type="move", point="d4").json()
+    refused(
+        command(api, game_id, type="move", point="c3"), 409, "out of turn", "random"
+    )
+    assert api.get(f"/api/games/{game_id}").json()["moves"] == state["moves"]
+
+
+def test_undo_and_resign_refused_when_there_is_nothing_to_do(api):
+    game_id = two_people(api)["id"]
+    refused(command(api, game_id, type="undo"), 409, "nothing to undo")
+    watch_id = new_game(api, size=7, black="random", white="random", delay=3)["id"]
+    refused(command(api, watch_id, type="resign"), 409, "no person can resign")
+
+
+def test_a_malformed_record_upload_is_refused_naming_the_line(api):
+    refused(
+        api.post("/api/records", content=b"Rule: freestyle\nSize: x\n"), 400, "line"
+    )
+    refused(api.post("/api/records", content=b"\xff\xfe\x00"), 400, "UTF-8")
+
+
+def test_the_page_files_are_package_data():
+    """A wheel carries the page: pyproject declares every file of static/."""
+    from pathlib import Path
+
+    import gomoku_apps.web
+
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is new in Python 3.11")
+
+    root = Path(gomoku_apps.web.__file__).resolve().parents[2]
+    settings = tomllib.loads((root / "pyproject.toml").read_text())
+    assert settings["tool"]["setuptools"]["package-data"]["gomoku_apps.web"] == [
+        "static/*"
+    ]
+    static = Path(gomoku_apps.web.__file__).with_name("static")
+    assert {path.name for path in static.iterdir()} == {
+        "index.html",
+        "style.css",
+        "board.js",
+        "app.js",
+    }

@@ -1,0 +1,142 @@
+"""`gomoku serve` as a person runs it: it prints its address, serves, and Ctrl-C stops
+it with every agent process gone."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="the web extra is not installed")
+from websockets.sync.client import connect
+
+from gomoku_apps.cli.main import main
+from tests.gomoku_apps.web.web_agents import failing_spec
+
+ROOT = Path(__file__).resolve().parents[3]
+HANG_GUARD_S = 60
+"""Seconds after which a server that does not stop fails the test (not a speed check)."""
+
+
+def start_server(*arguments):
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gomoku_apps.cli.main",
+            "serve",
+            "--port",
+            "0",
+            *arguments,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as in a terminal
+    )
+    line = server.stdout.readline()
+    assert "serving on http://127.0.0.1:" in line, line + server.stderr.read()
+    return server, line.split()[3]
+
+
+def post(address, path, body):
+    request = urllib.request.Request(
+        address + path.lstrip("/"),
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=HANG_GUARD_S) as response:
+        return json.loads(response.read())
+
+
+def descendants(pid):
+    """Ids of every process below ``pid`` (read from /proc)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier}
+        found |= frontier
+    return found
+
+
+def alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find children")
+def test_ctrl_c_stops_the_server_and_every_agent_process():
+    server, address = start_server()
+    try:
+        sleeper = failing_spec("Sleeper")  # thinks for a minute
+        thinking = post(address, "/api/games", {"black": sleeper, "white": "human"})
+        post(address, "/api/games", {"black": "random", "white": "random", "size": 7})
+        assert urllib.request.urlopen(address, timeout=HANG_GUARD_S).status == 200
+        websocket_address = (
+            address.replace("http", "ws") + f"api/games/{thinking['id']}/ws"
+        )
+        with connect(websocket_address) as websocket:
+            assert json.loads(websocket.recv())["type"] == "state"
+            children = descendants(server.pid)
+            assert len(children) >= 3  # three agents, and the process server
+            os.killpg(server.pid, signal.SIGINT)  # Ctrl-C in a terminal
+            assert server.wait(HANG_GUARD_S) == 0
+        deadline = time.monotonic() + HANG_GUARD_S
+        while any(alive(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in children if alive(pid)]
+        output = server.stdout.read()
+        assert "server stopped" in output
+        assert "Traceback" not in server.stderr.read()
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+
+
+def test_a_port_in_use_is_a_clear_error(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_a_bad_port_is_a_clear_error(capsys):
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "70000" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("host", "local"),
+    [
+        ("127.0.0.1", True),
+        ("127.3.4.5", True),
+        ("::1", True),
+        ("localhost", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("example.org", False),
+    ],
+)
+def test_only_loopback_hosts_count_as_local(host, local):
+    from gomoku_apps.web.server import is_loopback
+
+    assert is_loopback(host) is local
