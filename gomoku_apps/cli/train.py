@@ -2,7 +2,7 @@
 
 The defaults train well on a 2-core CPU; the device is picked automatically (CUDA when
 present), so the same command uses a GPU machine when there is one. A run is resumable:
-run the same command again on the same ``--out`` folder after a kill.
+run the same command again on the same ``--output`` folder after a kill.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gomoku_apps.cli.game_options import add_rule_argument
+from gomoku_apps.cli.game_options import add_rules_arguments
 
 DEFAULT_OUT = "runs/alphazero-{size}x{size}"
 
@@ -22,16 +22,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "train",
         help="train an AlphaZero network by self-play",
         description=__doc__,
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     game = parser.add_argument_group("game")
-    game.add_argument(
-        "--board-size", type=int, default=9, help="board size of the games (5 to 25)"
-    )
-    game.add_argument(
-        "--win-length", type=int, default=5, help="stones in a row that win"
-    )
-    add_rule_argument(game)
+    add_rules_arguments(game, board_size=9)
     run = parser.add_argument_group("run")
     run.add_argument(
         "--hours",
@@ -41,6 +34,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "iteration of it",
     )
     run.add_argument(
+        "-o",
+        "--output",
         "--out",
         default=DEFAULT_OUT,
         help="folder of the run; run the same command again to resume it",
@@ -253,7 +248,7 @@ def run_training(arguments: argparse.Namespace) -> int:
 
     config = training_config(arguments)
     configure_threads(arguments.threads)
-    out = Path(arguments.out.format(size=config.game.board_size))
+    out = Path(arguments.output.format(size=config.game.board_size))
     initial = resolve_weights(arguments.init) if arguments.init else None
     device = pick_device(arguments.device)
     run = TrainingRun(config, out, device=device, initial_weights=initial)

@@ -11,9 +11,15 @@ import pytest
 import torch
 
 from agents.alphazero.checkpoint import CheckpointError
+from agents.alphazero.distillation import DistillationConfig
 from agents.alphazero.metrics import MetricsLog
 from agents.alphazero.trainer import TrainingRun, learning_rate_at
-from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
+from agents.alphazero.training_config import (
+    BudgetDefaults,
+    SelfPlayConfig,
+    TrainingConfig,
+    budget_defaults,
+)
 from gomoku_env.config import GameConfig, Rule
 from tests.agents.alphazero.test_network import TINY
 
@@ -174,3 +180,60 @@ def test_a_file_in_place_of_the_run_folder_is_refused(tmp_path: Path) -> None:
     path.write_text("not a folder")
     with pytest.raises(ValueError, match="not a folder"):
         TrainingRun(QUICK, path, plot=False)
+
+
+def test_a_new_run_with_teacher_games_commits_the_distilled_network_first(
+    tmp_path: Path,
+) -> None:
+    config = dataclasses.replace(
+        QUICK, distillation=DistillationConfig(games=6, steps=3), snapshot_every=1
+    )
+    run = TrainingRun(config, tmp_path, plot=False)
+    row = run.distil()
+    assert run.progress.teacher_games == 6 and run.progress.teacher_steps == 3
+    assert run.progress.iteration == 0 and run.learner.steps == 3
+    assert "distilled 6 heuristic games" in row["note"]
+    assert (tmp_path / "snapshots" / "iteration-000000.pt").is_file()
+    run.iterate()
+    assert (tmp_path / "snapshots" / "iteration-000001.pt").is_file()
+    # A resumed run does not distil again: its counters say it already has.
+    resumed = TrainingRun(config, tmp_path, plot=False)
+    assert resumed.progress.teacher_games == 6
+    assert not resumed._distillation_due()
+
+
+def test_an_iteration_that_cannot_learn_yet_says_why(tmp_path: Path) -> None:
+    config = dataclasses.replace(QUICK, min_replay=10_000, replay_capacity=10_000)
+    row = TrainingRun(config, tmp_path, plot=False).iterate()
+    assert "loss" not in row
+    assert "no gradient steps yet" in row["note"]
+    assert "learning starts at 10000 (--min-replay)" in row["note"]
+
+
+def test_a_spent_budget_cuts_self_play_and_ends_the_run(tmp_path: Path) -> None:
+    """With the budget already spent, the one iteration stops after its first round
+    of searches: its games are dropped and counted, and the run stops there."""
+    config = dataclasses.replace(QUICK, hours=1e-9)
+    run = TrainingRun(config, tmp_path, plot=False)
+    rows: list[dict] = []
+    progress = run.run(report=lambda _progress, row: rows.append(row))
+    assert progress.iteration == 1 and progress.games == 0
+    assert "4 unfinished games dropped at the budget's end" in rows[0]["note"]
+
+
+def test_no_iteration_starts_when_less_than_half_of_the_last_one_is_left(
+    tmp_path: Path,
+) -> None:
+    run = TrainingRun(dataclasses.replace(QUICK, hours=1.0), tmp_path, plot=False)
+    run.progress.seconds = 3600 - 10
+    run.last_iteration_seconds = 30.0
+    assert run._next_would_overrun(3600)
+    run.last_iteration_seconds = 15.0
+    assert not run._next_would_overrun(3600)
+
+
+def test_short_budgets_get_small_iterations_that_learn_at_once() -> None:
+    two_minutes = budget_defaults(2 / 60)
+    assert two_minutes == BudgetDefaults(parallel_games=8, min_replay=64)
+    assert budget_defaults(0.25) == BudgetDefaults(parallel_games=32, min_replay=64)
+    assert budget_defaults(4.0) == BudgetDefaults(parallel_games=64, min_replay=2_000)

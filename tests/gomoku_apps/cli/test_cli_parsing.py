@@ -81,8 +81,6 @@ def test_one_spelling_for_the_shared_options():
     """Every verb names these options alike; old spellings are only aliases."""
     shared = {"board_size", "win_length", "rule", "seed", "jobs", "games", "output"}
     for name, verb in build_parser().verbs.items():
-        if name == "train":  # being rewritten for another issue
-            continue
         for action in verb._actions:
             long_names = [o for o in action.option_strings if o.startswith("--")]
             if action.dest in shared:
@@ -107,11 +105,12 @@ def test_help_names_each_default_once_and_has_no_markup(verb, capsys):
     assert "``" not in text and ":class:" not in text and "::" not in text
 
 
-def test_train_help_keeps_its_own_default_text(capsys):
-    text = _help("train", capsys)
-    assert "torch CPU threads (default: ≤ 2)" in text
-    assert "--board-size BOARD_SIZE\n" in text and "(default: 9)" in text
-    assert "run the same command again on the same --out folder" in text
+def test_train_help_explains_the_budget_dependent_defaults(capsys):
+    text = " ".join(_help("train", capsys).split())
+    assert "torch CPU threads (unset: at most 2)" in text
+    assert "--board-size N board side, 5 to 25 (also --size) (default: 9)" in text
+    assert "fewer for budgets under half an hour" in text
+    assert "run the same command again on the same --output folder" in text
 
 
 def test_an_alias_is_mentioned_not_listed(capsys):
@@ -121,10 +120,9 @@ def test_an_alias_is_mentioned_not_listed(capsys):
     assert "-o FILE, --output FILE" in text and "(also --save)" in text
 
 
-@pytest.mark.parametrize("verb", [name for name in SUBCOMMANDS if name != "train"])
+@pytest.mark.parametrize("verb", SUBCOMMANDS)
 def test_every_option_has_help(verb):
-    """train's options are being rewritten for another issue; all others say what
-    they do."""
+    """Every option of every verb says what it does."""
     parser = build_parser().verbs[verb]
     for action in parser._actions:
         if isinstance(action, argparse._HelpAction):
@@ -146,8 +144,6 @@ def test_the_command_reference_lists_every_option():
     shared_table = text.split("## One spelling for each option")[1].split("\n## ")[0]
     for name, verb in build_parser().verbs.items():
         section = text.split(f"## `gomoku {name}`")[1].split("\n## ")[0]
-        if name == "train":  # its options are being rewritten for another issue
-            continue
         for action in verb._actions:
             long_names = [o for o in action.option_strings if o.startswith("--")]
             if not long_names or long_names[0] == "--help":

@@ -1,0 +1,92 @@
+"""Teacher games: heuristic positions labelled for a new network, and what it learns."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from agents.alphazero.distillation import DistillationConfig, distil, teacher_games
+from agents.alphazero.learner import Learner, LearnerConfig
+from agents.alphazero.network import (
+    PolicyValueNet,
+    masked_log_softmax,
+    planes_to_tensor,
+)
+from agents.alphazero.replay import Batch
+from gomoku_env.config import GameConfig
+from gomoku_env.observation import OPPONENT_STONES, OWN_STONES
+from tests.agents.alphazero.test_network import TINY
+
+SIX = GameConfig(6, 4)
+
+
+def test_teacher_samples_are_legal_one_hot_moves_with_game_results() -> None:
+    taught = teacher_games(
+        SIX, 12, DistillationConfig(games=12), np.random.default_rng(0)
+    )
+    samples = taught.samples
+    assert taught.games == 12 and len(samples.value) >= 12 * 7  # four stones each
+    assert np.all(samples.policy.sum(axis=1) == 1.0)
+    assert set(np.unique(samples.policy)) <= {0.0, 1.0}
+    targets = samples.policy.argmax(axis=1)
+    stones = samples.planes[..., OWN_STONES] + samples.planes[..., OPPONENT_STONES]
+    assert np.all(
+        stones.reshape(len(targets), -1)[np.arange(len(targets)), targets] == 0
+    )
+    assert set(np.unique(samples.value)) <= {-1.0, 0.0, 1.0}
+    assert taught.black_wins + taught.draws <= taught.games
+
+
+def test_teacher_games_differ_by_seed_and_repeat_with_it() -> None:
+    config = DistillationConfig(games=4)
+    first, again, other = (
+        teacher_games(SIX, 4, config, np.random.default_rng(seed)).samples
+        for seed in (1, 1, 2)
+    )
+    np.testing.assert_array_equal(first.planes, again.planes)
+    assert first.planes.shape != other.planes.shape or np.any(
+        first.planes != other.planes
+    )
+
+
+def _agreement(network: PolicyValueNet, samples: Batch) -> float:
+    """Share of positions where the network's favourite move is the teacher's."""
+    with torch.no_grad():
+        logits, _ = network(planes_to_tensor(samples.planes))
+        chosen = masked_log_softmax(logits, torch.from_numpy(samples.masks)).argmax(1)
+    return float((chosen.numpy() == samples.policy.argmax(axis=1)).mean())
+
+
+def test_a_distilled_network_plays_the_teachers_moves_far_more_often() -> None:
+    """The point of distillation: on positions it never saw, the network picks the
+    heuristic's move much more often than the untrained one does."""
+    torch.manual_seed(0)
+    network = PolicyValueNet(TINY)
+    held_out = teacher_games(
+        SIX, 40, DistillationConfig(games=40), np.random.default_rng(99)
+    ).samples
+    before = _agreement(network, held_out)
+    learner = Learner(network, LearnerConfig(learning_rate=5e-3))
+    config = DistillationConfig(games=150, steps=250)
+    taught, losses = distil(learner, SIX, config, 64, np.random.default_rng(0))
+    assert taught.games == 150 and len(losses) == 250 and learner.steps == 250
+    assert np.mean([t.total for t in losses[-25:]]) < np.mean(
+        [t.total for t in losses[:25]]
+    )
+    after = _agreement(network, held_out)
+    assert before < 0.25 and after > before + 0.25, (before, after)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("games", -1),
+        ("steps", 1.5),
+        ("opening_moves", True),
+        ("random_move_probability", 2),
+    ],
+)
+def test_bad_distillation_settings_are_named(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=f"DistillationConfig.{field}"):
+        DistillationConfig(**{field: value})
