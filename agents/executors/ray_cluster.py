@@ -1,0 +1,212 @@
+"""Work on a Ray cluster: a pool of worker actors that replaces the ones that die.
+
+Ray is imported only when a :class:`RayExecutor` is made, so nothing else in the
+package needs it installed. Each worker is an actor with one CPU that runs one item
+at a time (two are queued, so it never waits for the driver); values published with
+:meth:`RayExecutor.share` go to Ray's object store once and every worker reads them
+from there. A worker that dies (killed, out of memory, its node lost, an agent that
+ends its process) is replaced by a fresh actor and its unfinished items run again:
+items are seeded on their own, so they give the same results wherever they run. An
+item that kills its worker on every try is given up after ``max_retries`` retries.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Generic
+
+from agents.classic.reports import check_positive_int
+from agents.executors.base import (
+    ClosingExecutor,
+    Item,
+    Result,
+    Value,
+    WorkerExit,
+    WorkerLostError,
+)
+
+LOCAL_CLUSTER = "local"
+"""Ray's address for "start a new Ray on this machine" (``auto`` joins a running one)."""
+INSTALL_HINT = "pip install 'gomoku_env[ray]'"
+IN_FLIGHT_PER_WORKER = 2
+STOP_TIMEOUT_SECONDS = 30.0
+LOGGER = logging.getLogger(__name__)
+
+
+def import_ray() -> ModuleType:
+    """The ``ray`` module, or a ValueError that says how to install it."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError as error:
+        raise ValueError(
+            f"running on Ray needs the ray package, which is not installed here "
+            f"({error}): {INSTALL_HINT}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class RayShared(Generic[Value]):
+    """A value in Ray's object store; workers fetch it (zero-copy for arrays)."""
+
+    reference: Any
+
+    def get(self) -> Value:
+        return import_ray().get(self.reference)
+
+
+class RayWorker:
+    """The actor behind each worker: runs items, and the exit hook before it ends."""
+
+    def __init__(self, worker_exit: WorkerExit | None) -> None:
+        self._worker_exit = worker_exit
+
+    def run(self, function: Callable[[Any], Any], item: Any) -> Any:
+        return function(item)
+
+    def stop(self) -> None:
+        if self._worker_exit is not None:
+            self._worker_exit()
+
+
+def connect(address: str) -> bool:
+    """Join the Ray at ``address`` (``local`` starts one); False if already joined."""
+    ray = import_ray()
+    if ray.is_initialized():
+        return False
+    if not isinstance(address, str) or not address:
+        raise ValueError(f"a Ray address must be a non-empty string, got {address!r}")
+    options: dict[str, Any] = {"logging_level": logging.WARNING}
+    if address == LOCAL_CLUSTER:
+        options["include_dashboard"] = False
+    ray.init(address=address, **options)
+    return True
+
+
+class RayExecutor(ClosingExecutor):
+    """Runs items on ``workers`` Ray actors, each with one CPU.
+
+    Args:
+        address: the cluster to join: ``local`` starts a Ray on this machine (shut
+            down again on :meth:`close`), ``auto`` finds a running one, and
+            ``HOST:PORT`` or ``ray://HOST:PORT`` names one. Ignored when this process
+            has already called ``ray.init``.
+        workers: actors; default one per CPU of the cluster.
+        worker_exit: run in each actor before it is ended by :meth:`close`.
+        max_retries: tries of one item after the first, when its worker dies.
+    """
+
+    def __init__(
+        self,
+        address: str = LOCAL_CLUSTER,
+        workers: int | None = None,
+        worker_exit: WorkerExit | None = None,
+        max_retries: int = 3,
+    ) -> None:
+        if workers is not None:
+            check_positive_int("workers", workers)
+        check_positive_int("max_retries", max_retries, minimum=0)
+        self._ray = import_ray()
+        self._owns_ray = connect(address)
+        cpus = int(self._ray.cluster_resources().get("CPU", 1))
+        self.workers = workers if workers is not None else max(1, cpus)
+        self.max_retries = max_retries
+        self._worker_exit = worker_exit
+        self._actor_class = self._ray.remote(num_cpus=1)(RayWorker)
+        self.actors = [self._new_actor() for _ in range(self.workers)]
+        self.replaced = 0
+        """Actors that died and were replaced, over this executor's life."""
+
+    def _new_actor(self) -> Any:
+        return self._actor_class.remote(self._worker_exit)
+
+    def share(self, value: Value) -> RayShared[Value]:
+        return RayShared(self._ray.put(value))
+
+    def map_unordered(
+        self, function: Callable[[Item], Result], items: Sequence[Item]
+    ) -> Iterator[tuple[int, Result]]:
+        exceptions = self._ray.exceptions
+        waiting = deque(range(len(items)))
+        tries = [0] * len(items)
+        running: dict[Any, tuple[int, Any]] = {}
+        try:
+            while waiting or running:
+                self._submit(function, items, waiting, running, tries)
+                (done,), _ = self._ray.wait(list(running), num_returns=1)
+                position, actor = running.pop(done)
+                try:
+                    result = self._ray.get(done)
+                except exceptions.RayActorError:
+                    self._retry(position, actor, tries, waiting)
+                    continue
+                except exceptions.RayTaskError as error:
+                    raise error.as_instanceof_cause() from None
+                yield position, result
+        finally:
+            self._abandon(running)
+
+    def _abandon(self, running: dict[Any, tuple[int, Any]]) -> None:
+        """Cancel the items still queued on live actors (a run cut short)."""
+        for reference in running:
+            try:
+                self._ray.cancel(reference)
+            except Exception as error:  # cancelling is a courtesy; a dead actor refuses
+                LOGGER.debug("could not cancel %s: %s", reference, error)
+
+    def _submit(
+        self,
+        function: Callable[[Item], Result],
+        items: Sequence[Item],
+        waiting: deque[int],
+        running: dict[Any, tuple[int, Any]],
+        tries: list[int],
+    ) -> None:
+        """Queue items until every live actor has its share in flight."""
+        load = {id(actor): 0 for actor in self.actors}
+        for _, actor in running.values():
+            if id(actor) in load:
+                load[id(actor)] += 1
+        for actor in self.actors:
+            while waiting and load[id(actor)] < IN_FLIGHT_PER_WORKER:
+                position = waiting.popleft()
+                tries[position] += 1
+                running[actor.run.remote(function, items[position])] = (
+                    position,
+                    actor,
+                )
+                load[id(actor)] += 1
+
+    def _retry(
+        self, position: int, actor: Any, tries: list[int], waiting: deque[int]
+    ) -> None:
+        """Replace ``actor`` if it is still in the pool; queue its item again."""
+        if any(current is actor for current in self.actors):
+            slot = next(i for i, current in enumerate(self.actors) if current is actor)
+            self._ray.kill(actor)
+            self.actors[slot] = self._new_actor()
+            self.replaced += 1
+        if tries[position] > self.max_retries:
+            raise WorkerLostError(
+                f"a Ray worker died on each of the {tries[position]} tries of "
+                f"item {position}",
+                position,
+                tries[position],
+            )
+        waiting.appendleft(position)
+
+    def close(self) -> None:
+        if self._worker_exit is not None:
+            stops = [actor.stop.remote() for actor in self.actors]
+            # A worker that is dead or stuck must not keep the run from ending.
+            self._ray.wait(stops, num_returns=len(stops), timeout=STOP_TIMEOUT_SECONDS)
+        for actor in self.actors:
+            self._ray.kill(actor)
+        self.actors = []
+        if self._owns_ray:
+            self._ray.shutdown()
+            self._owns_ray = False
