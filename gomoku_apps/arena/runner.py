@@ -247,8 +247,10 @@ def run_tasks(
         RunStoppedError: a Ctrl-C, or a worker process that died (an agent calling
             ``os._exit``), ended the run early; it carries the finished games.
     """
+    if jobs is not None:
+        check_positive_int("jobs", jobs)
     if ray is None and len(tasks) <= 1:
-        jobs = check_positive_int("jobs", jobs) and 1
+        jobs = 1  # one game: no worker process to start
     collector = _OrderedCollector(stop)
     try:
         with open_executor(jobs, ray, worker_exit=close_agents) as executor:

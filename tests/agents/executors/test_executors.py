@@ -1,0 +1,106 @@
+"""Executors: the same results in this process, in local processes and on Ray; a worker
+that dies is replaced and loses no item; Ray is asked for only when wanted."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.executors import (
+    InlineExecutor,
+    ProcessExecutor,
+    WorkerLostError,
+    open_executor,
+)
+from agents.executors.ray_cluster import RayExecutor
+from tests.agents.executors.work import (
+    DieOnce,
+    ReadShared,
+    exit_process,
+    refuse_negative,
+    slow_square,
+    square,
+)
+
+ITEMS = list(range(-3, 9))
+SQUARES = {position: number * number for position, number in enumerate(ITEMS)}
+
+
+def test_inline_and_process_pools_give_every_result_once() -> None:
+    with InlineExecutor() as inline:
+        assert list(inline.map_unordered(square, ITEMS)) == list(SQUARES.items())
+    with ProcessExecutor(2) as pool:
+        assert dict(pool.map_unordered(square, ITEMS)) == SQUARES
+        shared = pool.share(100)
+        assert dict(pool.map_unordered(ReadShared(shared), [1, 2])) == {0: 101, 1: 102}
+
+
+def test_a_dead_local_worker_is_a_worker_lost_error() -> None:
+    with ProcessExecutor(2) as pool, pytest.raises(WorkerLostError):
+        dict(pool.map_unordered(exit_process, ITEMS))
+
+
+def test_bad_worker_counts_name_the_value() -> None:
+    with pytest.raises(ValueError, match="jobs must be an int >= 1, got 0"):
+        open_executor(jobs=0)
+    with pytest.raises(ValueError, match="workers must be an int >= 1, got -1"):
+        ProcessExecutor(-1)
+
+
+def test_without_ray_installed_asking_for_it_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ValueError, match=r"pip install 'gomoku_env\[ray\]'"):
+        open_executor(ray="local")
+    with InlineExecutor() as inline:  # everything else works without it
+        assert dict(inline.map_unordered(square, [3])) == {0: 9}
+
+
+@pytest.mark.usefixtures("ray_cluster")
+class TestRay:
+    def test_ray_gives_the_same_results_and_shared_values(self) -> None:
+        with RayExecutor(workers=2) as executor:
+            assert executor.workers == 2
+            assert dict(executor.map_unordered(square, ITEMS)) == SQUARES
+            shared = executor.share(100)
+            reader = ReadShared(shared)
+            assert dict(executor.map_unordered(reader, [1, 2])) == {0: 101, 1: 102}
+
+    def test_an_actor_killed_mid_run_is_replaced_and_loses_no_item(
+        self, ray_cluster
+    ) -> None:
+        with RayExecutor(workers=2) as executor:
+            results = {}
+            for position, result in executor.map_unordered(slow_square, ITEMS):
+                if not results:  # items are still queued on both actors
+                    ray_cluster.kill(executor.actors[0])
+                results[position] = result
+            assert results == SQUARES
+            assert executor.replaced == 1
+            # The pool works on with its new actor.
+            assert dict(executor.map_unordered(square, ITEMS)) == SQUARES
+
+    def test_a_worker_whose_item_ends_its_process_is_replaced(
+        self, tmp_path: Path
+    ) -> None:
+        marker = tmp_path / "died"
+        with RayExecutor(workers=2) as executor:
+            results = dict(executor.map_unordered(DieOnce(str(marker)), ITEMS))
+            assert results == SQUARES
+            assert marker.exists() and executor.replaced == 1
+
+    def test_an_item_that_always_kills_its_worker_is_given_up(self) -> None:
+        with RayExecutor(workers=1, max_retries=1) as executor:
+            with pytest.raises(WorkerLostError) as lost:
+                dict(executor.map_unordered(exit_process, [5]))
+            assert lost.value.position == 0 and lost.value.tries == 2
+
+    def test_an_error_in_the_work_reaches_the_caller_as_it_was(self) -> None:
+        with (
+            RayExecutor(workers=1) as executor,
+            pytest.raises(ValueError, match="negative: -3"),
+        ):
+            dict(executor.map_unordered(refuse_negative, [1, -3]))
