@@ -166,20 +166,19 @@ class RayExecutor(ClosingExecutor):
         running: dict[Any, tuple[int, Any]],
         tries: list[int],
     ) -> None:
-        """Queue items until every live actor has its share in flight."""
+        """Queue items round by round, so every actor has one before any has two."""
         load = {id(actor): 0 for actor in self.actors}
         for _, actor in running.values():
             if id(actor) in load:
                 load[id(actor)] += 1
-        for actor in self.actors:
-            while waiting and load[id(actor)] < IN_FLIGHT_PER_WORKER:
-                position = waiting.popleft()
-                tries[position] += 1
-                running[actor.run.remote(function, items[position])] = (
-                    position,
-                    actor,
-                )
-                load[id(actor)] += 1
+        for depth in range(1, IN_FLIGHT_PER_WORKER + 1):
+            for actor in self.actors:
+                if waiting and load[id(actor)] < depth:
+                    position = waiting.popleft()
+                    tries[position] += 1
+                    reference = actor.run.remote(function, items[position])
+                    running[reference] = (position, actor)
+                    load[id(actor)] += 1
 
     def _retry(
         self, position: int, actor: Any, tries: list[int], waiting: deque[int]
