@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 # Ray's own names (see agents.executors.ray_cluster), spelt out here so that building
 # the parser imports no agents.
@@ -32,3 +35,21 @@ def add_ray_argument(group: argparse._ActionsContainer, what: str) -> None:
         "started here; ADDRESS (HOST:PORT, ray://HOST:PORT or auto) joins that "
         f"cluster. Needs the ray extra: {INSTALL_HINT}",
     )
+
+
+@contextmanager
+def self_play_workers(address: str | None) -> Iterator[Any]:
+    """Training's self-play workers on the Ray at ``address``; None without ``--ray``.
+
+    The workers (one per CPU of the cluster) live as long as the ``with`` block, so
+    they keep their copy of the network between iterations.
+    """
+    if address is None:
+        yield None
+        return
+    from agents.alphazero.selfplay_workers import ExecutorSelfPlay
+    from agents.executors import open_executor
+
+    with open_executor(None, address) as executor:
+        print(f"self-play on {executor.workers} Ray workers")
+        yield ExecutorSelfPlay(executor)
