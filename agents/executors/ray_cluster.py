@@ -142,7 +142,13 @@ class RayExecutor(ClosingExecutor):
                 try:
                     result = self._ray.get(done)
                 except exceptions.RayActorError:
-                    self._retry(position, actor, tries, waiting)
+                    # Everything queued on a dead actor is lost with it.
+                    lost = [position] + [
+                        running.pop(other)[0]
+                        for other, (_, owner) in list(running.items())
+                        if owner is actor
+                    ]
+                    self._retry(actor, lost, tries, waiting)
                     continue
                 except exceptions.RayTaskError as error:
                     raise error.as_instanceof_cause() from None
@@ -181,22 +187,27 @@ class RayExecutor(ClosingExecutor):
                     load[id(actor)] += 1
 
     def _retry(
-        self, position: int, actor: Any, tries: list[int], waiting: deque[int]
+        self,
+        actor: Any,
+        lost: list[int],
+        tries: list[int],
+        waiting: deque[int],
     ) -> None:
-        """Replace ``actor`` if it is still in the pool; queue its item again."""
-        if any(current is actor for current in self.actors):
-            slot = next(i for i, current in enumerate(self.actors) if current is actor)
+        """Replace the dead ``actor`` and queue its ``lost`` items again, first."""
+        slot = next((i for i, now in enumerate(self.actors) if now is actor), None)
+        if slot is not None:
             self._ray.kill(actor)
             self.actors[slot] = self._new_actor()
             self.replaced += 1
-        if tries[position] > self.max_retries:
-            raise WorkerLostError(
-                f"a Ray worker died on each of the {tries[position]} tries of "
-                f"item {position}",
-                position,
-                tries[position],
-            )
-        waiting.appendleft(position)
+        for position in sorted(lost):
+            if tries[position] > self.max_retries:
+                raise WorkerLostError(
+                    f"a Ray worker died on each of the {tries[position]} tries of "
+                    f"item {position}",
+                    position,
+                    tries[position],
+                )
+        waiting.extendleft(sorted(lost, reverse=True))
 
     def close(self) -> None:
         if self._worker_exit is not None:

@@ -3,6 +3,7 @@ that dies is replaced and loses no item; Ray is asked for only when wanted."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from tests.agents.executors.work import (
     square,
 )
 
+REPOSITORY = Path(__file__).resolve().parents[3]
 ITEMS = list(range(-3, 9))
 SQUARES = {position: number * number for position, number in enumerate(ITEMS)}
 
@@ -47,6 +49,26 @@ def test_bad_worker_counts_name_the_value() -> None:
         open_executor(jobs=0)
     with pytest.raises(ValueError, match="workers must be an int >= 1, got -1"):
         ProcessExecutor(-1)
+
+
+def test_nothing_imports_ray_unless_asked() -> None:
+    program = (
+        "import sys\n"
+        "from gomoku_apps.cli.main import main\n"
+        "import agents.alphazero.trainer, agents.alphazero.selfplay_workers\n"
+        "assert main(['arena', 'random', 'random', '--board-size', '7',\n"
+        "             '--games', '2', '--jobs', '2', '--no-progress']) == 0\n"
+        "assert 'ray' not in sys.modules, 'ray was imported'\n"
+    )
+    finished = subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert finished.returncode == 0, finished.stderr
 
 
 def test_without_ray_installed_asking_for_it_says_how_to_install(
