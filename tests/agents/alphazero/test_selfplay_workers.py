@@ -35,13 +35,14 @@ def _same_network(first: TrainingRun, second: TrainingRun) -> None:
         torch.testing.assert_close(second.network.state_dict()[name], tensor)
 
 
+def _run(directory: Path, executor: object, jobs: int | None = None) -> TrainingRun:
+    """A tiny run whose self-play plays ``jobs`` batches on ``executor``."""
+    workers = ExecutorSelfPlay(executor, jobs)
+    return TrainingRun(TINY_GAME, directory, plot=False, self_play=workers)
+
+
 def _local_run(directory: Path, iterations: int, jobs: int) -> TrainingRun:
-    run = TrainingRun(
-        TINY_GAME,
-        directory,
-        plot=False,
-        self_play=ExecutorSelfPlay(InlineExecutor(), jobs),
-    )
+    run = _run(directory, InlineExecutor(), jobs)
     for _ in range(iterations):
         run.iterate()
     return run
@@ -97,10 +98,7 @@ class TestOnRay:
     ) -> None:
         local = _local_run(tmp_path / "local", iterations=3, jobs=2)
         with RayExecutor(workers=2) as executor:
-            on_ray = TrainingRun(
-                TINY_GAME, tmp_path / "ray", plot=False,
-                self_play=ExecutorSelfPlay(executor),
-            )  # fmt: skip
+            on_ray = _run(tmp_path / "ray", executor)
             on_ray.iterate()
             on_ray.iterate()
             with monkeypatch.context() as patch:
@@ -109,10 +107,7 @@ class TestOnRay:
                 patch.setattr(selfplay_workers, "merge_results", _interrupt)
                 with pytest.raises(KeyboardInterrupt):
                     on_ray.iterate()
-            resumed = TrainingRun(
-                TINY_GAME, tmp_path / "ray", plot=False,
-                self_play=ExecutorSelfPlay(executor),
-            )  # fmt: skip
+            resumed = _run(tmp_path / "ray", executor)
             assert resumed.resumed and resumed.progress.iteration == 2
             resumed.iterate()
         assert _counts(resumed.progress) == _counts(local.progress)
@@ -125,10 +120,7 @@ class TestOnRay:
         local = _local_run(tmp_path / "local", iterations=2, jobs=2)
         with RayExecutor(workers=2) as executor:
             killer = _KillAllAfterFirst(executor, ray_cluster)
-            on_ray = TrainingRun(
-                TINY_GAME, tmp_path / "ray", plot=False,
-                self_play=ExecutorSelfPlay(killer),
-            )  # fmt: skip
+            on_ray = _run(tmp_path / "ray", killer)
             on_ray.iterate()
             on_ray.iterate()
             # Both workers died; each was replaced, by the first iteration when it
