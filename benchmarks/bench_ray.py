@@ -7,7 +7,9 @@ median round counts). Self-play plays one batch of
 arena plays ``--games`` games of two ``BusyAgent`` s (random moves after ``--think`` ms
 of CPU work, from ``bench_arena.py``). Prints each rate as a ratio to the in-process
 one, the scaling efficiency of two workers over one, and Ray's overhead per game (the
-time one Ray worker takes over the in-process run, per game). Needs the ray extra.
+time one Ray worker takes over the in-process run, per game). Then times one self-play
+batch of ``gomoku train``'s defaults and the learning on its samples, and predicts from
+them the speed-up of W workers (the learner stays in one process). Needs the ray extra.
 Run: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_ray.py`` (a few minutes).
 """
 
@@ -25,9 +27,11 @@ import numpy as np
 import ray
 import torch
 
+from agents.alphazero.learner import Learner
 from agents.alphazero.network import NetworkConfig, PolicyValueNet
+from agents.alphazero.replay import ReplayBuffer
 from agents.alphazero.selfplay_workers import ExecutorSelfPlay, InProcessSelfPlay
-from agents.alphazero.training_config import SelfPlayConfig
+from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
 from agents.executors import Executor, InlineExecutor
 from agents.executors.ray_cluster import RayExecutor
 from gomoku_apps.arena.match import pair_tasks
@@ -73,6 +77,43 @@ def arena_tasks(games: int, think: float) -> list[GameTask]:
     spec = f"python:{BUSY_AGENT}:BusyAgent,think={think}"
     players = (("a", spec), ("b", spec))
     return pair_tasks(0, players, games, load_openings("book", config), config, 0)
+
+
+def learner_share() -> tuple[float, float]:
+    """(S, L): seconds of one default self-play batch here, and of learning on it.
+
+    ``gomoku train``'s defaults (9×9, 64 games of 100/25 simulations, a 4-block
+    network, 8 gradient-step samples per new sample in batches of 256), one thread.
+    """
+    config = TrainingConfig()
+    network = PolicyValueNet(config.network)
+    rng = np.random.default_rng(0)
+    start = time.perf_counter()
+    result = InProcessSelfPlay().play(
+        network, torch.device("cpu"), config.game, config.self_play, rng
+    )
+    self_play_seconds = time.perf_counter() - start
+    replay = ReplayBuffer(config.game.board_size, config.replay_capacity)
+    replay.add(result.samples.planes, result.samples.policy, result.samples.value)
+    learner = Learner(network, config.learner)
+    steps = max(1, round(len(replay) * config.sample_reuse / config.batch_size))
+    start = time.perf_counter()
+    for _ in range(steps):
+        learner.step(replay.sample(config.batch_size, rng))
+    return self_play_seconds, time.perf_counter() - start
+
+
+def predict(self_play_seconds: float, learning_seconds: float) -> None:
+    """Games per hour of W workers over one, with the learner in one process."""
+    batch, learning = self_play_seconds, learning_seconds
+    print(
+        f"training defaults, one batch: self-play {batch:.1f} s, learning on its "
+        f"samples {learning:.1f} s ({learning / (batch + learning):.0%} of the iteration)"
+    )
+    for workers in (2, 8, 32, 128):
+        speed_up = workers * (batch + learning) / (batch + workers * learning)
+        print(f"  predicted speed-up with {workers:>3} workers: x{speed_up:.1f}")
+    print(f"  limit, learner-bound: x{(batch + learning) / learning:.1f}")
 
 
 def report(title: str, scale: float, unit: str, rates: dict) -> None:
@@ -141,6 +182,7 @@ def main() -> None:
     print(f"load average over the run: {load:.1f} on {cores} cores (others' work too)")
     report("self-play, 9x9", 3600, "games per hour", rates["self-play"])
     report("arena, 9x9 BusyAgents", 1, "games per second", rates["arena"])
+    predict(*learner_share())
 
 
 if __name__ == "__main__":

@@ -83,7 +83,11 @@ def connect(address: str) -> bool:
     options: dict[str, Any] = {"logging_level": logging.WARNING}
     if address == LOCAL_CLUSTER:
         options["include_dashboard"] = False
-    ray.init(address=address, **options)
+    try:
+        ray.init(address=address, **options)
+    except (ConnectionError, RuntimeError) as error:
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise ValueError(f"cannot join the Ray at {address!r}: {reason}") from None
     return True
 
 
@@ -95,7 +99,8 @@ class RayExecutor(ClosingExecutor):
             down again on :meth:`close`), ``auto`` finds a running one, and
             ``HOST:PORT`` or ``ray://HOST:PORT`` names one. Ignored when this process
             has already called ``ray.init``.
-        workers: actors; default one per CPU of the cluster.
+        workers: actors; default one per CPU of the cluster, and no more than it has
+            (an actor without a CPU would wait for ever).
         worker_exit: run in each actor before it is ended by :meth:`close`.
         max_retries: tries of one item after the first, when its worker dies.
     """
@@ -112,7 +117,12 @@ class RayExecutor(ClosingExecutor):
         check_positive_int("max_retries", max_retries, minimum=0)
         self._ray = import_ray()
         self._owns_ray = connect(address)
-        cpus = int(self._ray.cluster_resources().get("CPU", 1))
+        cpus = int(self._ray.cluster_resources().get("CPU", 0))
+        if workers is not None and workers > cpus:
+            self._shutdown()
+            raise ValueError(
+                f"{workers} Ray workers need one CPU each, and the cluster has {cpus}"
+            )
         self.workers = workers if workers is not None else max(1, cpus)
         self.max_retries = max_retries
         self._worker_exit = worker_exit
@@ -217,6 +227,10 @@ class RayExecutor(ClosingExecutor):
         for actor in self.actors:
             self._ray.kill(actor)
         self.actors = []
+        self._shutdown()
+
+    def _shutdown(self) -> None:
+        """Stop the Ray that this executor started, if it did."""
         if self._owns_ray:
             self._ray.shutdown()
             self._owns_ray = False

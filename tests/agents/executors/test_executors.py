@@ -120,6 +120,12 @@ class TestRay:
                 dict(executor.map_unordered(exit_process, [5]))
             assert lost.value.position == 0 and lost.value.tries == 2
 
+    def test_more_workers_than_cpus_is_refused(self) -> None:
+        with pytest.raises(
+            ValueError, match=r"3 Ray workers need one CPU each.* has 2"
+        ):
+            RayExecutor(workers=3)
+
     def test_an_error_in_the_work_reaches_the_caller_as_it_was(self) -> None:
         with (
             RayExecutor(workers=1) as executor,
