@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
+import socket
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -68,9 +70,41 @@ class RayWorker:
     def run(self, function: Callable[[Any], Any], item: Any) -> Any:
         return function(item)
 
+    def ready(self) -> bool:
+        return True
+
     def stop(self) -> None:
         if self._worker_exit is not None:
             self._worker_exit()
+
+
+def last_error_line(error: Exception) -> str:
+    """The last ``SomeError: ...`` line of a Ray error's text (its root cause)."""
+    causes = re.findall(r"\b\w+(?:Error|Exception): .*", str(error))
+    return causes[-1].strip() if causes else type(error).__name__
+
+
+def check_reachable(address: str, timeout: float = 10.0) -> None:
+    """Refuse a ``HOST:PORT`` (or ``ray://HOST:PORT``) where nothing listens.
+
+    Ray itself would retry such an address for many minutes; a plain TCP connection
+    says at once whether a Ray head can be there. ``local`` and ``auto`` pass.
+    """
+    if address in (LOCAL_CLUSTER, "auto"):
+        return
+    host, separator, port = address.removeprefix("ray://").rpartition(":")
+    if not separator or not host or not port.isdigit():
+        raise ValueError(
+            f"a Ray address is HOST:PORT, ray://HOST:PORT, auto or {LOCAL_CLUSTER}, "
+            f"got {address!r}"
+        )
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as error:
+        raise ValueError(
+            f"cannot reach a Ray head at {address!r} ({error}): is `ray start --head` "
+            "running there?"
+        ) from None
 
 
 def connect(address: str) -> bool:
@@ -80,6 +114,7 @@ def connect(address: str) -> bool:
         return False
     if not isinstance(address, str) or not address:
         raise ValueError(f"a Ray address must be a non-empty string, got {address!r}")
+    check_reachable(address)
     options: dict[str, Any] = {"logging_level": logging.WARNING}
     if address == LOCAL_CLUSTER:
         options["include_dashboard"] = False
@@ -130,6 +165,18 @@ class RayExecutor(ClosingExecutor):
         self.actors = [self._new_actor() for _ in range(self.workers)]
         self.replaced = 0
         """Actors that died and were replaced, over this executor's life."""
+        self._check_started()
+
+    def _check_started(self) -> None:
+        """Wait for the actors, so that a cluster that cannot run them says why."""
+        try:
+            self._ray.get([actor.ready.remote() for actor in self.actors])
+        except self._ray.exceptions.RayActorError as error:
+            self.close()
+            raise ValueError(
+                f"the Ray workers cannot start ({last_error_line(error)}): every "
+                "machine of the cluster needs this gomoku_env installed"
+            ) from None
 
     def _new_actor(self) -> Any:
         return self._actor_class.remote(self._worker_exit)

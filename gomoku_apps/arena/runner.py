@@ -213,7 +213,7 @@ def _lost_worker_reason(
     if error.tries > 1:
         what = (
             f"a worker process died in each of the {error.tries} tries of game "
-            f"{tasks[error.position].index} (the agent ends its process)"
+            f"{tasks[error.position].index} (does an agent end its process?)"
         )
     else:
         what = (

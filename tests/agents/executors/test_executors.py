@@ -15,7 +15,7 @@ from agents.executors import (
     WorkerLostError,
     open_executor,
 )
-from agents.executors.ray_cluster import RayExecutor
+from agents.executors.ray_cluster import RayExecutor, check_reachable
 from tests.agents.executors.work import (
     DieOnce,
     ReadShared,
@@ -71,6 +71,24 @@ def test_nothing_imports_ray_unless_asked() -> None:
     assert finished.returncode == 0, finished.stderr
 
 
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("127.0.0.1:1", "cannot reach a Ray head at '127.0.0.1:1'"),
+        ("ray://127.0.0.1:1", "cannot reach a Ray head at 'ray://127.0.0.1:1'"),
+        ("headnode", "a Ray address is HOST:PORT.*got 'headnode'"),
+        ("host:port", "a Ray address is HOST:PORT.*got 'host:port'"),
+    ],
+)
+def test_an_address_without_a_ray_head_is_refused_at_once(
+    address: str, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        check_reachable(address)
+    check_reachable("auto")  # Ray finds these itself
+    check_reachable("local")
+
+
 def test_without_ray_installed_asking_for_it_says_how_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -119,6 +137,17 @@ class TestRay:
             with pytest.raises(WorkerLostError) as lost:
                 dict(executor.map_unordered(exit_process, [5]))
             assert lost.value.position == 0 and lost.value.tries == 2
+
+    def test_workers_that_cannot_import_our_code_say_so(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # A module only this process can import, as on a machine without gomoku_env.
+        (tmp_path / "only_here.py").write_text("def goodbye():\n    pass\n")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        from only_here import goodbye
+
+        with pytest.raises(ValueError, match=r"No module named 'only_here'.*installed"):
+            RayExecutor(workers=1, worker_exit=goodbye)
 
     def test_more_workers_than_cpus_is_refused(self) -> None:
         with pytest.raises(
