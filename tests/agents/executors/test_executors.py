@@ -3,6 +3,7 @@ that dies is replaced and loses no item; Ray is asked for only when wanted."""
 
 from __future__ import annotations
 
+import doctest
 import subprocess
 import sys
 from pathlib import Path
@@ -161,3 +162,10 @@ class TestRay:
             pytest.raises(ValueError, match="negative: -3"),
         ):
             dict(executor.map_unordered(refuse_negative, [1, -3]))
+
+
+def test_the_docstring_example_runs_as_written() -> None:
+    import agents.executors
+
+    result = doctest.testmod(agents.executors)
+    assert result.attempted > 0 and result.failed == 0
