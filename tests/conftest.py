@@ -18,7 +18,9 @@ def ray_cluster():
     Tests that take it are skipped when the ``ray`` extra is not installed. Its workers
     import this checkout: Ray puts the driver's working directory on their path.
     """
-    ray = pytest.importorskip("ray", reason="needs the ray extra: pip install ray")
+    ray = pytest.importorskip(
+        "ray", reason="needs the ray extra: pip install 'gomoku_env[ray]'"
+    )
     ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING)
     yield ray
     ray.shutdown()
