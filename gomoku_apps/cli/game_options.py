@@ -113,8 +113,8 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--jobs",
         type=positive_int,
         metavar="N",
-        help="games at once: local processes (default 1), or Ray workers "
-        "(default: one per CPU of the cluster)",
+        help="games at once: local processes, or Ray workers with --ray (unset: 1, "
+        "or with --ray one per CPU of the cluster)",
     )
     add_ray_argument(run, "play the games")
     run.add_argument(
