@@ -1,7 +1,26 @@
-"""Test-wide setup: pygame draws headless (SDL's dummy drivers), as `make test` does."""
+"""Test-wide setup: pygame draws headless (SDL's dummy drivers), as `make test` does;
+a local Ray for the tests that need one."""
 
+import logging
 import os
+
+import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """A local Ray with two CPUs, started once for the tests that run on Ray.
+
+    Tests that take it are skipped when the ``ray`` extra is not installed. Its workers
+    import this checkout: Ray puts the driver's working directory on their path.
+    """
+    ray = pytest.importorskip(
+        "ray", reason="needs the ray extra: pip install 'gomoku_env[ray]'"
+    )
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING)
+    yield ray
+    ray.shutdown()

@@ -49,13 +49,12 @@ from agents.alphazero.checkpoint import (
 )
 from agents.alphazero.distillation import distil
 from agents.alphazero.evaluation import evaluation_row
-from agents.alphazero.evaluator import NetworkEvaluator
 from agents.alphazero.learner import Learner, LossTerms
 from agents.alphazero.metrics import MetricsLog, plot_metrics
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.replay import ReplayBuffer
 from agents.alphazero.run_files import Manifest, RunFiles
-from agents.alphazero.selfplay import play_games
+from agents.alphazero.selfplay_workers import InProcessSelfPlay, SelfPlayWorkers
 from agents.alphazero.training_config import TrainingConfig
 
 LOGGER = logging.getLogger(__name__)
@@ -95,6 +94,8 @@ class TrainingRun:
         initial_weights: weights to start a new run from (fine-tuning); ignored when
             resuming.
         plot: redraw ``metrics.png`` after every iteration.
+        self_play: who plays the self-play games (default: this process; see
+            :mod:`agents.alphazero.selfplay_workers` for workers on Ray).
     """
 
     def __init__(
@@ -104,8 +105,10 @@ class TrainingRun:
         device: torch.device | str = "cpu",
         initial_weights: str | Path | None = None,
         plot: bool = True,
+        self_play: SelfPlayWorkers | None = None,
     ) -> None:
         self.config = config
+        self.self_play = self_play if self_play is not None else InProcessSelfPlay()
         self.plot = plot
         self.directory = Path(directory)
         self.files = RunFiles(self.directory)
@@ -220,9 +223,13 @@ class TrainingRun:
         started, cpu_started = time.monotonic(), time.process_time()
         deadline = started + self.config.hours * 3600 - self.progress.seconds
         rng = np.random.default_rng([self.config.seed, self.progress.iteration])
-        evaluator = NetworkEvaluator(self.network, self.device)
-        result = play_games(
-            evaluator, self.config.game, self.config.self_play, rng, deadline
+        result = self.self_play.play(
+            self.network,
+            self.device,
+            self.config.game,
+            self.config.self_play,
+            rng,
+            deadline,
         )
         self.replay.add(
             result.samples.planes, result.samples.policy, result.samples.value

@@ -11,7 +11,8 @@ favours one colour favours both agents equally. Openings are drawn from the buil
 book for the board size (see :mod:`gomoku_apps.arena.openings`) in an order that the seed
 decides. With ``jobs > 1`` games run in worker processes started with ``spawn``: a
 script that runs parallel matches must guard its entry point with
-``if __name__ == "__main__":``.
+``if __name__ == "__main__":``. With ``ray`` they run on a Ray cluster, with the same
+results for the same seed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents.base import AgentFailedError
+from agents.executors.ray_cluster import import_ray
 from agents.specs import make_agent
 from gomoku_apps.arena.openings import Opening, load_openings, shuffled
 from gomoku_apps.arena.records import prepare_records_dir, write_records
@@ -159,7 +161,11 @@ class Arena:
         openings: ``"book"`` (the built-in book), ``"none"`` (empty board) or the path
             of an opening file.
         seed: decides the opening order and every agent's seed, game by game.
-        jobs: worker processes (1 plays in this process).
+        jobs: games at once: worker processes (1 plays in this process), or Ray
+            workers (None: one per CPU of the Ray cluster).
+        ray: None to play on this machine, or the address of a Ray cluster to play on
+            (``local`` starts one here, ``auto`` joins a running one); needs the
+            ``ray`` extra.
         move_time_limit: seconds per move; a slower move forfeits the game.
         records_dir: when given, every game is saved there as a record (the folder
             is created at once; ValueError if it cannot be written).
@@ -170,11 +176,15 @@ class Arena:
         config: GameConfig | None = None,
         openings: str | Path | None = "book",
         seed: int = 0,
-        jobs: int = 1,
+        jobs: int | None = 1,
         move_time_limit: float | None = None,
         records_dir: str | Path | None = None,
+        ray: str | None = None,
     ) -> None:
-        check_positive("jobs", jobs)
+        if jobs is not None or ray is None:
+            check_positive("jobs", jobs)
+        if ray is not None:
+            import_ray()
         if move_time_limit is not None and not move_time_limit > 0:
             raise ValueError(
                 f"move_time_limit must be > 0 seconds, got {move_time_limit!r}"
@@ -185,6 +195,7 @@ class Arena:
         self.openings = shuffled(load_openings(openings, self.config), seed)
         self.seed = seed
         self.jobs = jobs
+        self.ray = ray
         self.move_time_limit = move_time_limit
         self.records_dir = (
             None if records_dir is None else prepare_records_dir(records_dir)
@@ -210,13 +221,13 @@ class Arena:
         on_result: ResultCallback | None = None,
         stop: StopRule | None = None,
     ) -> list[GameResult]:
-        """Run ``tasks`` with this arena's jobs and save records when asked.
+        """Run ``tasks`` with this arena's jobs (on Ray if asked); save records if asked.
 
         Raises:
             RunStoppedError: the run ended early; the finished games' records are saved.
         """
         try:
-            results = run_tasks(tasks, self.jobs, on_result, stop)
+            results = run_tasks(tasks, self.jobs, on_result, stop, self.ray)
         except RunStoppedError as stopped:
             self._save(stopped.results)
             raise

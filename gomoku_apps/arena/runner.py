@@ -1,4 +1,4 @@
-"""Running arena games, one after another or in parallel processes, reproducibly.
+"""Running arena games: one after another, in local processes or on Ray, reproducibly.
 
 A :class:`GameTask` says everything one game needs: the two agent specs, the opening,
 the seeds and the rules. Each worker process builds an agent once per (player, spec)
@@ -7,23 +7,22 @@ task, never on which process played it or what it played before: the same seed g
 the same results with any number of jobs (for agents that honour ``reset(seed)`` and
 do not think against the clock).
 
-Workers start with the ``spawn`` method, which is safe with torch and numba threads and
-the same on every platform; agents must therefore come from specs (registered agents
-or ``python:`` targets), which every process can rebuild.
+Where the games run is an :class:`agents.executors.Executor`: this process, worker
+processes started with ``spawn`` (safe with torch and numba threads, the same on every
+platform), or Ray workers on a cluster. Agents must therefore come from specs
+(registered agents or ``python:`` targets), which every process can rebuild.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.util
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 import numpy as np
 
 from agents.base import Agent
+from agents.classic.reports import check_positive_int
+from agents.executors import Executor, WorkerLostError, open_executor
 from agents.game import (
     COLORS,
     GameOutcome,
@@ -123,11 +122,6 @@ def close_agents() -> None:
         release_agent(agent)
 
 
-def _start_worker() -> None:
-    # Pool workers end with os._exit, which skips atexit; Finalize still runs.
-    multiprocessing.util.Finalize(None, close_agents, exitpriority=10)
-
-
 def play_task(task: GameTask) -> GameResult:
     """Play the game of ``task`` (in whatever process calls this).
 
@@ -174,24 +168,6 @@ def _interrupted(results: Sequence[GameResult], total: int) -> RunStoppedError:
     )
 
 
-def _run_sequential(
-    tasks: Sequence[GameTask], on_result: ResultCallback | None, stop: StopRule | None
-) -> list[GameResult]:
-    results: list[GameResult] = []
-    try:
-        for task in tasks:
-            results.append(play_task(task))
-            if on_result is not None:
-                on_result(results[-1], len(results), len(tasks))
-            if stop is not None and stop(results):
-                break
-    except KeyboardInterrupt:
-        raise _interrupted(results, len(tasks)) from None
-    finally:
-        close_agents()
-    return results
-
-
 class _OrderedCollector:
     """Gathers results arriving in any order and releases them in game order."""
 
@@ -212,78 +188,77 @@ class _OrderedCollector:
         return self.ordered + [self.pending[key] for key in sorted(self.pending)]
 
 
-def _play_in_pool(
-    pool: ProcessPoolExecutor,
+def _collect(
+    executor: Executor,
     tasks: Sequence[GameTask],
-    window: int,
     on_result: ResultCallback | None,
     collector: _OrderedCollector,
 ) -> None:
-    """Keep ``window`` tasks in ``pool`` until all are played or the stop rule says so."""
-    running: dict[Future, int] = {}
-    next_task, done = 0, 0
-    while not collector.stopped and (running or next_task < len(tasks)):
-        while next_task < len(tasks) and len(running) < window:
-            running[pool.submit(play_task, tasks[next_task])] = next_task
-            next_task += 1
-        finished, _ = wait(running, return_when=FIRST_COMPLETED)
-        for future in finished:
-            position = running.pop(future)
-            result = future.result()
-            done += 1
+    """Play ``tasks`` on ``executor`` until all are done or the stop rule says so."""
+    results = executor.map_unordered(play_task, tasks)
+    try:
+        for done, (position, result) in enumerate(results, 1):
             if on_result is not None:
                 on_result(result, done, len(tasks))
             collector.add(position, result)
-
-
-def _run_parallel(
-    tasks: Sequence[GameTask],
-    jobs: int,
-    on_result: ResultCallback | None,
-    stop: StopRule | None,
-) -> list[GameResult]:
-    collector = _OrderedCollector(stop)
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_start_worker
-    )
-    try:
-        _play_in_pool(pool, tasks, 2 * jobs, on_result, collector)
-    except KeyboardInterrupt:
-        raise _interrupted(collector.finished(), len(tasks)) from None
-    except BrokenProcessPool:
-        finished = collector.finished()
-        reason = (
-            "a worker process died (the agent ended its process), losing the games "
-            f"it played; stopped after {len(finished)} of {len(tasks)} games"
-        )
-        raise RunStoppedError(reason, finished) from None
+            if collector.stopped:
+                break
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return collector.ordered
+        results.close()
+
+
+def _lost_worker_reason(
+    error: WorkerLostError, tasks: Sequence[GameTask], finished: int
+) -> str:
+    if error.tries > 1:
+        what = (
+            f"a worker process died in each of the {error.tries} tries of game "
+            f"{tasks[error.position].index} (does an agent end its process?)"
+        )
+    else:
+        what = (
+            "a worker process died (the agent ended its process), losing the games "
+            "it played"
+        )
+    return f"{what}; stopped after {finished} of {len(tasks)} games"
 
 
 def run_tasks(
     tasks: Sequence[GameTask],
-    jobs: int = 1,
+    jobs: int | None = 1,
     on_result: ResultCallback | None = None,
     stop: StopRule | None = None,
+    ray: str | None = None,
 ) -> list[GameResult]:
     """Play ``tasks`` and return their results in task order.
 
     Args:
-        jobs: worker processes; 1 plays in this process.
+        jobs: games at once: worker processes (1 plays in this process), or Ray
+            workers (None: one per CPU of the cluster).
         on_result: progress callback, called as games finish (in any order).
         stop: checked on the results in task order after each one; the run ends at the
             first game where it says True, and games after it are not reported, so a
             stopped run gives the same results with any number of jobs.
+        ray: None to play on this machine, or the address of the Ray cluster to play
+            on (``local`` starts one here): a Ray worker that dies is replaced and its
+            games are played again.
 
     Raises:
         RunStoppedError: a Ctrl-C, or a worker process that died (an agent calling
             ``os._exit``), ended the run early; it carries the finished games.
     """
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
-    if jobs == 1 or len(tasks) <= 1:
-        return _run_sequential(tasks, on_result, stop)
-    return _run_parallel(tasks, jobs, on_result, stop)
+    if jobs is not None:
+        check_positive_int("jobs", jobs)
+    if ray is None and len(tasks) <= 1:
+        jobs = 1  # one game: no worker process to start
+    collector = _OrderedCollector(stop)
+    try:
+        with open_executor(jobs, ray, worker_exit=close_agents) as executor:
+            _collect(executor, tasks, on_result, collector)
+    except KeyboardInterrupt:
+        raise _interrupted(collector.finished(), len(tasks)) from None
+    except WorkerLostError as error:
+        finished = collector.finished()
+        reason = _lost_worker_reason(error, tasks, len(finished))
+        raise RunStoppedError(reason, finished) from None
+    return collector.ordered

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from gomoku_apps.cli.ray_option import add_ray_argument
 from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE, Rule
 
 SPEC_HELP = (
@@ -94,7 +95,7 @@ def add_games_argument(
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
-    """Rules, openings, seed, parallelism, time limit, records and progress options."""
+    """Rules, openings, seed, parallelism (local or Ray), time limit, records, progress."""
     rules = parser.add_argument_group("game")
     add_rules_arguments(rules, board_size=15)
     rules.add_argument(
@@ -109,8 +110,13 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--seed", type=int, default=0, metavar="N", help="seeds openings and agents"
     )
     run.add_argument(
-        "--jobs", type=positive_int, default=1, metavar="N", help="parallel processes"
+        "--jobs",
+        type=positive_int,
+        metavar="N",
+        help="games at once: local processes, or Ray workers with --ray (unset: 1, "
+        "or with --ray one per CPU of the cluster)",
     )
+    add_ray_argument(run, "play the games")
     run.add_argument(
         "--move-time",
         type=positive_float,
@@ -131,13 +137,17 @@ def arena_from_options(arguments: argparse.Namespace):
     from gomoku_env.config import GameConfig
 
     config = GameConfig(arguments.board_size, arguments.win_length, arguments.rule)
+    jobs = arguments.jobs
+    if jobs is None and arguments.ray is None:
+        jobs = 1  # Ray's default is one worker per CPU of the cluster
     return Arena(
         config,
         openings=arguments.openings,
         seed=arguments.seed,
-        jobs=arguments.jobs,
+        jobs=jobs,
         move_time_limit=arguments.move_time,
         records_dir=arguments.records,
+        ray=arguments.ray,
     )
 
 

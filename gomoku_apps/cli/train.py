@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from gomoku_apps.cli.game_options import add_rules_arguments
+from gomoku_apps.cli.ray_option import add_ray_argument, self_play_workers
 
 DEFAULT_OUT = "runs/alphazero-{size}x{size}"
 
@@ -79,6 +80,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print one line per iteration instead of a progress bar",
     )
+    add_ray_argument(run, "self-play")
     network = parser.add_argument_group("network (new runs)")
     network.add_argument(
         "--channels", type=int, default=32, help="width of the residual trunk"
@@ -240,7 +242,12 @@ def pick_device(name: str) -> str:
 
 
 def run_training(arguments: argparse.Namespace) -> int:
-    """Handler of ``gomoku train``."""
+    """Handler of ``gomoku train``: self-play here, or on Ray workers with ``--ray``."""
+    with self_play_workers(arguments.ray) as workers:
+        return _train(arguments, workers)
+
+
+def _train(arguments: argparse.Namespace, workers: Any) -> int:
     from agents.alphazero.checkpoint import save_network
     from agents.alphazero.evaluator import configure_threads
     from agents.alphazero.trainer import TrainingRun
@@ -251,7 +258,7 @@ def run_training(arguments: argparse.Namespace) -> int:
     out = Path(arguments.output.format(size=config.game.board_size))
     initial = resolve_weights(arguments.init) if arguments.init else None
     device = pick_device(arguments.device)
-    run = TrainingRun(config, out, device=device, initial_weights=initial)
+    run = TrainingRun(config, out, device, initial, self_play=workers)
     state = "resuming" if run.resumed else "starting"
     print(f"{state} {out} on {device}: {run.progress.games} games so far")
     with _progress_bar(

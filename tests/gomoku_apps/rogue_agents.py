@@ -85,3 +85,27 @@ class DyingInThirdGame(CtrlCInThirdGame):
         if self.games == 3:
             os._exit(3)
         return super().act(observation)
+
+
+class DyingOnce(RandomAgent):
+    """Plays like RandomAgent, but the first one to move while ``marker`` does not exist
+    creates it and ends its process (``os._exit``): one worker dies once in a run."""
+
+    def __init__(self, seed=None, marker=""):
+        super().__init__(seed)
+        self.marker = marker
+
+    def act(self, observation):
+        try:
+            with open(self.marker, "x"):
+                pass
+        except FileExistsError:
+            return super().act(observation)
+        os._exit(3)
+
+
+class Dying(RandomAgent):
+    """Ends its process (``os._exit``) on its first move, in every game."""
+
+    def act(self, observation):
+        os._exit(3)
