@@ -1,0 +1,148 @@
+"""A training run's learning curve: each kept network rated on a fixed reference scale.
+
+``gomoku train --snapshot-every N`` keeps the network every N iterations in
+``RUN/snapshots/``, each with the run's counters in its metadata (games, wall and CPU
+seconds). Every snapshot plays the reference ladder's anchors (their ratings held
+fixed, as ``gomoku rate`` does), so the points share one Elo scale and one axis of
+cost: the picture a user looks at before spending their own compute.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from gomoku_apps.arena.match import Arena
+from gomoku_apps.arena.rate import rate_agent
+from gomoku_apps.arena.reference import RatingScale
+from gomoku_env.atomic import write_bytes_atomically, write_text_atomically
+
+COLUMNS = (
+    "iteration",
+    "self_play_games",
+    "teacher_games",
+    "hours",
+    "cpu_hours",
+    "rating",
+    "low",
+    "high",
+    "games_per_anchor",
+)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One kept network and the run's counters when it was kept."""
+
+    path: Path
+    iteration: int
+    self_play_games: int
+    teacher_games: int
+    hours: float
+    cpu_hours: float
+
+
+def read_snapshots(paths: list[Path]) -> list[Snapshot]:
+    """The snapshots in ``paths`` (weights files written by ``gomoku train``), in the
+    order of their iterations."""
+    from agents.alphazero.checkpoint import read_checkpoint
+
+    snapshots = []
+    for path in paths:
+        progress = read_checkpoint(path).get("metadata", {}).get("progress")
+        if not progress:
+            raise ValueError(
+                f"{str(path)!r} records no training progress: rate networks written "
+                "by gomoku train (its snapshots or --export)"
+            )
+        snapshots.append(
+            Snapshot(
+                path=path,
+                iteration=int(progress["iteration"]),
+                self_play_games=int(progress["games"]),
+                teacher_games=int(progress.get("teacher_games", 0)),
+                hours=float(progress["seconds"]) / 3600,
+                cpu_hours=float(progress["cpu_seconds"]) / 3600,
+            )
+        )
+    return sorted(snapshots, key=lambda snapshot: snapshot.iteration)
+
+
+def rate_snapshots(
+    arena: Arena,
+    snapshots: list[Snapshot],
+    scale: RatingScale,
+    games_per_anchor: int,
+    agent_options: str = "simulations=200",
+    on_point: Callable[[dict[str, float]], None] | None = None,
+) -> list[dict[str, float]]:
+    """Rate every snapshot as ``alphazero:weights=PATH,<agent_options>`` on ``scale``;
+    one row of :data:`COLUMNS` each."""
+    rows = []
+    for snapshot in snapshots:
+        spec = f"alphazero:weights={snapshot.path},{agent_options}"
+        rated = rate_agent(arena, spec, scale, games_per_anchor)
+        row = {
+            "iteration": snapshot.iteration,
+            "self_play_games": snapshot.self_play_games,
+            "teacher_games": snapshot.teacher_games,
+            "hours": snapshot.hours,
+            "cpu_hours": snapshot.cpu_hours,
+            "rating": rated.rating.rating,
+            "low": rated.rating.low,
+            "high": rated.rating.high,
+            "games_per_anchor": games_per_anchor,
+        }
+        rows.append(row)
+        if on_point is not None:
+            on_point(row)
+    return rows
+
+
+def write_curve_csv(rows: list[dict[str, float]], path: Path) -> None:
+    """The rows as CSV, written atomically."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(
+            {
+                name: f"{value:.4g}" if isinstance(value, float) else value
+                for name, value in row.items()
+            }
+        )
+    write_text_atomically(path, buffer.getvalue(), create_parents=True)
+
+
+def plot_curve(
+    curves: dict[str, list[dict[str, float]]], scale_note: str, path: Path
+) -> None:
+    """Rating (with its interval) against CPU hours and against self-play games, one
+    line per run (``curves``: label -> rows), drawn to a PNG (needs matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for label, rows in curves.items():
+        for axis, column in zip(axes, ("cpu_hours", "self_play_games"), strict=True):
+            x = [row[column] for row in rows]
+            y = [row["rating"] for row in rows]
+            low = [row["rating"] - row["low"] for row in rows]
+            high = [row["high"] - row["rating"] for row in rows]
+            axis.errorbar(x, y, yerr=[low, high], marker="o", capsize=3, label=label)
+    axes[0].set_xlabel("CPU hours of the run (teacher games and self-play)")
+    axes[1].set_xlabel("self-play games")
+    axes[0].set_ylabel(f"Elo on {scale_note}")
+    for axis in axes:
+        axis.grid(alpha=0.3)
+        axis.legend()
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100)
+    plt.close(figure)
+    write_bytes_atomically(path, buffer.getvalue(), create_parents=True)
