@@ -14,7 +14,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev,render,plot,sb3,train]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,render,plot,sb3,train,tianshou,torchrl,rllib]'
 	touch $(STAMP)
 
 demo: setup
