@@ -48,7 +48,9 @@ class PolicyShape:
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"PolicyShape.{name} must be an int >= 1, got {value!r}")
+                raise ValueError(
+                    f"PolicyShape.{name} must be an int >= 1, got {value!r}"
+                )
 
 
 def planes_to_tensor(planes: np.ndarray | torch.Tensor) -> torch.Tensor:
@@ -93,7 +95,10 @@ class PolicyNetwork(nn.Module):
 
 
 def save_policy(
-    path: str | os.PathLike[str], network: PolicyNetwork, config: GameConfig, **about: Any
+    path: str | os.PathLike[str],
+    network: PolicyNetwork,
+    config: GameConfig,
+    **about: Any,
 ) -> Path:
     """Write the network's weights, shape and game (plus ``about``) to ``path``."""
     checkpoint = {

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import logging
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,9 +56,9 @@ class Args:
     """side of the board"""
     win_length: int = 4
     """stones in a row that win"""
-    steps: int = 20_000
+    steps: int = 8_000
     """env steps to collect (both players' moves count)"""
-    rounds: int = 10
+    rounds: int = 8
     """times the seats swap; each round collects steps / rounds"""
     num_envs: int = 8
     """games collected side by side"""
@@ -118,12 +119,12 @@ class QNetwork(torch.nn.Module):
         super().__init__()
         self.network = network
 
-    def forward(self, obs, state=None, info=None):  # noqa: ANN001, ANN201 - Tianshou's
+    def forward(self, obs, state=None, info=None):
         scores, _ = self.network(torch.as_tensor(obs))
         return scores, state
 
 
-def make_env_factory(args: Args, counters: list[IllegalActionCounter]):  # noqa: ANN201
+def make_env_factory(args: Args, counters: list[IllegalActionCounter]):
     """A factory of wrapped envs that records each env's illegal-action counter."""
 
     def make() -> PettingZooEnv:
@@ -153,7 +154,9 @@ def train(args: Args, network: PolicyNetwork, counters: list) -> None:
     steps_per_round = args.steps // args.rounds
     collected = 0
     for round_index in range(args.rounds):
-        seats = [learner, random_seat] if round_index % 2 == 0 else [random_seat, learner]
+        seats = (
+            [learner, random_seat] if round_index % 2 == 0 else [random_seat, learner]
+        )
         algorithm = MultiAgentOffPolicyAlgorithm(algorithms=seats, env=probe)
         envs = DummyVectorEnv([make_env] * args.num_envs)
         envs.seed(args.seed + round_index)
@@ -176,6 +179,8 @@ def train(args: Args, network: PolicyNetwork, counters: list) -> None:
 
 def run(args: Args) -> Result:
     """Seed, train, save, and evaluate the saved network in the arena."""
+    # Tianshou warns on every collect that two-player returns are 2-D; they are.
+    logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
     np.random.seed(args.seed)  # Tianshou's exploration draws from numpy's global state
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
