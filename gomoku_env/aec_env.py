@@ -59,9 +59,10 @@ forbidden point and loses (-1 black, +1 white). When the game ends, every agent'
 has `reason`, `winner` (an agent name or None), `winning_line` (its points in notation,
 space-separated, as "a1 b1 c1 d1 e1"; "" if none: text, so that every info value keeps
 one shape from game to game, as Tianshou's buffers need;
-`env.unwrapped.board.winning_line()` gives the actions) and `moves` (stones on the board). `reason` is one of "five",
-"board_full", "illegal_move", "forbidden_overline", "forbidden_double_four", "forbidden_double_three", or (renju with
-`forbidden="mask"`, when every empty point is forbidden to black) "no_legal_move", a draw.
+`env.unwrapped.board.winning_line()` gives the actions) and `moves` (stones on the
+board). `reason` is one of "five", "board_full", "illegal_move", "forbidden_overline",
+"forbidden_double_four", "forbidden_double_three", or (renju with `forbidden="mask"`,
+when every empty point is forbidden to black) "no_legal_move", a draw.
 
 ### Arguments
 
