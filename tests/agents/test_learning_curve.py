@@ -39,7 +39,7 @@ def test_bad_scores_are_refused_and_change_nothing(tmp_path: Path) -> None:
     curve = LearningCurve(tmp_path / "c.csv", ["random", "heuristic"])
     with pytest.raises(ValueError, match="heuristic"):
         curve.add(0, 0.0, {"random": 0.5})
-    with pytest.raises(ValueError, match="1.5"):
+    with pytest.raises(ValueError, match=r"1\.5"):
         curve.add(0, 0.0, {"random": 1.5, "heuristic": 0.0})
     assert curve.rows == [] and not (tmp_path / "c.csv").exists()
     with pytest.raises(ValueError, match="at least one"):

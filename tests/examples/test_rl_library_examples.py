@@ -72,3 +72,30 @@ def test_rllib_ppo_learns_to_beat_random(tmp_path: Path) -> None:
         steps=steps, eval_games=EVAL_GAMES, policy_path=str(tmp_path / "ppo.pt")
     )
     check_learned(example.run(args), steps)
+
+
+@pytest.mark.slow
+def test_sb3_recipe_writes_its_learning_curve(tmp_path: Path, monkeypatch) -> None:
+    """The recipe's machinery at a tiny budget: curve rows and picture, model saved."""
+    pytest.importorskip("sb3_contrib", reason="needs the sb3 extra")
+    pytest.importorskip("matplotlib", reason="needs the plot extra")
+    example = load_example("sb3_maskable_ppo")
+    options = {
+        "board-size": 6, "win-length": 4, "num-envs": 4, "n-steps": 32,
+        "batch-size": 64, "random-steps": 256, "heuristic-steps": 128,
+        "self-play-steps": 128, "eval-every": 10_000, "eval-games": 2,
+        "snapshot-every": 64, "curve-every": 200, "curve-games": 2,
+        "curve-opponents": "random;heuristic", "curve-csv": tmp_path / "c.csv",
+        "curve-png": tmp_path / "c.png", "model-path": tmp_path / "m.zip",
+    }  # fmt: skip
+    argv = ["sb3_maskable_ppo.py"]
+    for name, value in options.items():
+        argv += [f"--{name}", str(value)]
+    monkeypatch.setattr(sys, "argv", argv)
+    example.main()
+    lines = (tmp_path / "c.csv").read_text().splitlines()
+    assert lines[0] == "steps,cpu_hours,random,heuristic"
+    steps = [int(line.split(",")[0]) for line in lines[1:]]
+    assert len(steps) >= 3 and steps == sorted(steps) and steps[-1] >= 512
+    assert (tmp_path / "c.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "m.zip").is_file()
