@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import logging
 import statistics
 import sys
 import time
@@ -60,6 +61,8 @@ def tianshou_collector(make_env: Callable[[], Any]) -> Collect:
     from tianshou.data import Collector, VectorReplayBuffer
     from tianshou.env import DummyVectorEnv, PettingZooEnv
 
+    # Tianshou warns on every collect that two-player returns are 2-D; they are.
+    logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
     probe = PettingZooEnv(make_env())
     players = [
         MARLRandomDiscreteMaskedOffPolicyAlgorithm(probe.action_space) for _ in range(2)

@@ -11,15 +11,13 @@ PPO's sampling, log-probabilities and entropy only ever see legal cells) and a v
 head; ``random`` is :class:`MaskedRandomModule`, a uniform legal move, not trained. The
 policy mapping gives the learner black or white at random, per episode.
 
-An :class:`~gomoku_env.legality.IllegalActionCounter` under RLlib's wrapper counts any
-action that reaches the env against the mask. The network is saved with
-:func:`agents.torch_policy.save_policy` and evaluated in our arena through the spec
-``python:agents.torch_policy:load_agent,path=...``, as the ladder would play it.
+Checks and output as in the other library examples (docs/rl-libraries.md): an
+``IllegalActionCounter`` under RLlib's wrapper, the network saved and played against
+random through the agent spec (:func:`agents.example_runs.evaluate_policy_file`).
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 from dataclasses import dataclass
@@ -38,22 +36,20 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env
 
 import gomoku_env
-from agents.match import play_match
-from agents.specs import make_agent
+from agents.example_runs import (
+    ExampleArgs,
+    RunResult,
+    evaluate_policy_file,
+    parse_args,
+)
 from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores, save_policy
 from gomoku_env.legality import IllegalActionCounter
 
 
 @dataclass(frozen=True)
-class Args:
-    seed: int = 1
-    """seed of RLlib (env, sampling, torch) and the evaluation games"""
-    board_size: int = 6
-    """side of the board"""
-    win_length: int = 4
-    """stones in a row that win"""
-    steps: int = 8_000
-    """env steps to sample (both players' moves count)"""
+class Args(ExampleArgs):
+    """The shared arguments (seed, board, budget, evaluation), then these."""
+
     steps_per_iteration: int = 1_000
     """env steps sampled per PPO iteration"""
     minibatch_size: int = 128
@@ -66,36 +62,8 @@ class Args:
     """discount per learner move"""
     entropy_weight: float = 0.01
     """weight of the entropy bonus"""
-    channels: int = 32
-    """width of the network's convolutions"""
-    eval_games: int = 100
-    """arena games against random, half with each colour"""
     policy_path: str = "out/rllib_ppo.pt"
     """where the trained network is saved"""
-
-
-@dataclass(frozen=True)
-class Result:
-    """What a run achieved, for the caller (and the test) to check."""
-
-    score_vs_random: float
-    wins: int
-    draws: int
-    losses: int
-    env_actions: int
-    illegal_actions: int
-    policy_path: str
-
-
-def parse_args() -> Args:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for field in dataclasses.fields(Args):
-        parser.add_argument(
-            f"--{field.name.replace('_', '-')}",
-            type=type(field.default),
-            default=field.default,
-        )
-    return Args(**vars(parser.parse_args()))
 
 
 class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
@@ -212,7 +180,7 @@ def build(args: Args):
     return config.build_algo()
 
 
-def run(args: Args) -> Result:
+def run(args: Args) -> RunResult:
     """Seed, train, save, and evaluate the saved network in the arena."""
     torch.manual_seed(args.seed)
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
@@ -223,33 +191,18 @@ def run(args: Args) -> Result:
             print(f"iteration {iteration + 1}")
         counters = env_counters(algorithm)
         network = algorithm.get_module("learner").network
-        config = gomoku_env.GameConfig(args.board_size, args.win_length)
+        config = args.config
         save_policy(args.policy_path, network, config, trainer="rllib PPO")
         algorithm.stop()
     finally:
         ray.shutdown()
-    spec = f"python:agents.torch_policy:load_agent,path={args.policy_path}"
-    score = play_match(
-        make_agent(spec, config),
-        make_agent("random", config, seed=args.seed),
-        config,
-        args.eval_games,
-        seed=args.seed,
-        random_opening=0,
-    )
-    return Result(
-        score.score,
-        score.wins,
-        score.draws,
-        score.losses,
-        sum(counter.actions for counter in counters),
-        sum(counter.illegal_actions for counter in counters),
-        args.policy_path,
+    return evaluate_policy_file(
+        args.policy_path, config, args.eval_games, args.seed, counters
     )
 
 
 def main() -> None:
-    result = run(parse_args())
+    result = run(parse_args(Args, __doc__.splitlines()[0]))
     print(json.dumps(dataclasses.asdict(result), indent=2))
 
 

@@ -16,15 +16,13 @@ reply (the learner's column of the reward vector: -1 if that reply won) and boot
 from the learner's own next position. With one step it would bootstrap from the
 opponent's position.
 
-An :class:`~gomoku_env.legality.IllegalActionCounter` under Tianshou's wrapper counts any
-action that reaches the env against the mask. The network is saved with
-:func:`agents.torch_policy.save_policy` and evaluated in our arena through the spec
-``python:agents.torch_policy:load_agent,path=...``, as the ladder would play it.
+Checks and output as in the other library examples (docs/rl-libraries.md): an
+``IllegalActionCounter`` under Tianshou's wrapper, the network saved and played against
+random through the agent spec (:func:`agents.example_runs.evaluate_policy_file`).
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import logging
@@ -42,22 +40,20 @@ from tianshou.env import DummyVectorEnv, PettingZooEnv
 from tianshou.utils.torch_utils import policy_within_training_step, torch_train_mode
 
 import gomoku_env
-from agents.match import play_match
-from agents.specs import make_agent
+from agents.example_runs import (
+    ExampleArgs,
+    RunResult,
+    evaluate_policy_file,
+    parse_args,
+)
 from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
 from gomoku_env.legality import IllegalActionCounter
 
 
 @dataclass(frozen=True)
-class Args:
-    seed: int = 1
-    """seed of the envs, the exploration, torch and the evaluation games"""
-    board_size: int = 6
-    """side of the board"""
-    win_length: int = 4
-    """stones in a row that win"""
-    steps: int = 8_000
-    """env steps to collect (both players' moves count)"""
+class Args(ExampleArgs):
+    """The shared arguments (seed, board, budget, evaluation), then these."""
+
     rounds: int = 8
     """times the seats swap; each round collects steps / rounds"""
     num_envs: int = 8
@@ -78,38 +74,10 @@ class Args:
     """gradient steps between copies of the target network"""
     buffer_size: int = 20_000
     """transitions kept in the replay buffer"""
-    channels: int = 32
-    """width of the network's convolutions"""
-    eval_games: int = 100
-    """arena games against random, half with each colour"""
     threads: int = 1
     """torch CPU threads"""
     policy_path: str = "out/tianshou_dqn.pt"
     """where the trained network is saved"""
-
-
-@dataclass(frozen=True)
-class Result:
-    """What a run achieved, for the caller (and the test) to check."""
-
-    score_vs_random: float
-    wins: int
-    draws: int
-    losses: int
-    env_actions: int
-    illegal_actions: int
-    policy_path: str
-
-
-def parse_args() -> Args:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for field in dataclasses.fields(Args):
-        parser.add_argument(
-            f"--{field.name.replace('_', '-')}",
-            type=type(field.default),
-            default=field.default,
-        )
-    return Args(**vars(parser.parse_args()))
 
 
 class QNetwork(torch.nn.Module):
@@ -177,7 +145,7 @@ def train(args: Args, network: PolicyNetwork, counters: list) -> None:
         print(f"round {round_index + 1}/{args.rounds}: {collected} steps")
 
 
-def run(args: Args) -> Result:
+def run(args: Args) -> RunResult:
     """Seed, train, save, and evaluate the saved network in the arena."""
     # Tianshou warns on every collect that two-player returns are 2-D; they are.
     logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
@@ -187,30 +155,15 @@ def run(args: Args) -> Result:
     network = PolicyNetwork(PolicyShape(channels=args.channels))
     counters: list[IllegalActionCounter] = []
     train(args, network, counters)
-    config = gomoku_env.GameConfig(args.board_size, args.win_length)
+    config = args.config
     save_policy(args.policy_path, network, config, trainer="tianshou DQN")
-    spec = f"python:agents.torch_policy:load_agent,path={args.policy_path}"
-    score = play_match(
-        make_agent(spec, config),
-        make_agent("random", config, seed=args.seed),
-        config,
-        args.eval_games,
-        seed=args.seed,
-        random_opening=0,
-    )
-    return Result(
-        score.score,
-        score.wins,
-        score.draws,
-        score.losses,
-        sum(counter.actions for counter in counters),
-        sum(counter.illegal_actions for counter in counters),
-        args.policy_path,
+    return evaluate_policy_file(
+        args.policy_path, config, args.eval_games, args.seed, counters
     )
 
 
 def main() -> None:
-    result = run(parse_args())
+    result = run(parse_args(Args, __doc__.splitlines()[0]))
     print(json.dumps(dataclasses.asdict(result), indent=2))
 
 

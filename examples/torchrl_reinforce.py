@@ -15,15 +15,13 @@ The update is REINFORCE with a learned baseline: every learner move of a finishe
 is credited with the game's result for the learner, discounted by the learner's moves
 left to the end, minus the network's value estimate.
 
-An :class:`~gomoku_env.legality.IllegalActionCounter` under TorchRL's wrapper counts any
-action that reaches the env against the mask. The network is saved with
-:func:`agents.torch_policy.save_policy` and evaluated in our arena through the spec
-``python:agents.torch_policy:load_agent,path=...``, as the ladder would play it.
+Checks and output as in the other library examples (docs/rl-libraries.md): an
+``IllegalActionCounter`` under TorchRL's wrapper, the network saved and played against
+random through the agent spec (:func:`agents.example_runs.evaluate_policy_file`).
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 from dataclasses import dataclass
@@ -35,8 +33,12 @@ from torchrl.collectors import Collector
 from torchrl.envs import PettingZooWrapper
 
 import gomoku_env
-from agents.match import play_match
-from agents.specs import make_agent
+from agents.example_runs import (
+    ExampleArgs,
+    RunResult,
+    evaluate_policy_file,
+    parse_args,
+)
 from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores, save_policy
 from gomoku_env.legality import IllegalActionCounter
 
@@ -44,15 +46,9 @@ PLAYERS = ("black_0", "white_0")
 
 
 @dataclass(frozen=True)
-class Args:
-    seed: int = 1
-    """seed of the env, the sampling, torch and the evaluation games"""
-    board_size: int = 6
-    """side of the board"""
-    win_length: int = 4
-    """stones in a row that win"""
-    steps: int = 8_000
-    """env steps to collect (both players' moves count)"""
+class Args(ExampleArgs):
+    """The shared arguments (seed, board, budget, evaluation), then these."""
+
     steps_per_batch: int = 200
     """env steps per collector batch (fresh games each batch; the seats swap)"""
     updates_per_batch: int = 4
@@ -65,38 +61,10 @@ class Args:
     """weight of the baseline's squared error in the loss"""
     entropy_weight: float = 0.01
     """weight of the entropy bonus"""
-    channels: int = 32
-    """width of the network's convolutions"""
-    eval_games: int = 100
-    """arena games against random, half with each colour"""
     threads: int = 1
     """torch CPU threads"""
     policy_path: str = "out/torchrl_reinforce.pt"
     """where the trained network is saved"""
-
-
-@dataclass(frozen=True)
-class Result:
-    """What a run achieved, for the caller (and the test) to check."""
-
-    score_vs_random: float
-    wins: int
-    draws: int
-    losses: int
-    env_actions: int
-    illegal_actions: int
-    policy_path: str
-
-
-def parse_args() -> Args:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for field in dataclasses.fields(Args):
-        parser.add_argument(
-            f"--{field.name.replace('_', '-')}",
-            type=type(field.default),
-            default=field.default,
-        )
-    return Args(**vars(parser.parse_args()))
 
 
 class MaskedSampler(torch.nn.Module):
@@ -202,7 +170,7 @@ def train(args: Args, network: PolicyNetwork, counter: IllegalActionCounter) -> 
             print(f"batch {batch_index + 1}/{batches}")
 
 
-def run(args: Args) -> Result:
+def run(args: Args) -> RunResult:
     """Seed, train, save, and evaluate the saved network in the arena."""
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -211,30 +179,15 @@ def run(args: Args) -> Result:
         gomoku_env.env(board_size=args.board_size, win_length=args.win_length)
     )
     train(args, network, counter)
-    config = gomoku_env.GameConfig(args.board_size, args.win_length)
+    config = args.config
     save_policy(args.policy_path, network, config, trainer="torchrl REINFORCE")
-    spec = f"python:agents.torch_policy:load_agent,path={args.policy_path}"
-    score = play_match(
-        make_agent(spec, config),
-        make_agent("random", config, seed=args.seed),
-        config,
-        args.eval_games,
-        seed=args.seed,
-        random_opening=0,
-    )
-    return Result(
-        score.score,
-        score.wins,
-        score.draws,
-        score.losses,
-        counter.actions,
-        counter.illegal_actions,
-        args.policy_path,
+    return evaluate_policy_file(
+        args.policy_path, config, args.eval_games, args.seed, [counter]
     )
 
 
 def main() -> None:
-    result = run(parse_args())
+    result = run(parse_args(Args, __doc__.splitlines()[0]))
     print(json.dumps(dataclasses.asdict(result), indent=2))
 
 
