@@ -114,6 +114,13 @@ def rllib_collector(make_env: Callable[[], Any]) -> Collect:
     from ray.tune.registry import register_env
 
     example = load_example("rllib_ppo")
+
+    class RandomOnTensors(example.MaskedRandomModule):
+        """The example's random player, declared torch: RLlib's env runner hands a
+        module observations as tensors only when some module is a torch one."""
+
+        framework = "torch"
+
     if not ray.is_initialized():
         ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     name = f"bench_{make_env.__name__}"
@@ -130,9 +137,7 @@ def rllib_collector(make_env: Callable[[], Any]) -> Collect:
         )
         .rl_module(
             rl_module_spec=MultiRLModuleSpec(
-                rl_module_specs={
-                    "random": RLModuleSpec(module_class=example.MaskedRandomModule)
-                }
+                rl_module_specs={"random": RLModuleSpec(module_class=RandomOnTensors)}
             )
         )
     )

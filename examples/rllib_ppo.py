@@ -30,7 +30,7 @@ from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env
@@ -97,7 +97,7 @@ class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
         return self._masked_logits(batch)[1]
 
 
-class MaskedRandomModule(TorchRLModule):
+class MaskedRandomModule(RLModule):
     """A uniform legal move for every observation; never trained."""
 
     def setup(self) -> None:
