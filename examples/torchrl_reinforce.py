@@ -49,9 +49,11 @@ PLAYERS = ("black_0", "white_0")
 class Args(ExampleArgs):
     """The shared arguments (seed, board, budget, evaluation), then these."""
 
+    steps: int = 12_000
+    """env steps to collect (both players' moves count)"""
     steps_per_batch: int = 200
     """env steps per collector batch (fresh games each batch; the seats swap)"""
-    updates_per_batch: int = 4
+    updates_per_batch: int = 8
     """gradient steps on each batch"""
     learning_rate: float = 5e-3
     """Adam learning rate"""

@@ -56,7 +56,7 @@ def test_tianshou_dqn_learns_to_beat_random(tmp_path: Path) -> None:
 def test_torchrl_reinforce_learns_to_beat_random(tmp_path: Path) -> None:
     pytest.importorskip("torchrl", reason="needs the torchrl extra")
     example = load_example("torchrl_reinforce")
-    steps = 8_000
+    steps = 12_000
     args = example.Args(
         steps=steps, eval_games=EVAL_GAMES, policy_path=str(tmp_path / "pg.pt")
     )
