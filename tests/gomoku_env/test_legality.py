@@ -4,10 +4,12 @@ the AEC env's infos keep one shape from game to game, as Tianshou's buffers need
 from __future__ import annotations
 
 import contextlib
+import doctest
 
 import numpy as np
 
 import gomoku_env
+import gomoku_env.legality
 from gomoku_env.legality import IllegalActionCounter
 
 
@@ -55,3 +57,8 @@ def test_every_end_info_value_is_a_scalar_or_text() -> None:
                 assert np.asarray(value).shape == (), (key, value)
             lines.add(len(info["winning_line"].split()))
     assert {0, 4} <= lines or {4, 5} <= lines  # lines of different lengths were seen
+
+
+def test_docstring_example_runs_as_written() -> None:
+    result = doctest.testmod(gomoku_env.legality)
+    assert result.attempted > 0 and result.failed == 0
