@@ -42,34 +42,21 @@ def check_learned(result, steps: int) -> None:
 
 
 @pytest.mark.slow
-def test_tianshou_dqn_learns_to_beat_random(tmp_path: Path) -> None:
-    pytest.importorskip("tianshou", reason="needs the tianshou extra")
-    example = load_example("tianshou_dqn")
-    steps = 8_000
+@pytest.mark.parametrize(
+    ("example_name", "library", "extra", "steps"),
+    [
+        ("tianshou_dqn", "tianshou", "tianshou", 8_000),
+        ("torchrl_reinforce", "torchrl", "torchrl", 12_000),
+        ("rllib_ppo", "ray.rllib", "rllib", 5_000),
+    ],
+)
+def test_example_learns_to_beat_random(
+    tmp_path: Path, example_name: str, library: str, extra: str, steps: int
+) -> None:
+    pytest.importorskip(library, reason=f"needs the {extra} extra")
+    example = load_example(example_name)
     args = example.Args(
-        steps=steps, eval_games=EVAL_GAMES, policy_path=str(tmp_path / "dqn.pt")
-    )
-    check_learned(example.run(args), steps)
-
-
-@pytest.mark.slow
-def test_torchrl_reinforce_learns_to_beat_random(tmp_path: Path) -> None:
-    pytest.importorskip("torchrl", reason="needs the torchrl extra")
-    example = load_example("torchrl_reinforce")
-    steps = 12_000
-    args = example.Args(
-        steps=steps, eval_games=EVAL_GAMES, policy_path=str(tmp_path / "pg.pt")
-    )
-    check_learned(example.run(args), steps)
-
-
-@pytest.mark.slow
-def test_rllib_ppo_learns_to_beat_random(tmp_path: Path) -> None:
-    pytest.importorskip("ray.rllib", reason="needs the rllib extra")
-    example = load_example("rllib_ppo")
-    steps = 5_000
-    args = example.Args(
-        steps=steps, eval_games=EVAL_GAMES, policy_path=str(tmp_path / "ppo.pt")
+        steps=steps, eval_games=EVAL_GAMES, policy_path=str(tmp_path / "policy.pt")
     )
     check_learned(example.run(args), steps)
 
