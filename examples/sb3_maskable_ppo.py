@@ -11,6 +11,12 @@ A single file to read top to bottom (CleanRL style). Needs the ``sb3`` extra:
 Every phase trains on ``GomokuSB3VecEnv``: all games step together, in one compiled call
 against random, with one network forward per snapshot in self-play.
 
+With ``--curve-every N`` it plays the arena every N steps against the opponents of
+``--curve-opponents`` (default random, heuristic and ``mcts:simulations=400``) and writes
+the learning curve as CSV and PNG (:class:`agents.learning_curve.LearningCurve`);
+``--cpu-hours H`` ends training once the process has used H CPU hours. Both together
+make the recipe of docs/rl-libraries.md ("beat the heuristic within 2 CPU-hours").
+
 The model is saved, evaluated, and wrapped as an Agent that plays a full game in the
 PettingZoo AEC env. The same wrapper puts it in the arena or the GUI through the agent
 spec ``python:agents.sb3.policy_agent:load_agent`` with ``path=<model.zip>``.
@@ -33,6 +39,8 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 import gomoku_env
+from agents.learning_curve import LearningCurve
+from agents.match import play_match
 from agents.sb3 import (
     GomokuCNN,
     PolicyAgent,
@@ -40,7 +48,8 @@ from agents.sb3 import (
     SelfPlayCallback,
     SelfPlayOpponent,
 )
-from agents.specs import registered_names
+from agents.specs import make_agent, registered_names
+from gomoku_env.config import GameConfig
 from gomoku_env.sb3.vec_env import GomokuSB3VecEnv
 
 
@@ -88,6 +97,18 @@ class Args:
     """torch CPU threads (small networks on a busy machine: 1 is fastest)"""
     model_path: str = "gomoku_maskable_ppo.zip"
     """where the trained model is saved"""
+    cpu_hours: float = 0.0
+    """stop training once this process has used this much CPU time (0: no limit)"""
+    curve_every: int = 0
+    """env steps between learning-curve evaluations (0: no curve)"""
+    curve_games: int = 20
+    """arena games per opponent per curve point (both colours, random openings)"""
+    curve_opponents: str = "random;heuristic;mcts:simulations=400"
+    """opponent specs of the curve, separated by ';'"""
+    curve_csv: str = "out/sb3_curve.csv"
+    """where the learning curve's rows are written"""
+    curve_png: str = "out/sb3_curve.png"
+    """where the learning curve is drawn"""
 
 
 def field_docs() -> dict[str, str]:
@@ -157,6 +178,37 @@ def evaluate(
     return wins / games
 
 
+class LearningCurveCallback(BaseCallback):
+    """Every ``curve_every`` steps, plays the arena against the curve's opponents and
+    records the scores; stops training once the CPU-hour budget is spent."""
+
+    def __init__(self, args: Args) -> None:
+        super().__init__()
+        self.args = args
+        self.config = GameConfig(args.board_size, args.win_length)
+        specs = [spec.strip() for spec in args.curve_opponents.split(";")]
+        self.curve = LearningCurve(args.curve_csv, specs, args.curve_png)
+        self.opponents = {spec: make_agent(spec, self.config, seed=1) for spec in specs}
+        self.next_point = 0
+
+    def _on_step(self) -> bool:
+        hours = time.process_time() / 3600
+        if self.args.curve_every and self.num_timesteps >= self.next_point:
+            self.next_point = self.num_timesteps + self.args.curve_every
+            self.add_point(hours)
+        return not (self.args.cpu_hours and hours >= self.args.cpu_hours)
+
+    def add_point(self, hours: float) -> None:
+        """Score the current policy against every opponent and append the row."""
+        agent = PolicyAgent(self.model)
+        scores = {
+            spec: play_match(agent, opponent, self.config, self.args.curve_games).score
+            for spec, opponent in self.opponents.items()
+        }
+        self.curve.add(self.num_timesteps, hours, scores)
+        print(f"  curve at {self.num_timesteps} steps, {hours:.2f} CPU h: {scores}")
+
+
 class TargetWinRate(BaseCallback):
     """Evaluates against random every ``eval_every`` steps; stops at the target."""
 
@@ -205,10 +257,12 @@ def make_model(args: Args) -> MaskablePPO:
     )
 
 
-def train_against_random(model: MaskablePPO, args: Args) -> None:
+def train_against_random(
+    model: MaskablePPO, args: Args, curve: LearningCurveCallback
+) -> None:
     print("phase 1: against the random opponent (one compiled call steps all games)")
     target = TargetWinRate(args)
-    model.learn(args.random_steps, callback=target)
+    model.learn(args.random_steps, callback=[target, curve])
     if target.reached_at:
         steps, minutes = target.reached_at
         print(
@@ -221,25 +275,32 @@ def train_against_random(model: MaskablePPO, args: Args) -> None:
         )
 
 
-def train_against_heuristic(model: MaskablePPO, args: Args) -> None:
+def train_against_heuristic(
+    model: MaskablePPO, args: Args, curve: LearningCurveCallback
+) -> None:
     if "heuristic" not in registered_names() or args.heuristic_steps <= 0:
         print("phase 2 skipped: no 'heuristic' agent is registered")
         return
     print("phase 2: against the heuristic")
     model.set_env(make_vec_env(args, "heuristic", args.seed + 1))
-    model.learn(args.heuristic_steps, reset_num_timesteps=False)
+    model.learn(args.heuristic_steps, callback=curve, reset_num_timesteps=False)
     rate = evaluate(model, args, "heuristic", 50, 20_000)
     print(f"  win rate vs heuristic: {rate:.3f}")
 
 
-def train_self_play(model: MaskablePPO, args: Args) -> None:
+def train_self_play(
+    model: MaskablePPO, args: Args, curve: LearningCurveCallback
+) -> None:
     print("phase 3: self-play against a pool of frozen snapshots")
     pool = PolicyPool(capacity=args.pool_size)
     opponent = SelfPlayOpponent(pool, seed=args.seed)
     model.set_env(make_vec_env(args, opponent, args.seed + 2))
     model.learn(
         args.self_play_steps,
-        callback=SelfPlayCallback(pool, refresh_every=args.snapshot_every, verbose=1),
+        callback=[
+            SelfPlayCallback(pool, refresh_every=args.snapshot_every, verbose=1),
+            curve,
+        ],
         reset_num_timesteps=False,
     )
 
@@ -276,9 +337,12 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     model = make_model(args)
-    train_against_random(model, args)
-    train_against_heuristic(model, args)
-    train_self_play(model, args)
+    curve = LearningCurveCallback(args)
+    train_against_random(model, args, curve)
+    train_against_heuristic(model, args, curve)
+    train_self_play(model, args, curve)
+    if args.curve_every:
+        curve.add_point(time.process_time() / 3600)
     model.save(args.model_path)
     print(f"saved {args.model_path}")
     rate = evaluate(model, args, "random", args.eval_games, 30_000)

@@ -56,10 +56,13 @@ converts to and from standard notation ("h8" is the centre of 15×15).
 An illegal move (occupied or off the board, or a forbidden point under renju with
 `forbidden="mask"`) ends the game. Under renju with `forbidden="lose"` black may play a
 forbidden point and loses (-1 black, +1 white). When the game ends, every agent's `info`
-has `reason`, `winner` (an agent name or None) and `winning_line` (the actions of the
-winning line, empty if none). `reason` is one of "five", "board_full", "illegal_move",
-"forbidden_overline", "forbidden_double_four", "forbidden_double_three", or (renju with
-`forbidden="mask"`, when every empty point is forbidden to black) "no_legal_move", a draw.
+has `reason`, `winner` (an agent name or None), `winning_line` (its points in notation,
+space-separated, as "a1 b1 c1 d1 e1"; "" if none: text, so that every info value keeps
+one shape from game to game, as Tianshou's buffers need;
+`env.unwrapped.board.winning_line()` gives the actions) and `moves` (stones on the
+board). `reason` is one of "five", "board_full", "illegal_move", "forbidden_overline",
+"forbidden_double_four", "forbidden_double_three", or (renju with `forbidden="mask"`,
+when every empty point is forbidden to black) "no_legal_move", a draw.
 
 ### Arguments
 
@@ -106,7 +109,8 @@ The full position is available to search agents as `env.unwrapped.board`, a
 
 * v0: Initial version (gomoku_env 0.1.0): rules freestyle, standard and renju (with the
   `forbidden` option); observation planes 0-4, plane 4 holding the points forbidden to
-  the player to move.
+  the player to move. The end-of-game `winning_line` info is a notation string (it was a
+  tuple of actions, plus `winning_line_notation`), so that Tianshou can store infos.
 """
 
 from __future__ import annotations
@@ -360,14 +364,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 self.rewards[agent] = 0
             else:
                 self.rewards[agent] = 1 if agent == winner else -1
-        line = board.winning_line()
+        # Text, not a tuple: a line's length varies (4, 5, an overline, none), and
+        # Tianshou stores infos in fixed-shape arrays, where a string is one object.
+        line = " ".join(action_to_notation(a, board.size) for a in board.winning_line())
         info: dict[str, Any] = {
             "reason": reason,
             "winner": winner,
             "winning_line": line,
-            "winning_line_notation": tuple(
-                action_to_notation(a, board.size) for a in line
-            ),
             "moves": len(board.moves),
         }
         if offender is not None:

@@ -155,7 +155,7 @@ def test_win_rewards_and_end_info() -> None:
     assert environment.rewards == {"black_0": 1, "white_0": -1}
     info = environment.infos["white_0"]
     assert info["reason"] == "five" and info["winner"] == "black_0"
-    assert info["winning_line_notation"] == ("a1", "b1", "c1", "d1", "e1")
+    assert info["winning_line"] == "a1 b1 c1 d1 e1"
     _, reward, termination, _, _ = environment.last()
     assert termination and reward == -1  # white is selected next and sees its loss
 
@@ -202,7 +202,7 @@ def test_wrapped_env_illegal_move_ends_the_game_against_the_offender() -> None:
     for agent in ("black_0", "white_0"):
         info = environment.infos[agent]
         assert info["reason"] == "illegal_move" and "40" in info["illegal_move"]
-        assert info["winner"] is None and info["winning_line"] == ()
+        assert info["winner"] is None and info["winning_line"] == ""
     _, reward, termination, _, info = environment.last()
     assert termination and reward == -1 and info["reason"] == "illegal_move"
 

@@ -56,7 +56,7 @@ def test_raw_env_with_config_plays_its_rules() -> None:
     for action in (0, 7, 1, 8, 2):
         environment.step(action)
     assert environment.infos["black_0"]["reason"] == "five"
-    assert environment.infos["black_0"]["winning_line"] == (0, 1, 2)
+    assert environment.infos["black_0"]["winning_line"] == "a7 b7 c7"
 
 
 def test_make_vec_reaches_the_compiled_vector_env() -> None:

@@ -107,7 +107,7 @@ def test_lose_mode_ends_the_game_with_the_forbidden_shape(
         info = env.infos[agent]
         assert info["reason"] == reason
         assert info["winner"] == "white_0"
-        assert info["winning_line"] == ()
+        assert info["winning_line"] == ""
 
 
 def test_black_five_wins_under_renju() -> None:

@@ -1,0 +1,111 @@
+"""What the RL-library examples share: their command line and their final evaluation.
+
+Each example (``examples/tianshou_dqn.py``, ``torchrl_reinforce.py``, ``rllib_ppo.py``)
+trains :class:`agents.torch_policy.PolicyNetwork` through its library, saves it, and
+then calls :func:`evaluate_policy_file`: the saved file is loaded back through the agent
+spec ``python:agents.torch_policy:load_agent,path=...`` (as the arena and the ladder load
+it) and plays ``random`` with both colours. The :class:`RunResult` it returns is what the
+example prints and what its test checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from agents.match import play_match
+from agents.specs import make_agent
+from gomoku_env.config import GameConfig
+from gomoku_env.legality import IllegalActionCounter
+
+ArgsType = TypeVar("ArgsType")
+
+
+@dataclass(frozen=True)
+class ExampleArgs:
+    """The arguments every library example takes; each adds its own in a subclass."""
+
+    seed: int = 1
+    """seed of the envs, the sampling, torch and the evaluation games"""
+    board_size: int = 6
+    """side of the board"""
+    win_length: int = 4
+    """stones in a row that win"""
+    steps: int = 8_000
+    """env steps to collect (both players' moves count)"""
+    channels: int = 32
+    """width of the network's convolutions"""
+    eval_games: int = 100
+    """arena games against random, half with each colour"""
+    policy_path: str = "out/policy.pt"
+    """where the trained network is saved"""
+
+    @property
+    def config(self) -> GameConfig:
+        """The game of these arguments."""
+        return GameConfig(self.board_size, self.win_length)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a training run achieved.
+
+    Attributes:
+        score_vs_random: the saved policy's arena score against random (win 1, draw 1/2).
+        wins, draws, losses: the evaluation games.
+        env_actions: actions that reached the training envs.
+        illegal_actions: those the action mask forbade (0 when the mask was respected).
+        policy_path: the saved network.
+    """
+
+    score_vs_random: float
+    wins: int
+    draws: int
+    losses: int
+    env_actions: int
+    illegal_actions: int
+    policy_path: str
+
+
+def parse_args(args_class: type[ArgsType], description: str) -> ArgsType:
+    """Build ``args_class`` (a dataclass of defaults) from ``--field-name`` options."""
+    parser = argparse.ArgumentParser(description=description)
+    for field in dataclasses.fields(args_class):
+        parser.add_argument(
+            f"--{field.name.replace('_', '-')}",
+            type=type(field.default),
+            default=field.default,
+        )
+    return args_class(**vars(parser.parse_args()))
+
+
+def evaluate_policy_file(
+    policy_path: str,
+    config: GameConfig,
+    games: int,
+    seed: int,
+    counters: Iterable[IllegalActionCounter],
+) -> RunResult:
+    """Play the saved policy against random in the arena; add up the env counters."""
+    counters = list(counters)
+    spec = f"python:agents.torch_policy:load_agent,path={policy_path}"
+    score = play_match(
+        make_agent(spec, config),
+        make_agent("random", config, seed=seed),
+        config,
+        games,
+        seed=seed,
+        random_opening=0,
+    )
+    return RunResult(
+        score.score,
+        score.wins,
+        score.draws,
+        score.losses,
+        sum(counter.actions for counter in counters),
+        sum(counter.illegal_actions for counter in counters),
+        policy_path,
+    )

@@ -1,0 +1,154 @@
+"""A small torch policy network that the RL-library examples share, and its Agent.
+
+Tianshou, RLlib and TorchRL each wrap a network in their own module types, but the
+network itself is the same plain ``torch.nn.Module``: :class:`PolicyNetwork` reads the
+env's observation planes and scores every cell (Q-values for DQN, logits for policy
+gradients) and estimates the value of the position. Each example trains it through its
+library and saves it with :func:`save_policy`; :func:`load_agent` turns the file back
+into an Agent, so the trained policy plays in the arena, the GUI and the ladder as the
+spec ``python:agents.torch_policy:load_agent,path=policy.pt`` without the library that
+trained it.
+
+The network is fully convolutional in its scores and pools globally for its value, so
+its weights fit any board size.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.base import legal_actions
+from gomoku_env.atomic import write_atomically
+from gomoku_env.config import GameConfig
+from gomoku_env.observation import PLANE_COUNT
+
+MASKED_SCORE = -1e9
+"""The score given to illegal cells: finite, so softmax and argmax stay defined."""
+
+
+@dataclass(frozen=True)
+class PolicyShape:
+    """The layers of a :class:`PolicyNetwork`; saved beside its weights.
+
+    Attributes:
+        channels: width of the 3×3 convolutions.
+        layers: number of 3×3 convolutions.
+    """
+
+    channels: int = 32
+    layers: int = 3
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(
+                    f"PolicyShape.{name} must be an int >= 1, got {value!r}"
+                )
+
+
+def planes_to_tensor(planes: np.ndarray | torch.Tensor) -> torch.Tensor:
+    """Observation planes (..., N, N, 5), channels last, as float (batch, 5, N, N)."""
+    tensor = torch.as_tensor(planes).float()
+    if tensor.shape[-1] != PLANE_COUNT:
+        raise ValueError(
+            f"expected observation planes (..., N, N, {PLANE_COUNT}), "
+            f"got shape {tuple(tensor.shape)}"
+        )
+    side = tensor.shape[-2]
+    return tensor.reshape(-1, side, side, PLANE_COUNT).permute(0, 3, 1, 2)
+
+
+def mask_scores(scores: torch.Tensor, mask: np.ndarray | torch.Tensor) -> torch.Tensor:
+    """``scores`` with every cell that ``mask`` marks illegal (0/False) set very low."""
+    legal = torch.as_tensor(mask, device=scores.device).reshape(scores.shape).bool()
+    return scores.masked_fill(~legal, MASKED_SCORE)
+
+
+class PolicyNetwork(nn.Module):
+    """Scores for every cell and a value in [-1, 1] for the observer's position."""
+
+    def __init__(self, shape: PolicyShape | None = None) -> None:
+        super().__init__()
+        self.shape = shape or PolicyShape()
+        layers: list[nn.Module] = []
+        width = PLANE_COUNT
+        for _ in range(self.shape.layers):
+            layers += [nn.Conv2d(width, self.shape.channels, 3, padding=1), nn.ReLU()]
+            width = self.shape.channels
+        self.trunk = nn.Sequential(*layers)
+        self.score_head = nn.Conv2d(width, 1, 1)
+        self.value_head = nn.Sequential(nn.Linear(width, 1), nn.Tanh())
+
+    def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Planes (batch, N, N, 5) channels last → scores (batch, N*N), values (batch,)."""
+        features = self.trunk(planes_to_tensor(planes))
+        scores = self.score_head(features).flatten(1)
+        values = self.value_head(features.mean(dim=(2, 3))).squeeze(-1)
+        return scores, values
+
+
+def save_policy(
+    path: str | os.PathLike[str],
+    network: PolicyNetwork,
+    config: GameConfig,
+    **about: Any,
+) -> Path:
+    """Write the network's weights, shape and game (plus ``about``) to ``path``."""
+    checkpoint = {
+        "shape": asdict(network.shape),
+        "state_dict": network.state_dict(),
+        "board_size": config.board_size,
+        "win_length": config.win_length,
+        "about": about,
+    }
+    return write_atomically(
+        path, lambda temporary: torch.save(checkpoint, temporary), create_parents=True
+    )
+
+
+def load_policy(path: str | os.PathLike[str]) -> PolicyNetwork:
+    """The network saved by :func:`save_policy` at ``path``, in evaluation mode."""
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"policy file {str(path)!r} does not exist")
+    checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    network = PolicyNetwork(PolicyShape(**checkpoint["shape"]))
+    network.load_state_dict(checkpoint["state_dict"])
+    return network.eval()
+
+
+class NetworkAgent:
+    """Plays the legal cell a :class:`PolicyNetwork` scores highest (deterministic)."""
+
+    def __init__(self, network: PolicyNetwork) -> None:
+        self.network = network.eval()
+
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing to forget: the agent keeps no state between moves."""
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        legal_actions(observation)  # a clear error when the agent is not to move
+        with torch.no_grad():
+            scores, _ = self.network(observation["observation"][None])
+        return int(mask_scores(scores, observation["action_mask"][None]).argmax())
+
+
+def load_agent(
+    config: GameConfig | None = None, seed: int | None = None, path: str = ""
+) -> NetworkAgent:
+    """The agent of the spec ``python:agents.torch_policy:load_agent,path=FILE``.
+
+    ``config`` and ``seed`` are accepted for the spec loader; the network plays any
+    board size and draws no randomness.
+    """
+    if not path:
+        raise ValueError(
+            "load_agent needs a path: python:agents.torch_policy:load_agent,path=FILE"
+        )
+    return NetworkAgent(load_policy(path))

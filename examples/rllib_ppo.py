@@ -1,0 +1,210 @@
+"""Train PPO with RLlib on the PettingZoo AEC env, against a masked random player.
+
+A single file to read top to bottom (CleanRL style). Needs the ``rllib`` extra:
+``pip install -e '.[rllib]'``. Run ``python examples/rllib_ppo.py --help``.
+
+The env is ``gomoku_env.env(...)`` in RLlib's own ``PettingZooEnv`` wrapper, which turns
+the AEC game into a turn-based ``MultiAgentEnv``: only the player to move observes. The
+policies are RLModules on RLlib's current API stack: ``learner`` is
+:class:`MaskedPolicyModule`, our network with the illegal cells' logits masked out (so
+PPO's sampling, log-probabilities and entropy only ever see legal cells) and a value
+head; ``random`` is :class:`MaskedRandomModule`, a uniform legal move, not trained. The
+policy mapping gives the learner black or white at random, per episode.
+
+Checks and output as in the other library examples (docs/rl-libraries.md): an
+``IllegalActionCounter`` under RLlib's wrapper, the network saved and played against
+random through the agent spec (:func:`agents.example_runs.evaluate_policy_file`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import ray
+import torch
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.columns import Columns
+from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
+from ray.rllib.core.rl_module.torch import TorchRLModule
+from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+from ray.tune.registry import register_env
+
+import gomoku_env
+from agents.example_runs import (
+    ExampleArgs,
+    RunResult,
+    evaluate_policy_file,
+    parse_args,
+)
+from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores, save_policy
+from gomoku_env.legality import IllegalActionCounter
+
+
+@dataclass(frozen=True)
+class Args(ExampleArgs):
+    """The shared arguments (seed, board, budget, evaluation), then these."""
+
+    steps_per_iteration: int = 1_000
+    """env steps sampled per PPO iteration"""
+    minibatch_size: int = 128
+    """PPO minibatch size"""
+    epochs: int = 6
+    """passes over each iteration's samples"""
+    learning_rate: float = 1e-3
+    """Adam learning rate"""
+    gamma: float = 0.95
+    """discount per learner move"""
+    entropy_weight: float = 0.01
+    """weight of the entropy bonus"""
+    policy_path: str = "out/rllib_ppo.pt"
+    """where the trained network is saved"""
+
+
+class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
+    """Our PolicyNetwork as a PPO RLModule: masked logits and a value estimate."""
+
+    def setup(self) -> None:
+        self.network = PolicyNetwork(
+            PolicyShape(channels=self.model_config["channels"])
+        )
+
+    def _masked_logits(
+        self, batch: dict[str, Any]
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        observation = batch[Columns.OBS]
+        scores, values = self.network(observation["observation"])
+        return mask_scores(scores, observation["action_mask"]), values
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        logits, _ = self._masked_logits(batch)
+        return {Columns.ACTION_DIST_INPUTS: logits}
+
+    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        logits, values = self._masked_logits(batch)
+        return {Columns.ACTION_DIST_INPUTS: logits, Columns.EMBEDDINGS: values}
+
+    def compute_values(
+        self, batch: dict[str, Any], embeddings: torch.Tensor | None = None
+    ) -> torch.Tensor:
+        if embeddings is not None:  # the values _forward_train computed
+            return embeddings
+        return self._masked_logits(batch)[1]
+
+
+class MaskedRandomModule(RLModule):
+    """A uniform legal move for every observation; never trained."""
+
+    def setup(self) -> None:
+        self.generator = np.random.default_rng(self.model_config.get("seed"))
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        masks = np.asarray(batch[Columns.OBS]["action_mask"])
+        actions = [self.generator.choice(np.flatnonzero(mask)) for mask in masks]
+        return {Columns.ACTIONS: np.array(actions, dtype=np.int64)}
+
+    def _forward_train(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        raise NotImplementedError("the random player is not trained")
+
+
+def learner_seat(agent_id: str, episode: Any, **kwargs: Any) -> str:
+    """Map a player to a policy: the learner plays black in about half the episodes.
+
+    The seat follows the episode's id (a random hex string RLlib draws), so both
+    players of one episode agree on it.
+    """
+    learner_is_black = int(episode.id_, 16) % 2 == 0
+    return "learner" if (agent_id == "black_0") == learner_is_black else "random"
+
+
+def env_counters(algorithm: Any) -> list[IllegalActionCounter]:
+    """The counters under the envs of the local env runner (RLlib builds its own
+    copies of the env from the registered creator, so they are found, not kept)."""
+    counters = []
+    for env in algorithm.env_runner.env.envs:
+        while not isinstance(env, PettingZooEnv):  # through Gymnasium's wrappers
+            env = env.env
+        counters.append(env.env)
+    return counters
+
+
+def build(args: Args):
+    """The PPO algorithm, sampling in this process (no env-runner actors)."""
+    register_env(
+        "gomoku_pettingzoo",
+        lambda _: PettingZooEnv(
+            IllegalActionCounter(
+                gomoku_env.env(board_size=args.board_size, win_length=args.win_length)
+            )
+        ),
+    )
+    config = (
+        PPOConfig()
+        .environment("gomoku_pettingzoo")
+        .env_runners(num_env_runners=0, num_envs_per_env_runner=1)
+        .learners(num_learners=0)
+        .multi_agent(
+            policies={"learner", "random"},
+            policy_mapping_fn=learner_seat,
+            policies_to_train=["learner"],
+        )
+        .rl_module(
+            rl_module_spec=MultiRLModuleSpec(
+                rl_module_specs={
+                    "learner": RLModuleSpec(
+                        module_class=MaskedPolicyModule,
+                        model_config={"channels": args.channels},
+                    ),
+                    "random": RLModuleSpec(
+                        module_class=MaskedRandomModule,
+                        model_config={"seed": args.seed},
+                    ),
+                }
+            )
+        )
+        .training(
+            train_batch_size_per_learner=args.steps_per_iteration,
+            minibatch_size=args.minibatch_size,
+            num_epochs=args.epochs,
+            lr=args.learning_rate,
+            gamma=args.gamma,
+            entropy_coeff=args.entropy_weight,
+        )
+        .debugging(seed=args.seed)
+    )
+    return config.build_algo()
+
+
+def run(args: Args) -> RunResult:
+    """Seed, train, save, and evaluate the saved network in the arena."""
+    torch.manual_seed(args.seed)
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        algorithm = build(args)
+        for iteration in range(args.steps // args.steps_per_iteration):
+            algorithm.train()
+            print(f"iteration {iteration + 1}")
+        counters = env_counters(algorithm)
+        network = algorithm.get_module("learner").network
+        config = args.config
+        save_policy(args.policy_path, network, config, trainer="rllib PPO")
+        algorithm.stop()
+    finally:
+        ray.shutdown()
+    return evaluate_policy_file(
+        args.policy_path, config, args.eval_games, args.seed, counters
+    )
+
+
+def main() -> None:
+    result = run(parse_args(Args, __doc__.splitlines()[0]))
+    print(json.dumps(dataclasses.asdict(result), indent=2))
+
+
+if __name__ == "__main__":
+    main()

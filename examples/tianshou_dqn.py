@@ -1,0 +1,171 @@
+"""Train a DQN with Tianshou on the PettingZoo AEC env, against the random agent.
+
+A single file to read top to bottom (CleanRL style). Needs the ``tianshou`` extra:
+``pip install -e '.[tianshou]'``. Run ``python examples/tianshou_dqn.py --help``.
+
+The env is ``gomoku_env.env(...)`` in Tianshou's own ``PettingZooEnv`` wrapper, which
+hands the action mask to the policy as ``obs.mask``; Tianshou's DQN policy never picks a
+masked cell and its exploration draws only legal ones. Tianshou's
+``MultiAgentOffPolicyAlgorithm`` gives each seat its algorithm: the learner plays one
+seat, Tianshou's masked random algorithm the other, and the seats swap every round so
+the learner learns both colours.
+
+Why ``n_step_return_horizon=2``: Tianshou stores both players' moves in one buffer, in
+turn order. A two-step return from a learner's move adds the reward of the opponent's
+reply (the learner's column of the reward vector: -1 if that reply won) and bootstraps
+from the learner's own next position. With one step it would bootstrap from the
+opponent's position.
+
+Checks and output as in the other library examples (docs/rl-libraries.md): an
+``IllegalActionCounter`` under Tianshou's wrapper, the network saved and played against
+random through the agent spec (:func:`agents.example_runs.evaluate_policy_file`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from tianshou.algorithm import DQN
+from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
+from tianshou.algorithm.multiagent.marl import MultiAgentOffPolicyAlgorithm
+from tianshou.algorithm.optim import AdamOptimizerFactory
+from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
+from tianshou.data import Collector, VectorReplayBuffer
+from tianshou.env import DummyVectorEnv, PettingZooEnv
+from tianshou.utils.torch_utils import policy_within_training_step, torch_train_mode
+
+import gomoku_env
+from agents.example_runs import (
+    ExampleArgs,
+    RunResult,
+    evaluate_policy_file,
+    parse_args,
+)
+from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
+from gomoku_env.legality import IllegalActionCounter
+
+
+@dataclass(frozen=True)
+class Args(ExampleArgs):
+    """The shared arguments (seed, board, budget, evaluation), then these."""
+
+    rounds: int = 8
+    """times the seats swap; each round collects steps / rounds"""
+    num_envs: int = 8
+    """games collected side by side"""
+    steps_per_update: int = 16
+    """env steps collected between two gradient steps"""
+    batch_size: int = 64
+    """transitions per gradient step"""
+    learning_rate: float = 1e-3
+    """Adam learning rate"""
+    gamma: float = 0.9
+    """discount per two plies (one learner move and the reply)"""
+    epsilon_start: float = 0.5
+    """exploration at the start (a random legal move with this probability)"""
+    epsilon_end: float = 0.05
+    """exploration at the end, reached linearly"""
+    target_update: int = 100
+    """gradient steps between copies of the target network"""
+    buffer_size: int = 20_000
+    """transitions kept in the replay buffer"""
+    threads: int = 1
+    """torch CPU threads"""
+    policy_path: str = "out/tianshou_dqn.pt"
+    """where the trained network is saved"""
+
+
+class QNetwork(torch.nn.Module):
+    """The shared PolicyNetwork in Tianshou's model signature: its scores are Q-values."""
+
+    def __init__(self, network: PolicyNetwork) -> None:
+        super().__init__()
+        self.network = network
+
+    def forward(self, obs, state=None, info=None):
+        scores, _ = self.network(torch.as_tensor(obs))
+        return scores, state
+
+
+def make_env_factory(args: Args, counters: list[IllegalActionCounter]):
+    """A factory of wrapped envs that records each env's illegal-action counter."""
+
+    def make() -> PettingZooEnv:
+        counter = IllegalActionCounter(
+            gomoku_env.env(board_size=args.board_size, win_length=args.win_length)
+        )
+        counters.append(counter)
+        return PettingZooEnv(counter)
+
+    return make
+
+
+def train(args: Args, network: PolicyNetwork, counters: list) -> None:
+    """Alternate the learner's seat each round; epsilon decays over the whole run."""
+    make_env = make_env_factory(args, counters)
+    probe = make_env()
+    learner = DQN(
+        policy=DiscreteQLearningPolicy(
+            model=QNetwork(network), action_space=probe.action_space
+        ),
+        optim=AdamOptimizerFactory(lr=args.learning_rate),
+        gamma=args.gamma,
+        n_step_return_horizon=2,
+        target_update_freq=args.target_update,
+    )
+    random_seat = MARLRandomDiscreteMaskedOffPolicyAlgorithm(probe.action_space)
+    steps_per_round = args.steps // args.rounds
+    collected = 0
+    for round_index in range(args.rounds):
+        seats = (
+            [learner, random_seat] if round_index % 2 == 0 else [random_seat, learner]
+        )
+        algorithm = MultiAgentOffPolicyAlgorithm(algorithms=seats, env=probe)
+        envs = DummyVectorEnv([make_env] * args.num_envs)
+        envs.seed(args.seed + round_index)
+        buffer = VectorReplayBuffer(args.buffer_size, args.num_envs)
+        collector = Collector(algorithm, envs, buffer, exploration_noise=True)
+        collector.reset()
+        for _ in range(steps_per_round // args.steps_per_update):
+            progress = collected / args.steps
+            learner.policy.set_eps_training(
+                args.epsilon_start + (args.epsilon_end - args.epsilon_start) * progress
+            )
+            with policy_within_training_step(algorithm.policy):
+                collector.collect(n_step=args.steps_per_update)
+                collected += args.steps_per_update
+                if len(buffer) >= args.batch_size:
+                    with torch_train_mode(algorithm):
+                        algorithm.update(buffer=buffer, sample_size=args.batch_size)
+        print(f"round {round_index + 1}/{args.rounds}: {collected} steps")
+
+
+def run(args: Args) -> RunResult:
+    """Seed, train, save, and evaluate the saved network in the arena."""
+    # Tianshou warns on every collect that two-player returns are 2-D; they are.
+    logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
+    np.random.seed(args.seed)  # Tianshou's exploration draws from numpy's global state
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    network = PolicyNetwork(PolicyShape(channels=args.channels))
+    counters: list[IllegalActionCounter] = []
+    train(args, network, counters)
+    config = args.config
+    save_policy(args.policy_path, network, config, trainer="tianshou DQN")
+    return evaluate_policy_file(
+        args.policy_path, config, args.eval_games, args.seed, counters
+    )
+
+
+def main() -> None:
+    result = run(parse_args(Args, __doc__.splitlines()[0]))
+    print(json.dumps(dataclasses.asdict(result), indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""The shared torch policy network and its Agent (the RL-library examples' output)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import gomoku_env
+from agents.game import play_game
+from agents.random_agent import RandomAgent
+from agents.specs import make_agent
+from agents.torch_policy import (
+    MASKED_SCORE,
+    PolicyNetwork,
+    PolicyShape,
+    load_policy,
+    mask_scores,
+    save_policy,
+)
+from gomoku_env.config import GameConfig
+
+
+def test_scores_and_values_fit_any_board() -> None:
+    network = PolicyNetwork(PolicyShape(channels=4, layers=1))
+    for size in (5, 9):
+        scores, values = network(torch.zeros(3, size, size, 5, dtype=torch.int8))
+        assert scores.shape == (3, size * size) and values.shape == (3,)
+        assert bool((values.abs() <= 1).all())
+
+
+def test_mask_scores_marks_only_illegal_cells() -> None:
+    scores = torch.arange(4.0).reshape(1, 4)
+    masked = mask_scores(scores, np.array([[1, 0, 1, 0]], dtype=np.int8))
+    assert masked.tolist() == [[0.0, MASKED_SCORE, 2.0, MASKED_SCORE]]
+
+
+def test_saved_policy_loads_with_the_same_outputs(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    network = PolicyNetwork(PolicyShape(channels=8, layers=2))
+    path = save_policy(tmp_path / "sub" / "p.pt", network, GameConfig(7, 4), note="x")
+    planes = torch.randint(0, 2, (2, 7, 7, 5), dtype=torch.int8)
+    loaded = load_policy(path)
+    assert loaded.shape == PolicyShape(channels=8, layers=2)
+    assert torch.allclose(loaded(planes)[0], network.eval()(planes)[0])
+
+
+def test_spec_agent_plays_only_legal_moves_a_whole_game(tmp_path: Path) -> None:
+    path = save_policy(tmp_path / "p.pt", PolicyNetwork(), GameConfig(6, 4))
+    config = GameConfig(6, 4)
+    agent = make_agent(f"python:agents.torch_policy:load_agent,path={path}", config)
+    outcome = play_game(agent, RandomAgent(seed=1), config)
+    assert outcome.forfeit is None and outcome.reason in ("five", "board_full")
+
+
+def test_agent_takes_the_only_legal_cell(tmp_path: Path) -> None:
+    path = save_policy(tmp_path / "p.pt", PolicyNetwork(), GameConfig(5, 4))
+    agent = make_agent(f"python:agents.torch_policy:load_agent,path={path}")
+    env = gomoku_env.env(board_size=5, win_length=4)
+    env.reset(seed=0)
+    observation, *_ = env.last()
+    mask = np.zeros_like(observation["action_mask"])
+    mask[17] = 1
+    assert (
+        agent.act({"observation": observation["observation"], "action_mask": mask})
+        == 17
+    )
+
+
+def test_missing_path_or_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="needs a path"):
+        make_agent("python:agents.torch_policy:load_agent")
+    with pytest.raises(FileNotFoundError, match=r"nothing\.pt"):
+        make_agent(f"python:agents.torch_policy:load_agent,path={tmp_path}/nothing.pt")
+
+
+def test_bad_shape_names_the_value() -> None:
+    with pytest.raises(ValueError, match=r"channels.*0"):
+        PolicyShape(channels=0)
+    with pytest.raises(ValueError, match=r"\(3, 3\)"):
+        PolicyNetwork()(torch.zeros(3, 3))
