@@ -137,7 +137,8 @@ def plot_curve(
             axis.errorbar(x, y, yerr=[low, high], marker="o", capsize=3, label=label)
     axes[0].set_xlabel("CPU hours of the run (teacher games and self-play)")
     axes[1].set_xlabel("self-play games")
-    axes[0].set_ylabel(f"Elo on {scale_note}")
+    axes[0].set_ylabel("Elo, anchors' ratings held fixed")
+    figure.suptitle(f"Rated on {scale_note}")
     for axis in axes:
         axis.grid(alpha=0.3)
         axis.legend()
