@@ -183,7 +183,10 @@ def build(args: Args):
 def run(args: Args) -> RunResult:
     """Seed, train, save, and evaluate the saved network in the arena."""
     torch.manual_seed(args.seed)
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    # Use the Ray that is already running (a notebook's, a cluster's), else start one.
+    started_ray = not ray.is_initialized()
+    if started_ray:
+        ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         algorithm = build(args)
         for iteration in range(args.steps // args.steps_per_iteration):
@@ -195,7 +198,8 @@ def run(args: Args) -> RunResult:
         save_policy(args.policy_path, network, config, trainer="rllib PPO")
         algorithm.stop()
     finally:
-        ray.shutdown()
+        if started_ray:
+            ray.shutdown()
     return evaluate_policy_file(
         args.policy_path, config, args.eval_games, args.seed, counters
     )

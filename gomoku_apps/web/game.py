@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gomoku_apps.gui.session import HUMAN, REASON_WORDS, GameSession, Seat
+from gomoku_apps.gui.session import HUMAN, GameSession, Seat
 from gomoku_apps.web.agent_process import AgentProcess
 from gomoku_apps.web.errors import ConflictError
 from gomoku_apps.web.requests import GameOptions
@@ -23,6 +23,13 @@ from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, WHITE
 from gomoku_env.notation import action_to_notation
 from gomoku_env.records import GameRecord
+
+# How the forfeiting side lost, after "forfeits by" (the agents.game forfeit reasons).
+FORFEIT_WORDS = {
+    "crash": "a crash",
+    "timeout": "running out of time",
+    "illegal_move": "an illegal move",
+}
 
 COLORS = {"black": BLACK, "white": WHITE}
 
@@ -138,7 +145,7 @@ class WebGame:
         if forfeit is None:
             return self.session.status(thinking)
         loser = self.session.seats[COLORS[forfeit.color]].name
-        why = REASON_WORDS.get(forfeit.reason, forfeit.reason)
+        why = FORFEIT_WORDS.get(forfeit.reason, forfeit.reason)
         winner = self.result()[0]
         return (
             f"{winner.capitalize()} wins: {forfeit.color} ({loser}) forfeits by "
