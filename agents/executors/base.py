@@ -89,7 +89,8 @@ class ClosingExecutor:
     """Mixin: an executor used as a context manager closes on exit."""
 
     def close(self) -> None:
-        raise NotImplementedError
+        """End the workers; every executor that mixes this in defines its own."""
+        raise NotImplementedError(f"{type(self).__name__} must define close()")
 
     def __enter__(self) -> Any:
         return self
