@@ -1,7 +1,9 @@
-"""What the RL-library examples share: their command line and their final evaluation.
+"""What the RL-library examples share: their common arguments and their final evaluation.
 
 Each example (``examples/tianshou_dqn.py``, ``torchrl_reinforce.py``, ``rllib_ppo.py``)
-trains :class:`agents.torch_policy.PolicyNetwork` through its library, saves it, and
+declares its arguments as a subclass of :class:`ExampleArgs` (the command line
+comes from the fields, :func:`agents.options.parse_dataclass`), trains
+:class:`agents.torch_policy.PolicyNetwork` through its library, saves it, and
 then calls :func:`evaluate_policy_file`: the saved file is loaded back through the agent
 spec ``python:agents.torch_policy:load_agent,path=...`` (as the arena and the ladder load
 it) and plays ``random`` with both colours. The :class:`RunResult` it returns is what the
@@ -10,18 +12,13 @@ example prints and what its test checks.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from agents.match import play_match
 from agents.specs import make_agent
 from gomoku_env.config import GameConfig
 from gomoku_env.legality import IllegalActionCounter
-
-ArgsType = TypeVar("ArgsType")
 
 
 @dataclass(frozen=True)
@@ -68,18 +65,6 @@ class RunResult:
     env_actions: int
     illegal_actions: int
     policy_path: str
-
-
-def parse_args(args_class: type[ArgsType], description: str) -> ArgsType:
-    """Build ``args_class`` (a dataclass of defaults) from ``--field-name`` options."""
-    parser = argparse.ArgumentParser(description=description)
-    for field in dataclasses.fields(args_class):
-        parser.add_argument(
-            f"--{field.name.replace('_', '-')}",
-            type=type(field.default),
-            default=field.default,
-        )
-    return args_class(**vars(parser.parse_args()))
 
 
 def evaluate_policy_file(

@@ -37,6 +37,7 @@ from agents.random_agent import RandomAgent
 from agents.search import RolloutEvaluator, SearchEvaluator
 from agents.search.pattern_evaluator import PatternEvaluator
 from gomoku_env.config import GameConfig
+from gomoku_env.extras import require_extra
 
 AgentFactory = Callable[..., Agent]
 """Called as ``factory(config=GameConfig, seed=int | None, **options)``."""
@@ -242,6 +243,7 @@ register_agent(
 
 def _make_alphazero(config: GameConfig, seed: int | None, **options: Any) -> Agent:
     # Imported here so that only specs naming AlphaZero pay for importing torch.
+    require_extra(("torch",), "alphazero", "AlphaZero (agents.alphazero)")
     from agents.alphazero.agent import AlphaZeroAgent
 
     return AlphaZeroAgent(config, seed=seed, **options)

@@ -28,10 +28,14 @@ import ray
 import torch
 
 from agents.alphazero.learner import Learner
-from agents.alphazero.network import NetworkConfig, PolicyValueNet
+from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.replay import ReplayBuffer
 from agents.alphazero.selfplay_workers import ExecutorSelfPlay, InProcessSelfPlay
-from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
+from agents.alphazero.training_config import (
+    NetworkConfig,
+    SelfPlayConfig,
+    TrainingConfig,
+)
 from agents.executors import Executor, InlineExecutor
 from agents.executors.ray_cluster import RayExecutor
 from gomoku_apps.arena.match import pair_tasks

@@ -24,11 +24,6 @@ spec ``python:agents.sb3.policy_agent:load_agent`` with ``path=<model.zip>``.
 
 from __future__ import annotations
 
-import argparse
-import ast
-import dataclasses
-import inspect
-import itertools
 import time
 from dataclasses import dataclass
 
@@ -41,6 +36,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 import gomoku_env
 from agents.learning_curve import LearningCurve
 from agents.match import play_match
+from agents.options import parse_dataclass
 from agents.sb3 import (
     GomokuCNN,
     PolicyAgent,
@@ -109,29 +105,6 @@ class Args:
     """where the learning curve's rows are written"""
     curve_png: str = "out/sb3_curve.png"
     """where the learning curve is drawn"""
-
-
-def field_docs() -> dict[str, str]:
-    """The docstring under each field of Args, read from this file's source."""
-    body = ast.parse(inspect.getsource(Args)).body[0].body
-    return {
-        field.target.id: text.value.value
-        for field, text in itertools.pairwise(body)
-        if isinstance(field, ast.AnnAssign) and isinstance(text, ast.Expr)
-    }
-
-
-def parse_args() -> Args:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    docs = field_docs()
-    for field in dataclasses.fields(Args):
-        parser.add_argument(
-            f"--{field.name.replace('_', '-')}",
-            type=type(field.default),
-            default=field.default,
-            help=f"{docs[field.name]} (default: {field.default})",
-        )
-    return Args(**vars(parser.parse_args()))
 
 
 def game_options(args: Args) -> dict[str, object]:
@@ -333,7 +306,7 @@ def play_as_agent(args: Args) -> None:
 
 
 def main() -> None:
-    args = parse_args()
+    args = parse_dataclass(Args, __doc__.splitlines()[0])
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     model = make_model(args)

@@ -44,8 +44,8 @@ from agents.example_runs import (
     ExampleArgs,
     RunResult,
     evaluate_policy_file,
-    parse_args,
 )
+from agents.options import parse_dataclass
 from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
 from gomoku_env.legality import IllegalActionCounter
 
@@ -163,7 +163,7 @@ def run(args: Args) -> RunResult:
 
 
 def main() -> None:
-    result = run(parse_args(Args, __doc__.splitlines()[0]))
+    result = run(parse_dataclass(Args, __doc__.splitlines()[0]))
     print(json.dumps(dataclasses.asdict(result), indent=2))
 
 

@@ -16,7 +16,8 @@ import argparse
 import torch
 
 from agents.alphazero.checkpoint import read_checkpoint, save_network
-from agents.alphazero.network import NetworkConfig, PolicyValueNet
+from agents.alphazero.network import PolicyValueNet
+from agents.alphazero.training_config import NetworkConfig
 from gomoku_env.observation import PLANE_COUNT
 
 STEM_WEIGHT = "stem.0.weight"

@@ -18,7 +18,8 @@ from typing import Any
 
 import torch
 
-from agents.alphazero.network import NetworkConfig, PolicyValueNet
+from agents.alphazero.network import PolicyValueNet
+from agents.alphazero.training_config import NetworkConfig
 from agents.alphazero.weights import bundled_names
 from gomoku_env.atomic import write_atomically
 from gomoku_env.observation import PLANE_COUNT

@@ -19,44 +19,12 @@ import numpy as np
 
 from agents.alphazero.learner import Learner, LossTerms
 from agents.alphazero.replay import Batch, ReplayBuffer
+from agents.alphazero.training_config import DistillationConfig
 from agents.classic.heuristic import HeuristicAgent
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY
 from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
-
-
-@dataclass(frozen=True)
-class DistillationConfig:
-    """How a new network learns from the heuristic before self-play.
-
-    Attributes:
-        games: teacher games to play (0: no distillation).
-        steps: gradient steps on their samples.
-        random_move_probability: chance that a move after the opening is a random legal
-            point next to the stones instead of the heuristic's, so the samples cover
-            positions the heuristic would never reach by itself.
-        opening_moves: moves at the start of each game chosen at random among the points
-            near the stones (near the centre on an empty board).
-    """
-
-    games: int = 0
-    steps: int = 0
-    random_move_probability: float = 0.1
-    opening_moves: int = 4
-
-    def __post_init__(self) -> None:
-        for name in ("games", "steps", "opening_moves"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(
-                    f"DistillationConfig.{name} must be an int >= 0, got {value!r}"
-                )
-        if not 0 <= self.random_move_probability <= 1:
-            raise ValueError(
-                "DistillationConfig.random_move_probability must be in [0, 1], "
-                f"got {self.random_move_probability!r}"
-            )
 
 
 @dataclass(frozen=True)

@@ -18,33 +18,7 @@ from agents.alphazero.network import (
     planes_to_tensor,
 )
 from agents.alphazero.replay import Batch
-
-
-@dataclass(frozen=True)
-class LearnerConfig:
-    """Optimiser settings.
-
-    Attributes:
-        learning_rate: Adam's step size.
-        weight_decay: the L2 coefficient.
-        value_weight: weight of the value loss against the policy loss.
-    """
-
-    learning_rate: float = 2e-3
-    weight_decay: float = 1e-4
-    value_weight: float = 1.0
-
-    def __post_init__(self) -> None:
-        for name in ("learning_rate", "weight_decay", "value_weight"):
-            value = getattr(self, name)
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, (int, float))
-                or value < 0
-            ):
-                raise ValueError(
-                    f"LearnerConfig.{name} must be a number >= 0, got {value!r}"
-                )
+from agents.alphazero.training_config import LearnerConfig
 
 
 @dataclass(frozen=True)

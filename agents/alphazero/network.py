@@ -13,42 +13,12 @@ board ends whatever the colour plane holds.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-
 import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional
 
-from gomoku_env.observation import PLANE_COUNT
-
-
-@dataclass(frozen=True)
-class NetworkConfig:
-    """The shape of a :class:`PolicyValueNet`; saved with its weights.
-
-    Attributes:
-        channels: width of the residual trunk.
-        blocks: residual blocks in the trunk.
-        value_hidden: width of the value head's hidden dense layer.
-        input_planes: observation planes the net reads (the env's ``PLANE_COUNT``).
-    """
-
-    channels: int = 32
-    blocks: int = 4
-    value_hidden: int = 64
-    input_planes: int = PLANE_COUNT
-
-    def __post_init__(self) -> None:
-        for name, value in asdict(self).items():
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(
-                    f"NetworkConfig.{name} must be an int >= 1, got {value!r}"
-                )
-
-    def to_dict(self) -> dict[str, int]:
-        """Plain values for a checkpoint (loadable with ``weights_only=True``)."""
-        return asdict(self)
+from agents.alphazero.training_config import NetworkConfig
 
 
 def planes_to_tensor(

@@ -20,10 +20,10 @@ import numpy as np
 import torch
 
 from agents.alphazero.evaluator import NetworkEvaluator
-from agents.alphazero.network import NetworkConfig, PolicyValueNet
+from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.replay import Batch
 from agents.alphazero.selfplay import SelfPlay, SelfPlayResult, play_games
-from agents.alphazero.training_config import SelfPlayConfig
+from agents.alphazero.training_config import NetworkConfig, SelfPlayConfig
 from agents.classic.reports import check_positive_int
 from agents.executors import Executor, Shared
 from gomoku_env.config import GameConfig

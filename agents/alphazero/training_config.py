@@ -1,4 +1,8 @@
-"""TrainingConfig: every knob of an AlphaZero training run, with CPU-friendly defaults.
+"""Every knob of an AlphaZero training run, with CPU-friendly defaults, in one place.
+
+The network's shape, the optimiser, the teacher games, self-play and the run itself:
+each knob is a field declared once here (type, default, range, meaning), from which
+``gomoku train`` makes its flags. This module needs no torch.
 
 The defaults are what ``gomoku train`` uses: a small network, about a hundred
 simulations per self-play move with playout-cap randomisation, 64 games stepped
@@ -8,128 +12,144 @@ so that a 9×9 run makes visible progress within an hour on a 2-core CPU.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 
-from agents.alphazero.distillation import DistillationConfig
-from agents.alphazero.learner import LearnerConfig
-from agents.alphazero.network import NetworkConfig
+from agents.options import bounded, check_fields
 from gomoku_env.config import GameConfig
+from gomoku_env.observation import PLANE_COUNT
 
 
-def _check_positive(owner: object, names: tuple[str, ...], low: float) -> None:
-    for name in names:
-        value = getattr(owner, name)
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or value < low
-        ):
-            raise ValueError(
-                f"{type(owner).__name__}.{name} must be a number >= {low}, "
-                f"got {value!r}"
-            )
+@dataclass(frozen=True)
+class NetworkConfig:
+    """The shape of a :class:`PolicyValueNet`; saved with its weights."""
+
+    channels: int = bounded(32, minimum=1)
+    """width of the residual trunk"""
+    blocks: int = bounded(4, minimum=1)
+    """residual blocks in the trunk"""
+    value_hidden: int = bounded(64, minimum=1)
+    """width of the value head's hidden dense layer"""
+    input_planes: int = bounded(PLANE_COUNT, minimum=1)
+    """observation planes the net reads (the env's ``PLANE_COUNT``)"""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+    def to_dict(self) -> dict[str, int]:
+        """Plain values for a checkpoint (loadable with ``weights_only=True``)."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class LearnerConfig:
+    """Optimiser settings."""
+
+    learning_rate: float = bounded(2e-3, minimum=0)
+    """Adam's step size (lowered x0.3 after 60% of the budget, x0.1 after 85%)"""
+    weight_decay: float = bounded(1e-4, minimum=0)
+    """the L2 coefficient"""
+    value_weight: float = bounded(1.0, minimum=0)
+    """weight of the value loss against the policy loss"""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+
+@dataclass(frozen=True)
+class DistillationConfig:
+    """How a new network learns from the heuristic before self-play (teacher games)."""
+
+    games: int = bounded(0, minimum=0)
+    """heuristic games played for the network to learn from first (0: none)"""
+    steps: int = bounded(0, minimum=0)
+    """gradient steps on the teacher games' positions"""
+    random_move_probability: float = bounded(0.1, minimum=0, maximum=1)
+    """chance that a move after the opening is a random legal point next to the
+    stones instead of the heuristic's, so the samples cover positions the heuristic
+    would never reach by itself"""
+    opening_moves: int = bounded(4, minimum=0)
+    """moves at the start of each game chosen at random among the points near the
+    stones (near the centre on an empty board)"""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 @dataclass(frozen=True)
 class SelfPlayConfig:
-    """How self-play games are played.
+    """How self-play games are played; each field's docstring is its flag's help."""
 
-    Attributes:
-        parallel_games: games stepped together, so one network call serves them all.
-        simulations: search simulations of a full move (one whose sample is kept).
-        fast_simulations: simulations of a fast move (playout-cap randomisation: cheap
-            moves keep games going but give no training sample).
-        full_search_probability: chance that a move gets the full search.
-        leaves_per_round: leaves one game's search gathers per network call (kept apart
-            by virtual loss).
-        temperature_moves: moves sampled in proportion to visits at the start of a game;
-            later moves take the most visited.
-        dirichlet_alpha: root noise concentration (about 10 / legal moves).
-        dirichlet_fraction: weight of the root noise on full moves.
-        exploration: the PUCT constant.
-    """
-
-    parallel_games: int = 64
-    simulations: int = 100
-    fast_simulations: int = 25
-    full_search_probability: float = 0.25
-    leaves_per_round: int = 4
-    temperature_moves: int = 6
-    dirichlet_alpha: float = 0.2
-    dirichlet_fraction: float = 0.25
-    exploration: float = 1.5
+    parallel_games: int = bounded(64, minimum=1)
+    """games per iteration, played together so one network call serves them all"""
+    simulations: int = bounded(100, minimum=1)
+    """search simulations of a move whose position becomes a training sample"""
+    fast_simulations: int = bounded(25, minimum=1)
+    """simulations of the other moves, which only move the game on (playout-cap
+    randomisation: cheap moves keep games going but give no training sample)"""
+    full_search_probability: float = bounded(0.25, minimum=0, maximum=1)
+    """share of moves that get the full search and give a sample"""
+    leaves_per_round: int = bounded(4, minimum=1)
+    """leaves one game's search gathers per network call (kept apart by virtual loss)"""
+    temperature_moves: int = bounded(6, minimum=0)
+    """moves sampled in proportion to visits at the start of a game; later moves take
+    the most visited"""
+    dirichlet_alpha: float = bounded(0.2, above=0)
+    """root noise concentration (about 10 / legal moves)"""
+    dirichlet_fraction: float = bounded(0.25, minimum=0, maximum=1)
+    """weight of the root noise on full moves"""
+    exploration: float = bounded(1.5, minimum=0)
+    """the PUCT constant"""
 
     def __post_init__(self) -> None:
-        _check_positive(
-            self,
-            ("parallel_games", "simulations", "fast_simulations", "leaves_per_round"),
-            1,
-        )
-        _check_positive(self, ("temperature_moves", "exploration"), 0)
-        _check_positive(self, ("dirichlet_alpha",), 1e-6)
-        for name in ("full_search_probability", "dirichlet_fraction"):
-            value = getattr(self, name)
-            if not 0 <= value <= 1:
-                raise ValueError(
-                    f"SelfPlayConfig.{name} must be in [0, 1], got {value!r}"
-                )
+        check_fields(self)
 
 
 @dataclass(frozen=True)
 class TrainingConfig:
     """A training run: the game, the network, self-play, learning and evaluation.
 
-    Attributes:
-        game: the rules that self-play follows.
-        network: the shape of a fresh network (ignored when starting from weights).
-        self_play: how games are generated.
-        distillation: teacher games that a new network learns before self-play.
-        learner: optimiser settings.
-        replay_capacity: samples in the replay window.
-        batch_size: samples per gradient step.
-        sample_reuse: gradient-step samples drawn per new sample (each one seen about
-            this many times, under random symmetries).
-        min_replay: samples needed before the first gradient step.
-        evaluation_every: iterations between evaluations (0: never).
-        evaluation_games: games per evaluation match (colours alternate).
-        evaluation_simulations: AlphaZero's simulations per move in evaluations.
-        mcts_simulations: simulations of the pure MCTS baseline in evaluations.
-        snapshot_every: iterations between the networks kept in ``snapshots/`` for
-            the learning curve (0: none); the distilled network (iteration 0) is
-            kept too.
-        hours: wall-clock budget of this run, summed over resumes.
-        seed: seeds self-play, sampling and initial weights.
+    Each scalar field's docstring is the help of its ``gomoku train`` flag.
     """
 
     game: GameConfig = field(default_factory=lambda: GameConfig(board_size=9))
+    """the rules that self-play follows"""
     network: NetworkConfig = field(default_factory=NetworkConfig)
+    """the shape of a fresh network (ignored when starting from weights)"""
     self_play: SelfPlayConfig = field(default_factory=SelfPlayConfig)
+    """how games are generated"""
     distillation: DistillationConfig = field(default_factory=DistillationConfig)
+    """teacher games that a new network learns before self-play"""
     learner: LearnerConfig = field(default_factory=LearnerConfig)
-    replay_capacity: int = 30_000
-    batch_size: int = 256
-    sample_reuse: float = 8.0
-    min_replay: int = 2_000
-    evaluation_every: int = 10
-    evaluation_games: int = 12
-    evaluation_simulations: int = 100
-    mcts_simulations: int = 1_000
-    snapshot_every: int = 0
-    hours: float = 1.0
-    seed: int = 0
+    """optimiser settings"""
+    replay_capacity: int = bounded(30_000, minimum=1, aliases=("--replay",))
+    """replay window: the most recent samples that learning draws from"""
+    batch_size: int = bounded(256, minimum=1)
+    """samples per gradient step"""
+    sample_reuse: float = bounded(8.0, minimum=0)
+    """times each new sample is drawn for learning, on average (under random
+    symmetries)"""
+    min_replay: int = bounded(2_000, minimum=1)
+    """samples needed before the first gradient step"""
+    evaluation_every: int = bounded(10, minimum=0)
+    """iterations between evaluation matches (0: never)"""
+    evaluation_games: int = bounded(12, minimum=0)
+    """games of each evaluation match, against the best network so far and against
+    pure MCTS (colours alternate)"""
+    evaluation_simulations: int = bounded(100, minimum=0)
+    """AlphaZero's simulations per move in evaluations"""
+    mcts_simulations: int = bounded(1_000, minimum=0)
+    """simulations a move of the pure-MCTS opponent in evaluations"""
+    snapshot_every: int = bounded(0, minimum=0)
+    """keep the network every N iterations in OUT/snapshots/ (0: never), for the
+    learning curve; the distilled network (iteration 0) is kept too"""
+    hours: float = bounded(1.0, minimum=0)
+    """wall-clock budget, summed over resumes; the run ends within one iteration of
+    it"""
+    seed: int = bounded(0, minimum=0)
+    """seeds self-play, sampling and the first weights"""
 
     def __post_init__(self) -> None:
-        _check_positive(self, ("replay_capacity", "batch_size", "min_replay"), 1)
-        _check_positive(
-            self,
-            ("evaluation_every", "evaluation_games", "evaluation_simulations"),
-            0,
-        )
-        _check_positive(
-            self,
-            ("mcts_simulations", "sample_reuse", "hours", "seed", "snapshot_every"),
-            0,
-        )
+        check_fields(self)
 
     def summary(self) -> dict[str, str]:
         """Flat ``name: value`` strings, for the metadata saved with the weights."""
@@ -138,7 +158,7 @@ class TrainingConfig:
 
 # A budget shorter than this gets smaller iterations and learns from its first samples.
 FULL_SIZE_HOURS = 0.5
-FULL_PARALLEL_GAMES = SelfPlayConfig.parallel_games
+FULL_PARALLEL_GAMES = 64
 FULL_MIN_REPLAY = 2_000
 
 

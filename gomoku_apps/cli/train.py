@@ -11,14 +11,27 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gomoku_apps.cli.game_options import add_rules_arguments
+from agents.alphazero.training_config import (
+    DistillationConfig,
+    LearnerConfig,
+    NetworkConfig,
+    SelfPlayConfig,
+    TrainingConfig,
+    budget_defaults,
+)
+from agents.options import add_flags, flag_values
+from gomoku_apps.cli.game_options import add_rules_arguments, positive_int
 from gomoku_apps.cli.ray_option import add_ray_argument, self_play_workers
+from gomoku_env.config import GameConfig
+from gomoku_env.extras import require_extra
 
 DEFAULT_OUT = "runs/alphazero-{size}x{size}"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    """Register the ``train`` subcommand."""
+    """Register the ``train`` subcommand; its training flags come from the config
+    dataclasses (:mod:`agents.alphazero.training_config`), help from their fields."""
+
     parser = subparsers.add_parser(
         "train",
         help="train an AlphaZero network by self-play",
@@ -27,13 +40,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     game = parser.add_argument_group("game")
     add_rules_arguments(game, board_size=9)
     run = parser.add_argument_group("run")
-    run.add_argument(
-        "--hours",
-        type=float,
-        default=1.0,
-        help="wall-clock budget, summed over resumes; the run ends within one "
-        "iteration of it",
-    )
+    add_flags(run, TrainingConfig, only=("hours", "seed", "snapshot_every"))
     run.add_argument(
         "-o",
         "--output",
@@ -59,21 +66,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     run.add_argument(
         "--threads",
-        type=int,
+        type=positive_int,
         help="torch CPU threads (unset: at most 2)",
-    )
-    run.add_argument(
-        "--seed",
-        type=int,
-        default=0,
-        help="seeds self-play, sampling and the first weights",
-    )
-    run.add_argument(
-        "--snapshot-every",
-        type=int,
-        default=0,
-        help="keep the network every N iterations in OUT/snapshots/ (0: never), "
-        "for the learning curve",
     )
     run.add_argument(
         "--no-progress",
@@ -82,141 +76,59 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     add_ray_argument(run, "self-play")
     network = parser.add_argument_group("network (new runs)")
-    network.add_argument(
-        "--channels", type=int, default=32, help="width of the residual trunk"
-    )
-    network.add_argument(
-        "--blocks", type=int, default=4, help="residual blocks in the trunk"
-    )
+    add_flags(network, NetworkConfig, only=("channels", "blocks"))
     teacher = parser.add_argument_group(
         "teacher games (new runs): learn the heuristic's moves before self-play"
     )
-    teacher.add_argument(
-        "--teacher-games",
-        type=int,
-        default=0,
-        help="heuristic games played for the network to learn from first (0: none)",
-    )
-    teacher.add_argument(
-        "--teacher-steps",
-        type=int,
-        default=0,
-        help="gradient steps on the teacher games' positions",
-    )
+    add_flags(teacher, DistillationConfig, only=("games", "steps"), prefix="teacher-")
     play = parser.add_argument_group("self-play")
-    play.add_argument(
-        "--parallel-games",
-        type=int,
-        help="games per iteration, played together so one network call serves "
-        "them all (unset: 64, fewer for budgets under half an hour)",
-    )
-    play.add_argument(
-        "--simulations",
-        type=int,
-        default=100,
-        help="search simulations of a move whose position becomes a training sample",
-    )
-    play.add_argument(
-        "--fast-simulations",
-        type=int,
-        default=25,
-        help="simulations of the other moves, which only move the game on",
-    )
-    play.add_argument(
-        "--full-search-probability",
-        type=float,
-        default=0.25,
-        help="share of moves that get the full search and give a sample",
+    add_flags(
+        play,
+        SelfPlayConfig,
+        only=(
+            "parallel_games",
+            "simulations",
+            "fast_simulations",
+            "full_search_probability",
+        ),
+        unset={"parallel_games": "64, fewer for budgets under half an hour"},
     )
     learn = parser.add_argument_group("learning")
-    learn.add_argument(
-        "--learning-rate",
-        type=float,
-        default=2e-3,
-        help="Adam's step size (lowered x0.3 after 60%% of the budget, x0.1 after 85%%)",
-    )
-    learn.add_argument(
-        "--batch-size", type=int, default=256, help="samples per gradient step"
-    )
-    learn.add_argument(
-        "--replay",
-        type=int,
-        default=30_000,
-        help="replay window: the most recent samples that learning draws from",
-    )
-    learn.add_argument(
-        "--sample-reuse",
-        type=float,
-        default=8.0,
-        help="times each new sample is drawn for learning, on average",
-    )
-    learn.add_argument(
-        "--min-replay",
-        type=int,
-        help="samples needed before the first gradient step (unset: 2000, or 64 "
-        "for budgets under half an hour)",
+    add_flags(learn, LearnerConfig, only=("learning_rate",))
+    add_flags(
+        learn,
+        TrainingConfig,
+        only=("batch_size", "replay_capacity", "sample_reuse", "min_replay"),
+        unset={"min_replay": "2000, or 64 for budgets under half an hour"},
     )
     evaluation = parser.add_argument_group("evaluation")
-    evaluation.add_argument(
-        "--evaluation-every",
-        type=int,
-        default=10,
-        help="iterations between evaluation matches (0: never)",
-    )
-    evaluation.add_argument(
-        "--evaluation-games",
-        type=int,
-        default=12,
-        help="games of each evaluation match, against the best network so far and "
-        "against pure MCTS",
-    )
-    evaluation.add_argument(
-        "--mcts-simulations",
-        type=int,
-        default=1_000,
-        help="simulations a move of the pure-MCTS opponent in evaluations",
+    add_flags(
+        evaluation,
+        TrainingConfig,
+        only=("evaluation_every", "evaluation_games", "mcts_simulations"),
     )
     parser.set_defaults(handler=run_training)
 
 
 def training_config(arguments: argparse.Namespace) -> Any:
-    """The :class:`TrainingConfig` that the command-line arguments describe."""
-    from agents.alphazero.distillation import DistillationConfig
-    from agents.alphazero.learner import LearnerConfig
-    from agents.alphazero.network import NetworkConfig
-    from agents.alphazero.training_config import (
-        SelfPlayConfig,
-        TrainingConfig,
-        budget_defaults,
-    )
-    from gomoku_env.config import GameConfig
+    """The :class:`TrainingConfig` that the command-line arguments describe: the
+    flags' values, and the budget's defaults for the flags left unset."""
 
     defaults = budget_defaults(arguments.hours)
-    parallel_games = arguments.parallel_games or defaults.parallel_games
-    min_replay = arguments.min_replay or defaults.min_replay
+    run = flag_values(TrainingConfig, arguments)
+    run.setdefault("min_replay", defaults.min_replay)
+    run["min_replay"] = min(run["min_replay"], arguments.replay_capacity)
+    self_play = flag_values(SelfPlayConfig, arguments)
+    self_play.setdefault("parallel_games", defaults.parallel_games)
     return TrainingConfig(
         game=GameConfig(arguments.board_size, arguments.win_length, arguments.rule),
-        network=NetworkConfig(channels=arguments.channels, blocks=arguments.blocks),
-        self_play=SelfPlayConfig(
-            parallel_games=parallel_games,
-            simulations=arguments.simulations,
-            fast_simulations=arguments.fast_simulations,
-            full_search_probability=arguments.full_search_probability,
-        ),
+        network=NetworkConfig(**flag_values(NetworkConfig, arguments)),
+        self_play=SelfPlayConfig(**self_play),
         distillation=DistillationConfig(
-            games=arguments.teacher_games, steps=arguments.teacher_steps
+            **flag_values(DistillationConfig, arguments, prefix="teacher_")
         ),
-        learner=LearnerConfig(learning_rate=arguments.learning_rate),
-        replay_capacity=arguments.replay,
-        batch_size=arguments.batch_size,
-        sample_reuse=arguments.sample_reuse,
-        min_replay=min(min_replay, arguments.replay),
-        evaluation_every=arguments.evaluation_every,
-        evaluation_games=arguments.evaluation_games,
-        mcts_simulations=arguments.mcts_simulations,
-        snapshot_every=arguments.snapshot_every,
-        hours=arguments.hours,
-        seed=arguments.seed,
+        learner=LearnerConfig(**flag_values(LearnerConfig, arguments)),
+        **run,
     )
 
 
@@ -243,6 +155,7 @@ def pick_device(name: str) -> str:
 
 def run_training(arguments: argparse.Namespace) -> int:
     """Handler of ``gomoku train``: self-play here, or on Ray workers with ``--ray``."""
+    require_extra(("torch", "tqdm", "matplotlib"), "train", "gomoku train")
     with self_play_workers(arguments.ray) as workers:
         return _train(arguments, workers)
 

@@ -11,7 +11,8 @@ import pytest
 import torch
 
 from agents.alphazero.checkpoint import CheckpointError, load_network, save_network
-from agents.alphazero.network import NetworkConfig, PolicyValueNet, planes_to_tensor
+from agents.alphazero.network import PolicyValueNet, planes_to_tensor
+from agents.alphazero.training_config import NetworkConfig
 from agents.alphazero.weights import bundled_names, resolve_weights
 from gomoku_env.observation import PLANE_COUNT
 from tests.agents.alphazero.test_network import TINY, random_batch

@@ -6,14 +6,15 @@ import numpy as np
 import pytest
 import torch
 
-from agents.alphazero.distillation import DistillationConfig, distil, teacher_games
-from agents.alphazero.learner import Learner, LearnerConfig
+from agents.alphazero.distillation import distil, teacher_games
+from agents.alphazero.learner import Learner
 from agents.alphazero.network import (
     PolicyValueNet,
     masked_log_softmax,
     planes_to_tensor,
 )
 from agents.alphazero.replay import Batch
+from agents.alphazero.training_config import DistillationConfig, LearnerConfig
 from gomoku_env.config import GameConfig
 from gomoku_env.observation import OPPONENT_STONES, OWN_STONES
 from tests.agents.alphazero.test_network import TINY

@@ -7,7 +7,8 @@ import pytest
 import torch
 
 from agents.alphazero.evaluator import NetworkEvaluator, configure_threads
-from agents.alphazero.network import NetworkConfig, PolicyValueNet
+from agents.alphazero.network import PolicyValueNet
+from agents.alphazero.training_config import NetworkConfig
 from tests.agents.alphazero.test_network import TINY, random_batch
 
 

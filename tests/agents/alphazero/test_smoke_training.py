@@ -15,10 +15,14 @@ import torch
 
 from agents import RandomAgent
 from agents.alphazero.evaluator import NetworkEvaluator
-from agents.alphazero.learner import LearnerConfig
-from agents.alphazero.network import NetworkConfig, PolicyValueNet
+from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.trainer import TrainingRun
-from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
+from agents.alphazero.training_config import (
+    LearnerConfig,
+    NetworkConfig,
+    SelfPlayConfig,
+    TrainingConfig,
+)
 from agents.match import play_match
 from gomoku_env.config import GameConfig
 

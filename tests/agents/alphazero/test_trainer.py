@@ -11,11 +11,11 @@ import pytest
 import torch
 
 from agents.alphazero.checkpoint import CheckpointError
-from agents.alphazero.distillation import DistillationConfig
 from agents.alphazero.metrics import MetricsLog
 from agents.alphazero.trainer import TrainingRun, learning_rate_at
 from agents.alphazero.training_config import (
     BudgetDefaults,
+    DistillationConfig,
     SelfPlayConfig,
     TrainingConfig,
     budget_defaults,

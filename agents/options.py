@@ -1,0 +1,315 @@
+"""Typed options from one source: a dataclass field or a keyword parameter.
+
+A setting is declared once, where it is used: a field of a frozen config dataclass (its
+type, its default, its range with :func:`bounded`, and its meaning in the docstring
+under it), or a keyword parameter of an agent factory (its type and default). From that
+one declaration:
+
+* :func:`check_fields` validates a config (call it from ``__post_init__``), with the
+  package's one number check, :func:`gomoku_env.errors.check_number`;
+* :func:`add_flags` makes the command-line flags of ``gomoku train`` and the examples
+  (``--field-name``, typed, the default shown, help from the docstring), and
+  :func:`flag_values` reads them back as the dataclass's keyword arguments;
+* :func:`parameters` and :func:`convert` type the ``key=value`` text of agent specs
+  from the factory's signature, so ``weights=15`` stays the text ``"15"`` for a
+  parameter typed ``str``.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Search:
+...     simulations: int = bounded(100, minimum=1)
+...     '''simulations per move'''
+...     def __post_init__(self) -> None:
+...         check_fields(self)
+>>> Search(simulations=0)
+Traceback (most recent call last):
+...
+ValueError: Search.simulations must be an int >= 1, got 0
+>>> parser = argparse.ArgumentParser()
+>>> add_flags(parser, Search)
+>>> Search(**flag_values(Search, parser.parse_args(["--simulations", "8"])))
+Search(simulations=8)
+>>> convert("simulations", "8", int), convert("weights", "15", str | None)
+(8, '15')
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import inspect
+import itertools
+import textwrap
+import types
+import typing
+from collections.abc import Callable, Collection, Iterable
+from typing import Any
+
+from gomoku_env.errors import check_number
+
+RESERVED = ("self", "config", "seed")
+"""Parameters of an agent factory that the caller fills in, never a spec option."""
+
+
+def bounded(
+    default: Any,
+    *,
+    minimum: float | None = None,
+    above: float | None = None,
+    maximum: float | None = None,
+    aliases: tuple[str, ...] = (),
+) -> Any:
+    """A dataclass field with a default, the range that :func:`check_fields` enforces,
+    and older flag spellings (``aliases``, e.g. ``("--replay",)``) that still work."""
+    bounds = {"minimum": minimum, "above": above, "maximum": maximum}
+    return dataclasses.field(
+        default=default, metadata={"bounds": bounds, "aliases": aliases}
+    )
+
+
+def check_fields(instance: Any) -> None:
+    """Check every :func:`bounded` field of a dataclass ``instance`` against its range.
+
+    Raises:
+        TypeError, ValueError: naming the class, the field and the bad value.
+    """
+    owner = type(instance)
+    hints = typing.get_type_hints(owner)
+    for item in dataclasses.fields(owner):
+        bounds = item.metadata.get("bounds")
+        if bounds is None:
+            continue
+        value = getattr(instance, item.name)
+        base, optional = _base_type(hints[item.name])
+        if value is None and optional:
+            continue
+        check_number(
+            f"{owner.__name__}.{item.name}", value, integer=base is int, **bounds
+        )
+
+
+def field_docs(owner: type) -> dict[str, str]:
+    """The docstring written under each field of the dataclass ``owner``, by name
+    (the CleanRL / tyro convention), read from its source; its bases' too."""
+    docs: dict[str, str] = {}
+    for cls in reversed(owner.__mro__[:-1]):
+        try:
+            source = textwrap.dedent(inspect.getsource(cls))
+        except (OSError, TypeError):  # no source (a class made at run time)
+            continue
+        body = ast.parse(source).body[0]
+        if not isinstance(body, ast.ClassDef):
+            continue
+        for statement, after in itertools.pairwise(body.body):
+            if (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)
+            ):
+                docs[statement.target.id] = " ".join(after.value.value.split())
+    return docs
+
+
+def add_flags(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+    owner: type,
+    *,
+    only: Iterable[str] | None = None,
+    prefix: str = "",
+    unset: dict[str, str] | None = None,
+) -> None:
+    """Add a ``--PREFIX-FIELD-NAME`` flag for each field of the dataclass ``owner``.
+
+    Args:
+        parser: the parser or argument group the flags join.
+        owner: the dataclass whose fields (type, default, docstring) the flags mirror.
+        only: the fields that get a flag (default: every field of a plain type).
+        prefix: put before each flag's name and ``dest`` (``"teacher-"`` makes
+            ``--teacher-games`` of the field ``games``).
+        unset: fields whose flag defaults to "not given" (None) rather than the
+            field's default, with what that means in words, e.g. ``{"min_replay":
+            "2000, or 64 for budgets under half an hour"}``.
+    """
+    docs = field_docs(owner)
+    hints = typing.get_type_hints(owner)
+    unset = unset or {}
+    chosen = set(only) if only is not None else None
+    for item in dataclasses.fields(owner):
+        if chosen is not None and item.name not in chosen:
+            continue
+        base, optional = _base_type(hints[item.name])
+        if base not in (int, float, str, bool):
+            if chosen is not None:
+                raise TypeError(f"{owner.__name__}.{item.name} has no flag type")
+            continue
+        name = f"{prefix}{item.name}".replace("_", "-")
+        spellings = [f"--{name}", *item.metadata.get("aliases", ())]
+        help_text = docs.get(item.name, "").replace("%", "%%")
+        default = None if item.name in unset else item.default
+        if item.name in unset:
+            help_text += f" (unset: {unset[item.name]})"
+        if base is bool:
+            parser.add_argument(
+                *spellings,
+                action=argparse.BooleanOptionalAction,
+                default=default,
+                dest=name.replace("-", "_"),
+                help=help_text,
+            )
+            continue
+        parser.add_argument(
+            *spellings,
+            type=_flag_type(spellings[0], base, optional, item.metadata),
+            default=default,
+            dest=name.replace("-", "_"),
+            metavar=_METAVARS[base],
+            help=help_text,
+        )
+
+
+def flag_values(
+    owner: type, arguments: argparse.Namespace, *, prefix: str = ""
+) -> dict[str, Any]:
+    """The keyword arguments of ``owner`` that flags made by :func:`add_flags` gave:
+    every field whose flag exists and was not left unset."""
+    values = {}
+    for item in dataclasses.fields(owner):
+        dest = f"{prefix}{item.name}".replace("-", "_")
+        value = getattr(arguments, dest, None)
+        if value is not None:
+            values[item.name] = value
+    return values
+
+
+def parse_dataclass(
+    owner: type, description: str, args: list[str] | None = None
+) -> Any:
+    """``owner`` built from a command line of one flag per field (the examples' entry).
+
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class Args:
+    ...     steps: int = 10
+    ...     '''env steps'''
+    >>> parse_dataclass(Args, "a run", ["--steps", "20"])
+    Args(steps=20)
+    """
+    parser = argparse.ArgumentParser(
+        description=description,
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    add_flags(parser, owner)
+    return owner(**flag_values(owner, parser.parse_args(args)))
+
+
+def parameters(
+    callables: Iterable[Callable[..., Any]], reserved: Collection[str] = RESERVED
+) -> dict[str, inspect.Parameter]:
+    """The keyword parameters that ``callables`` accept together, by name, each with
+    its annotation resolved; the first callable that names one wins. A dataclass
+    counts by its fields (its ``__init__``)."""
+    found: dict[str, inspect.Parameter] = {}
+    for function in callables:
+        target = function.__init__ if inspect.isclass(function) else function
+        hints = typing.get_type_hints(target)
+        for parameter in inspect.signature(function).parameters.values():
+            if parameter.name in reserved or parameter.name in found:
+                continue
+            if parameter.kind in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL):
+                continue
+            annotation = hints.get(parameter.name, str)
+            found[parameter.name] = parameter.replace(annotation=annotation)
+    return found
+
+
+def convert(name: str, text: str, annotation: Any) -> Any:
+    """The spec text ``text`` of option ``name`` as the type ``annotation`` says.
+
+    ``none`` gives None where the type allows it; a bool is ``true``/``false`` (also
+    ``yes``/``no``, ``1``/``0``); an int must be whole; ``int | float`` takes either;
+    any other type (a path, a name) keeps the text.
+
+    Raises:
+        ValueError: naming the option, the text and the type wanted.
+    """
+    base, optional = _base_type(annotation)
+    if optional and text.lower() == "none":
+        return None
+    if base is bool:
+        lowered = text.lower()
+        if lowered in _BOOLEANS:
+            return _BOOLEANS[lowered]
+        raise ValueError(f"{name} must be true or false, got {text!r}")
+    for wanted in (int, float):
+        if base is wanted or (base is _INT_OR_FLOAT and wanted is float):
+            try:
+                return int(text) if wanted is int and base is int else _number(text)
+            except ValueError:
+                word = "an integer" if base is int else "a number"
+                raise ValueError(f"{name} must be {word}, got {text!r}") from None
+    return text
+
+
+def type_name(annotation: Any) -> str:
+    """A short name for an option's type in help texts: int, number, bool, text."""
+    base, optional = _base_type(annotation)
+    name = {int: "int", float: "number", bool: "bool", _INT_OR_FLOAT: "number"}.get(
+        base, "text"
+    )
+    return f"{name} or none" if optional else name
+
+
+_BOOLEANS = {
+    "true": True,
+    "yes": True,
+    "1": True,
+    "false": False,
+    "no": False,
+    "0": False,
+}
+_METAVARS = {int: "N", float: "X", str: "TEXT"}
+_INT_OR_FLOAT = object()
+"""Stands for ``int | float`` in :func:`_base_type`."""
+
+
+def _number(text: str) -> int | float:
+    """``3`` as an int, ``0.5`` or ``1e-3`` as a float."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def _base_type(annotation: Any) -> tuple[Any, bool]:
+    """The type under ``annotation`` and whether it admits None (``X | None``)."""
+    arguments = typing.get_args(annotation)
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or origin is types.UnionType:
+        optional = type(None) in arguments
+        rest = [item for item in arguments if item is not type(None)]
+        if set(rest) == {int, float}:
+            return _INT_OR_FLOAT, optional
+        return (rest[0] if len(rest) == 1 else object), optional
+    return annotation, False
+
+
+def _flag_type(
+    flag: str, base: Any, optional: bool, metadata: typing.Mapping[str, Any]
+) -> Callable[[str], Any]:
+    """The argparse ``type`` of a flag: the text converted, then checked against the
+    field's bounds, so a bad value names the flag."""
+    bounds = metadata.get("bounds")
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(flag, text, base | None if optional else base)
+            if bounds is not None and value is not None:
+                check_number(flag, value, integer=base is int, **bounds)
+        except (TypeError, ValueError) as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+        return value
+
+    parse.__name__ = _METAVARS.get(base, "value")
+    return parse
