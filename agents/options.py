@@ -205,11 +205,14 @@ def parse_dataclass(
 
 
 def parameters(
-    callables: Iterable[Callable[..., Any]], reserved: Collection[str] = RESERVED
+    callables: Iterable[Callable[..., Any]],
+    reserved: Collection[str] = RESERVED,
+    keep: Collection[str] = (),
 ) -> dict[str, inspect.Parameter]:
     """The keyword parameters that ``callables`` accept together, by name, each with
     its annotation resolved; the first callable that names one wins. A dataclass
-    counts by its fields (its ``__init__``)."""
+    counts by its fields (its ``__init__``). Parameters without a default are left
+    out (the caller fills them), except those named in ``keep``."""
     found: dict[str, inspect.Parameter] = {}
     for function in callables:
         target = function.__init__ if inspect.isclass(function) else function
@@ -218,6 +221,8 @@ def parameters(
             if parameter.name in reserved or parameter.name in found:
                 continue
             if parameter.kind in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL):
+                continue
+            if parameter.default is parameter.empty and parameter.name not in keep:
                 continue
             annotation = hints.get(parameter.name, str)
             found[parameter.name] = parameter.replace(annotation=annotation)

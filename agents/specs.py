@@ -24,14 +24,17 @@ game. Factories that need heavy imports (torch for AlphaZero, the engine client 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+import inspect
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Agent, AgentFailedError
-from agents.classic.alphabeta import AlphaBetaAgent
+from agents.classic.alphabeta import AlphaBetaAgent, AlphaBetaOptions
 from agents.classic.heuristic import HeuristicAgent
 from agents.mcts import MCTSAgent
+from agents.options import RESERVED, convert, parameters, type_name
 from agents.python_agent import load_python_agent
 from agents.random_agent import RandomAgent
 from agents.search import RolloutEvaluator, SearchEvaluator
@@ -43,18 +46,42 @@ AgentFactory = Callable[..., Agent]
 """Called as ``factory(config=GameConfig, seed=int | None, **options)``."""
 
 
-@dataclass(frozen=True)
+OptionSources = (
+    Sequence[Callable[..., Any]] | Callable[[], Sequence[Callable[..., Any]]]
+)
+"""The callables whose keyword parameters are an agent's spec options, or a function
+returning them (so that a heavy module is imported only when its options are asked)."""
+
+
+@dataclass
 class _Registration:
     factory: AgentFactory
     positional: str | None
-    usage: str
+    sources: OptionSources
+    open_options: bool
+    """Whether options beyond the declared ones pass through (to a user's factory)."""
+    _options: dict[str, inspect.Parameter] | None = None
+
+    @property
+    def options(self) -> dict[str, inspect.Parameter]:
+        """The declared options by name, with resolved types and defaults."""
+        if self._options is None:
+            sources = self.sources
+            if not isinstance(sources, Sequence):
+                sources = sources()
+            keep = (self.positional,) if self.positional else ()
+            self._options = parameters(sources, keep=keep)
+        return self._options
 
 
 _REGISTRY: dict[str, _Registration] = {}
 
 
 def register_agent(
-    name: str, factory: AgentFactory, positional: str | None = None, usage: str = ""
+    name: str,
+    factory: AgentFactory,
+    positional: str | None = None,
+    options: OptionSources | None = None,
 ) -> None:
     """Make ``name`` usable in specs.
 
@@ -63,7 +90,13 @@ def register_agent(
         factory: builds the agent as ``factory(config=..., seed=..., **options)``.
         positional: the option that the first item after the colon gives, verbatim and
             without ``key=`` (``"path"`` for ``"engine:/opt/pbrain,time=1"``).
-        usage: the spec syntax shown in error messages, e.g. ``"mcts:simulations=N"``.
+        options: the callables whose keyword parameters (or dataclass fields) are the
+            spec's options, with their types and defaults; default: the factory's own.
+            The first that names a parameter types it; a parameter without a default
+            (filled by the factory) is no option, except ``positional``. A function
+            that returns the callables defers importing them. When the factory takes
+            ``**options`` and this is not given, further options pass through as
+            written (typed int, float, bool or text by their look).
     """
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"an agent name must be a word like 'mcts', got {name!r}")
@@ -71,7 +104,12 @@ def register_agent(
         raise TypeError(
             f"the factory for agent {name!r} must be callable, got {factory!r}"
         )
-    _REGISTRY[name] = _Registration(factory, positional, usage or name)
+    open_options = options is None and any(
+        parameter.kind is parameter.VAR_KEYWORD
+        for parameter in inspect.signature(factory).parameters.values()
+    )
+    sources = options if options is not None else (factory,)
+    _REGISTRY[name] = _Registration(factory, positional, sources, open_options)
 
 
 def registered_names() -> list[str]:
@@ -79,30 +117,39 @@ def registered_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def usage(name: str) -> str:
+    """The spec syntax of agent ``name``, from its options' signatures:
+    ``"mcts[:simulations=int,time=number or none,...]"``."""
+    registration = _REGISTRY[name]
+    head = (
+        f"{name}:{registration.positional.upper()}" if registration.positional else name
+    )
+    items = [
+        f"{option}={type_name(parameter.annotation)}"
+        for option, parameter in registration.options.items()
+        if option != registration.positional
+    ]
+    if registration.open_options:
+        items.append("key=value,...")
+    if not items:
+        return head
+    joiner = "," if registration.positional else ":"
+    return f"{head}[{joiner}{','.join(items)}]"
+
+
 def accepted_specs() -> str:
     """The accepted names and each one's spec syntax, for help and error texts."""
-    usages = "; ".join(_REGISTRY[name].usage for name in registered_names())
+    usages = "; ".join(usage(name) for name in registered_names())
     return f"accepted names: {', '.join(registered_names())} (syntax: {usages})"
 
 
-def _parse_value(text: str) -> Any:
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    return text
-
-
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``"NAME:key=value,..."`` into the name and typed options.
+    """Split ``"NAME:key=value,..."`` into the name and its options, each typed by the
+    registered agent's signature (an option it does not declare: by its look).
 
     Raises:
-        ValueError: an empty spec, an option that is not ``key=value``, or an option
-            given twice.
+        ValueError: an empty spec, an option that is not ``key=value``, an option
+            given twice, or a value that is not of its option's type.
     """
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent spec must be a non-empty string, got {spec!r}")
@@ -111,6 +158,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     items = [part.strip() for part in option_text.split(",")]
     options: dict[str, Any] = {}
     registration = _REGISTRY.get(name)
+    declared = registration.options if registration else {}
     positional = registration.positional if registration else None
     if positional is not None and items[0]:
         options[positional] = items.pop(0).removeprefix(f"{positional}=")
@@ -123,7 +171,40 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             )
         if key in options:
             raise ValueError(f"option {key!r} given twice in agent spec {spec!r}")
-        options[key] = _parse_value(value.strip())
+        if key in declared:
+            options[key] = convert(key, value.strip(), declared[key].annotation)
+        else:
+            options[key] = _guess_value(value.strip())
+    return name, options
+
+
+def check_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """The name and typed options of ``spec``, after checking everything that can be
+    checked without building the agent: the syntax, the name, each option's name and
+    type. The one spec check of the CLI, the web page and the brain.
+
+    Raises:
+        ValueError: saying what is wrong in the spec's own terms, with the nearest
+            name ("did you mean") and the options the agent accepts.
+    """
+    name, options = parse_spec(spec)
+    registration = _REGISTRY.get(name)
+    if registration is None:
+        raise ValueError(
+            f"unknown agent {name!r} in spec {spec!r}{_nearest(name, _REGISTRY)}; "
+            f"{accepted_specs()}"
+        )
+    for key in options:
+        if key in RESERVED:
+            raise ValueError(
+                f"{key!r} is not an option of agent {name!r} in spec {spec!r}: the "
+                f"program that runs the agent sets its {key} (e.g. the arena's --seed)"
+            )
+        if key not in registration.options and not registration.open_options:
+            raise ValueError(
+                f"unknown option {key!r} for agent {name!r} in spec {spec!r}"
+                f"{_nearest(key, registration.options)}; expected {usage(name)}"
+            )
     return name, options
 
 
@@ -137,10 +218,8 @@ def make_agent(
             do not suit the agent (the message lists what is accepted), or the
             agent's factory failed.
     """
-    name, options = parse_spec(spec)
-    registration = _REGISTRY.get(name)
-    if registration is None:
-        raise ValueError(f"unknown agent {name!r} in spec {spec!r}; {accepted_specs()}")
+    name, options = check_spec(spec)
+    registration = _REGISTRY[name]
     try:
         agent = registration.factory(
             config=config or GameConfig(), seed=seed, **options
@@ -148,7 +227,7 @@ def make_agent(
     except TypeError as error:
         raise ValueError(
             f"bad options for agent {name!r} in spec {spec!r}: {error}; "
-            f"expected {registration.usage}"
+            f"expected {usage(name)}"
         ) from None
     except (ValueError, FileNotFoundError, AgentFailedError):
         raise
@@ -164,19 +243,31 @@ def make_agent(
     return agent
 
 
-def _make_random(config: GameConfig, seed: int | None, **options: Any) -> Agent:
-    if options:
-        raise TypeError(f"random takes no options, got {sorted(options)}")
+def _guess_value(text: str) -> Any:
+    """An undeclared option's value (for a user's own factory) typed by its look."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    return text
+
+
+def _nearest(word: str, choices: Iterable[str]) -> str:
+    """``" (did you mean 'mcts'?)"`` when a choice is close to ``word``, else ``""``."""
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _make_random(config: GameConfig, seed: int | None) -> Agent:
     return RandomAgent(seed=seed)
 
 
-register_agent("random", _make_random, usage="random")
-register_agent(
-    "python",
-    load_python_agent,
-    positional="target",
-    usage="python:MODULE_OR_FILE.py:ATTRIBUTE[,key=value,...]",
-)
+register_agent("random", _make_random)
+register_agent("python", load_python_agent, positional="target")
 MCTS_EVALUATORS = ("rollout", "patterns")
 """The ``evaluator`` option of the ``mcts`` spec."""
 
@@ -204,13 +295,7 @@ def _make_mcts(
     return MCTSAgent(config, leaf_evaluator, seed=seed, **options)
 
 
-register_agent(
-    "mcts",
-    _make_mcts,
-    usage="mcts[:simulations=N,time=S,c=C,batch=B,distance=D,tactical=BOOL,"
-    "rollout=tactical|random,evaluator=rollout|patterns,reuse=BOOL,temperature=T,"
-    "max_nodes=N]",
-)
+register_agent("mcts", _make_mcts, options=(_make_mcts, MCTSAgent))
 
 
 def _make_engine(
@@ -227,30 +312,26 @@ def _make_engine(
     return EngineAgent(path, config=config, **options)
 
 
-register_agent(
-    "engine",
-    _make_engine,
-    positional="path",
-    usage="engine:PATH[,time=S,match_time=S,grace=S,max_memory=BYTES]",
-)
-register_agent(
-    "heuristic", lambda config, seed, **options: HeuristicAgent(config, seed, **options)
-)
-register_agent(
-    "alphabeta", lambda config, seed, **options: AlphaBetaAgent(config, seed, **options)
-)
+def _engine_options() -> list[Callable[..., Any]]:
+    """The engine spec's options: the path, then :class:`EngineAgent`'s keywords."""
+    from agents.gomocup.engine_agent import EngineAgent
+
+    return [_make_engine, EngineAgent]
 
 
-def _make_alphazero(config: GameConfig, seed: int | None, **options: Any) -> Agent:
+register_agent("engine", _make_engine, positional="path", options=_engine_options)
+register_agent("heuristic", HeuristicAgent)
+register_agent("alphabeta", AlphaBetaAgent, options=(AlphaBetaOptions,))
+
+
+def _make_alphazero(
+    config: GameConfig, seed: int | None, weights: str | None = None, **options: Any
+) -> Agent:
     # Imported here so that only specs naming AlphaZero pay for importing torch.
     require_extra(("torch",), "alphazero", "AlphaZero (agents.alphazero)")
     from agents.alphazero.agent import AlphaZeroAgent
 
-    return AlphaZeroAgent(config, seed=seed, **options)
+    return AlphaZeroAgent(config, weights=weights, seed=seed, **options)
 
 
-register_agent(
-    "alphazero",
-    _make_alphazero,
-    usage="alphazero[:weights=NAME_OR_PATH,simulations=N,time=S]",
-)
+register_agent("alphazero", _make_alphazero)

@@ -24,9 +24,9 @@ from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.replay import Batch
 from agents.alphazero.selfplay import SelfPlay, SelfPlayResult, play_games
 from agents.alphazero.training_config import NetworkConfig, SelfPlayConfig
-from agents.classic.reports import check_positive_int
 from agents.executors import Executor, Shared
 from gomoku_env.config import GameConfig
+from gomoku_env.errors import check_number
 
 
 class SelfPlayWorkers(Protocol):
@@ -148,7 +148,7 @@ class ExecutorSelfPlay:
     def __init__(self, executor: Executor, jobs: int | None = None) -> None:
         self.executor = executor
         self.jobs = executor.workers if jobs is None else jobs
-        check_positive_int("jobs", self.jobs)
+        check_number("jobs", self.jobs, minimum=1, integer=True)
         self.publisher = uuid.uuid4().hex
         self.version = 0
 

@@ -20,11 +20,11 @@ from agents.classic import alphabeta_search as search
 from agents.classic.pattern_state import COUNT_FIVES, PatternState
 from agents.classic.reports import (
     SearchReport,
-    check_positive_int,
     pattern_state,
     position_of,
 )
 from agents.classic.threats import find_vcf, refuting_moves, side_of
+from agents.options import bounded, check_fields
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import centre_point, other_color
@@ -37,50 +37,30 @@ node rate of a deeper iteration is a little lower than that of the last one."""
 
 @dataclass(frozen=True)
 class AlphaBetaOptions:
-    """Settings of :class:`AlphaBetaAgent` (all validated).
+    """Settings of :class:`AlphaBetaAgent` (all validated); the ``alphabeta`` spec's
+    options."""
 
-    Attributes:
-        time: seconds per move (None, or "none" in a spec: no clock; ``depth`` alone
-            stops the search).
-        depth: the deepest iteration (None: up to the clock, at most 64).
-        branching: moves searched per node, best pattern scores first.
-        vcf_plies: plies of the root VCF searches (for the mover and the opponent).
-        vcf_nodes: node budget of each root VCF search.
-        leaf_vcf_plies: plies of the VCF run at the horizon (0: none).
-        table_bits: the transposition table holds 2 ** table_bits entries.
-    """
-
-    time: float | None = 1.0
-    depth: int | None = None
-    branching: int = 12
-    vcf_plies: int = 21
-    vcf_nodes: int = 20_000
-    leaf_vcf_plies: int = 5
-    table_bits: int = 19
+    time: float | None = bounded(1.0, above=0)
+    """seconds per move (none: no clock; ``depth`` alone stops the search)"""
+    depth: int | None = bounded(None, minimum=1)
+    """the deepest iteration (none: up to the clock, at most 64)"""
+    branching: int = bounded(12, minimum=1)
+    """moves searched per node, best pattern scores first"""
+    vcf_plies: int = bounded(21, minimum=1)
+    """plies of the root VCF searches (for the mover and the opponent)"""
+    vcf_nodes: int = bounded(20_000, minimum=1)
+    """node budget of each root VCF search"""
+    leaf_vcf_plies: int = bounded(5, minimum=0)
+    """plies of the VCF run at the horizon (0: none)"""
+    table_bits: int = bounded(19, minimum=4)
+    """the transposition table holds 2 ** table_bits entries"""
 
     def __post_init__(self) -> None:
-        for name in ("time", "depth"):  # specs spell "no limit" as time=none
-            if (
-                isinstance(getattr(self, name), str)
-                and getattr(self, name).lower() == "none"
-            ):
-                object.__setattr__(self, name, None)
         if self.time is None and self.depth is None:
             raise ValueError(
                 "give a time budget, a depth limit, or both (both are None)"
             )
-        if self.time is not None and (
-            isinstance(self.time, bool) or not isinstance(self.time, (int, float))
-            or self.time <= 0
-        ):  # fmt: skip
-            raise ValueError(f"time must be a number of seconds > 0, got {self.time!r}")
-        if self.depth is not None:
-            check_positive_int("depth", self.depth)
-        check_positive_int("branching", self.branching)
-        check_positive_int("vcf_plies", self.vcf_plies)
-        check_positive_int("vcf_nodes", self.vcf_nodes)
-        check_positive_int("leaf_vcf_plies", self.leaf_vcf_plies, minimum=0)
-        check_positive_int("table_bits", self.table_bits, minimum=4)
+        check_fields(self)
 
 
 class AlphaBetaAgent:

@@ -9,10 +9,11 @@ import numpy as np
 from agents.classic.heuristic_batch import heuristic_moves
 from agents.classic.patterns import point_values
 from agents.classic.point_shapes import ATTACK_WEIGHT, DEFENCE_WEIGHT
-from agents.classic.reports import SearchReport, check_positive_int, position_of
+from agents.classic.reports import SearchReport, position_of
 from agents.classic.shapes import build_shape_table
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
+from gomoku_env.errors import check_number
 from gomoku_env.kernels import centre_point, other_color
 
 
@@ -49,8 +50,8 @@ class HeuristicAgent:
         defence: int = DEFENCE_WEIGHT,
     ) -> None:
         self.config = config if config is not None else GameConfig()
-        self.attack = check_positive_int("attack", attack, minimum=0)
-        self.defence = check_positive_int("defence", defence, minimum=0)
+        self.attack = check_number("attack", attack, minimum=0, integer=True)
+        self.defence = check_number("defence", defence, minimum=0, integer=True)
         self._rng = np.random.default_rng(seed)
         self._table = build_shape_table(self.config.win_length)
         self.last_report: SearchReport | None = None

@@ -9,7 +9,6 @@ overlays and logs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -69,14 +68,3 @@ def pattern_state(board: Board) -> PatternState:
     return new_state(
         board.cells, config.board_size, config.win_length, config.rule.code
     )
-
-
-def check_positive_int(name: str, value: Any, minimum: int = 1) -> int:
-    """``value`` as an int, or a ValueError naming the option and the bad value."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, np.integer))
-        or value < minimum
-    ):
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
-    return int(value)

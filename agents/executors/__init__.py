@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-from agents.classic.reports import check_positive_int
 from agents.executors.base import (
     Executor,
     InlineShared,
@@ -19,6 +18,7 @@ from agents.executors.base import (
     WorkerLostError,
 )
 from agents.executors.local import InlineExecutor, ProcessExecutor
+from gomoku_env.errors import check_number
 
 __all__ = [
     "Executor",
@@ -50,7 +50,7 @@ def open_executor(
             says how to install it).
     """
     if jobs is not None:
-        check_positive_int("jobs", jobs)
+        check_number("jobs", jobs, minimum=1, integer=True)
     if ray is not None:
         from agents.executors.ray_cluster import RayExecutor
 

@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
-from agents.classic.reports import check_positive_int
 from agents.executors.base import (
     ClosingExecutor,
     InlineShared,
@@ -23,6 +22,7 @@ from agents.executors.base import (
     WorkerExit,
     WorkerLostError,
 )
+from gomoku_env.errors import check_number
 
 IN_FLIGHT_PER_WORKER = 2
 """Items queued per worker, so a worker never waits for the driver between items."""
@@ -72,7 +72,7 @@ class ProcessExecutor(ClosingExecutor):
     """
 
     def __init__(self, workers: int, worker_exit: WorkerExit | None = None) -> None:
-        check_positive_int("workers", workers)
+        check_number("workers", workers, minimum=1, integer=True)
         self.workers = workers
         self._worker_exit = worker_exit
         self._pool: ProcessPoolExecutor | None = None

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Generic
 
-from agents.classic.reports import check_positive_int
 from agents.executors.base import (
     ClosingExecutor,
     Item,
@@ -31,6 +30,7 @@ from agents.executors.base import (
     WorkerExit,
     WorkerLostError,
 )
+from gomoku_env.errors import check_number
 
 LOCAL_CLUSTER = "local"
 """Ray's address for "start a new Ray on this machine" (``auto`` joins a running one)."""
@@ -148,8 +148,8 @@ class RayExecutor(ClosingExecutor):
         max_retries: int = 3,
     ) -> None:
         if workers is not None:
-            check_positive_int("workers", workers)
-        check_positive_int("max_retries", max_retries, minimum=0)
+            check_number("workers", workers, minimum=1, integer=True)
+        check_number("max_retries", max_retries, minimum=0, integer=True)
         self._ray = import_ray()
         self._owns_ray = connect(address)
         cpus = int(self._ray.cluster_resources().get("CPU", 0))

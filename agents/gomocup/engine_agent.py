@@ -45,23 +45,13 @@ from agents.gomocup.protocol import (
 )
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
+from gomoku_env.errors import check_number
 from gomoku_env.kernels import EMPTY
 from gomoku_env.position import board_from_observation
 
 ENGINE_WIN_LENGTH = 5
 GAME_TYPE_BRAIN = 1
 """``INFO game_type`` value telling the engine that its opponent is a program."""
-
-
-def _positive(name: str, value: float, allow_zero: bool = False) -> float:
-    """``value`` as a float, or a ValueError naming the option."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number, got {value!r}")
-    if value < 0 or (value == 0 and not allow_zero):
-        raise ValueError(
-            f"{name} must be {'>= 0' if allow_zero else '> 0'}, got {value!r}"
-        )
-    return float(value)
 
 
 class EngineAgent:
@@ -116,11 +106,13 @@ class EngineAgent:
                 f"got win_length={self.config.win_length}"
             )
         self.rule_code = rule_code(self.config.rule.value)
-        self.time = _positive("time", time)
-        self.match_time = _positive("match_time", match_time, allow_zero=True)
-        self.grace = _positive("grace", grace, allow_zero=True)
-        self.startup = _positive("startup", startup)
-        self.max_memory = int(_positive("max_memory", max_memory, allow_zero=True))
+        self.time = check_number("time", time, above=0)
+        self.match_time = check_number("match_time", match_time, minimum=0)
+        self.grace = check_number("grace", grace, minimum=0)
+        self.startup = check_number("startup", startup, above=0)
+        self.max_memory = check_number(
+            "max_memory", max_memory, minimum=0, integer=True
+        )
         self.messages: deque[str] = deque(maxlen=1000)
         """MESSAGE, DEBUG and SUGGEST lines the engine wrote, oldest first."""
         self._process: EngineProcess | None = None

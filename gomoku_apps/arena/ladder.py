@@ -23,7 +23,6 @@ import numpy as np
 from gomoku_apps.arena.bradley_terry import Ratings, check_draw_model, fit_ratings
 from gomoku_apps.arena.match import (
     Arena,
-    check_positive,
     pairing_tasks,
     player_names,
 )
@@ -35,6 +34,7 @@ from gomoku_apps.arena.results import (
     thinking_time,
 )
 from gomoku_apps.arena.runner import GameResult, GameTask, ResultCallback
+from gomoku_env.errors import check_number
 
 DEFAULT_ANCHOR = "random"
 
@@ -98,7 +98,7 @@ def _check_ladder(
 ) -> None:
     if len(names) < 2:
         raise ValueError(f"a ladder needs at least two agents, got {list(names)}")
-    check_positive("games_per_pair", games_per_pair)
+    check_number("games_per_pair", games_per_pair, minimum=1, integer=True)
     check_draw_model(draw_model)
     if anchor not in names:
         raise ValueError(f"anchor {anchor!r} is not one of the agents {list(names)}")

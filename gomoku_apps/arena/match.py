@@ -46,6 +46,7 @@ from gomoku_apps.arena.runner import (
 from gomoku_apps.arena.sprt import SPRT, SPRTDecision
 from gomoku_apps.arena.stats import ScoreSummary, summarize
 from gomoku_env.config import GameConfig
+from gomoku_env.errors import check_number
 
 
 def player_names(specs: Sequence[str]) -> list[str]:
@@ -147,12 +148,6 @@ def pairing_tasks(
     return tasks
 
 
-def check_positive(name: str, value: object) -> None:
-    """Raise a ValueError naming ``value`` unless it is an int >= 1."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be an int >= 1, got {value!r}")
-
-
 class Arena:
     """Plays matches between agent specs under one set of rules, openings and seeds.
 
@@ -182,7 +177,7 @@ class Arena:
         ray: str | None = None,
     ) -> None:
         if jobs is not None or ray is None:
-            check_positive("jobs", jobs)
+            check_number("jobs", jobs, minimum=1, integer=True)
         if ray is not None:
             import_ray()
         if move_time_limit is not None and not move_time_limit > 0:
@@ -251,7 +246,7 @@ class Arena:
         A Ctrl-C or a worker process that dies ends the match early with the games
         finished so far, and :attr:`MatchResult.stopped` says why.
         """
-        check_positive("games", games)
+        check_number("games", games, minimum=1, integer=True)
         self.check_specs((a, b))
         names = tuple(player_names((a, b)))
         players = ((names[0], a), (names[1], b))

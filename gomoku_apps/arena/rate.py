@@ -24,11 +24,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gomoku_apps.arena.anchored_fit import AnchoredRating, fit_anchored_rating
-from gomoku_apps.arena.match import Arena, check_positive, pairing_tasks, player_names
+from gomoku_apps.arena.match import Arena, pairing_tasks, player_names
 from gomoku_apps.arena.reference import RatingScale
 from gomoku_apps.arena.results import Tally, head_to_head
 from gomoku_apps.arena.runner import GameResult, ResultCallback
 from gomoku_env.config import GameConfig
+from gomoku_env.errors import check_number
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def rate_agent(
             ``games_per_anchor``, or a bad spec (the new agent's or an anchor's).
         RunStoppedError: the run ended early (a Ctrl-C, a dead worker).
     """
-    check_positive("games_per_anchor", games_per_anchor)
+    check_number("games_per_anchor", games_per_anchor, minimum=1, integer=True)
     if arena.config != scale.config:
         raise ValueError(
             f"{scale.name} was played under {_rules(scale.config)}, not "

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import Agent
-from agents.classic.reports import check_positive_int
 from agents.executors import Executor, WorkerLostError, open_executor
 from agents.game import (
     COLORS,
@@ -32,6 +31,7 @@ from agents.game import (
 )
 from agents.specs import make_agent
 from gomoku_env.config import GameConfig
+from gomoku_env.errors import check_number
 
 Opening = tuple[int, ...]
 ResultCallback = Callable[["GameResult", int, int], None]
@@ -248,7 +248,7 @@ def run_tasks(
             ``os._exit``), ended the run early; it carries the finished games.
     """
     if jobs is not None:
-        check_positive_int("jobs", jobs)
+        check_number("jobs", jobs, minimum=1, integer=True)
     if ray is None and len(tasks) <= 1:
         jobs = 1  # one game: no worker process to start
     collector = _OrderedCollector(stop)

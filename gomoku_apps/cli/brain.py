@@ -43,17 +43,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     """Check the spec, then write the launcher or serve the protocol until END."""
-    from agents.specs import make_agent, parse_spec, registered_names
+    from agents.specs import check_spec, make_agent
     from gomoku_apps.brain.brain import Brain, run_brain
     from gomoku_env import __version__
 
     spec, seed = arguments.agent, arguments.seed
-    name, _ = parse_spec(spec)
-    if name not in registered_names():
-        accepted = ", ".join(registered_names())
-        raise ValueError(
-            f"unknown agent {name!r} in spec {spec!r}; accepted: {accepted}"
-        )
+    check_spec(spec)
     if arguments.launcher:
         path = write_launcher(Path(arguments.launcher), spec, seed)
         print(f"wrote {path}")

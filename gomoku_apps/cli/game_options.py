@@ -7,9 +7,11 @@ The rules options (``--board-size``, ``--win-length``, ``--rule``) are shared wi
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from gomoku_apps.cli.ray_option import add_ray_argument
 from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE, Rule
+from gomoku_env.errors import check_number
 
 SPEC_HELP = (
     "agent specs: NAME[:TARGET][:key=value,...], e.g. random, heuristic, "
@@ -20,18 +22,26 @@ SPEC_HELP = (
 
 def positive_int(text: str) -> int:
     """argparse type: an int >= 1."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return value
+    return _checked(text, int, minimum=1)
 
 
 def positive_float(text: str) -> float:
-    """argparse type: a float > 0."""
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
-    return value
+    """argparse type: a finite float > 0."""
+    return _checked(text, float, above=0)
+
+
+def _checked(text: str, kind: type[int] | type[float], **bounds: float) -> Any:
+    """``text`` as ``kind`` within ``bounds`` (:func:`check_number`), or the
+    argparse error that names what was expected."""
+    word = "an integer" if kind is int else "a number"
+    try:
+        return check_number("it", kind(text), integer=kind is int, **bounds)
+    except (TypeError, ValueError) as error:
+        wanted = str(error).removeprefix("it must be ").partition(", got")[0]
+        wanted = wanted.replace("an int ", "an integer ")
+        raise argparse.ArgumentTypeError(
+            f"expected {word if 'must be' not in str(error) else wanted}, got {text!r}"
+        ) from None
 
 
 def rule_argument(text: str) -> Rule:

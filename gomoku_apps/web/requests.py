@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from agents.specs import parse_spec, registered_names
+from agents import specs
 from gomoku_apps.gui.session import HUMAN
 from gomoku_apps.web.errors import RequestError, TooLargeError
 from gomoku_env.config import GameConfig, Rule
@@ -89,23 +89,18 @@ def _seconds_field(data: dict, key: str, default: float, high: float) -> float:
 
 
 def check_spec(spec: object, allow_programs: bool) -> str:
-    """``spec`` if it names a person or a registered agent in valid syntax.
-
-    The agent's options are checked when it is built (in its process)."""
+    """``spec`` if it names a person or a registered agent in valid syntax with
+    options it declares (:func:`agents.specs.check_spec`); their ranges are checked
+    when the agent is built (in its process)."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 500:
         raise RequestError(f"a player must be 'human' or an agent spec, got {spec!r}")
     spec = spec.strip()
     if spec.lower() == HUMAN:
         return HUMAN
     try:
-        name, _ = parse_spec(spec)
+        name, _ = specs.check_spec(spec)
     except ValueError as error:
         raise RequestError(str(error)) from None
-    if name not in registered_names():
-        raise RequestError(
-            f"unknown agent {name!r} in spec {spec!r}; accepted names: "
-            f"{', '.join(registered_names())}"
-        )
     if name in PROGRAM_AGENTS and not allow_programs:
         raise RequestError(
             f"spec {spec!r} runs a program, which this server allows only when it "
