@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 import gomoku_env
-from agents.example_runs import ExampleArgs, evaluate_policy_file, parse_args
+from agents.example_runs import ExampleArgs, evaluate_policy_file
+from agents.options import parse_dataclass
 from agents.torch_policy import PolicyNetwork, save_policy
 from gomoku_env.legality import IllegalActionCounter
 
@@ -20,12 +20,15 @@ class Args(ExampleArgs):
     """a field of one example"""
 
 
-def test_options_cover_shared_and_own_fields(monkeypatch: pytest.MonkeyPatch) -> None:
-    argv = ["x.py", "--board-size", "7", "--learning-rate", "0.5", "--policy-path", "p"]
-    monkeypatch.setattr(sys, "argv", argv)
-    args = parse_args(Args, "test")
+def test_options_cover_shared_and_own_fields(capsys: pytest.CaptureFixture) -> None:
+    argv = ["--board-size", "7", "--learning-rate", "0.5", "--policy-path", "p"]
+    args = parse_dataclass(Args, "test", argv)
     assert (args.board_size, args.learning_rate, args.policy_path) == (7, 0.5, "p")
     assert args.config == gomoku_env.GameConfig(7, 4)
+    with pytest.raises(SystemExit):
+        parse_dataclass(Args, "test", ["--help"])
+    # Help of the subclass's own field and of an inherited one, from their docstrings.
+    assert "a field of one example" in capsys.readouterr().out
 
 
 def test_evaluation_plays_the_saved_file_and_sums_the_counters(tmp_path: Path) -> None:

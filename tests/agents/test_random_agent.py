@@ -72,5 +72,5 @@ def test_specs_parse_typed_options_and_reject_bad_ones() -> None:
         make_agent("nobody")
     with pytest.raises(ValueError, match="bad option 'fast'"):
         parse_spec("random:fast")
-    with pytest.raises(ValueError, match="bad options for agent 'random'"):
+    with pytest.raises(ValueError, match="unknown option 'depth' for agent 'random'"):
         make_agent("random:depth=3")

@@ -71,12 +71,12 @@ def test_unknown_agent_lists_accepted_specs():
     text = str(error.value)
     assert "'nosuchagent'" in text
     assert "accepted names:" in text and "python, random" in text
-    assert "python:MODULE_OR_FILE.py:ATTRIBUTE" in text
+    assert "python:TARGET[,key=value,...]" in text
 
 
 def test_bad_options_name_the_agent_usage():
     with pytest.raises(
-        ValueError, match=r"bad options for agent 'random'.*expected random"
+        ValueError, match=r"unknown option 'depth' for agent 'random'.*expected random"
     ):
         make_agent("random:depth=3")
 
@@ -182,3 +182,40 @@ def test_building_an_agent_does_not_load_the_engine_client():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert loaded.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("alphabta", "did you mean 'alphabeta'"),
+        ("mcts:simulatons=5", "did you mean 'simulations'"),
+        ("alphabeta:foo=1", r"unknown option 'foo' .* expected alphabeta\[:time="),
+        ("random:seed=1", "sets its seed"),
+        ("heuristic:attack=x", "attack must be an integer, got 'x'"),
+        ("alphabeta:depth=2.5", "depth must be an integer"),
+    ],
+)
+def test_spec_check_says_what_is_wrong(spec, message):
+    with pytest.raises(ValueError, match=message):
+        specs.check_spec(spec)
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec)
+
+
+def test_spec_options_are_typed_by_the_signature():
+    assert specs.check_spec("alphazero:weights=15,simulations=20") == (
+        "alphazero",
+        {"weights": "15", "simulations": 20},
+    )
+    assert specs.check_spec("alphabeta:time=none,depth=2")[1] == {
+        "time": None,
+        "depth": 2,
+    }
+    agent = make_agent("alphabeta:time=none,depth=2")
+    assert (agent.options.time, agent.options.depth) == (None, 2)
+
+
+def test_usage_lists_every_declared_option_with_its_type():
+    assert specs.usage("heuristic") == "heuristic[:attack=int,defence=int]"
+    assert "time=number or none" in specs.usage("alphabeta")
+    assert specs.usage("engine").startswith("engine:PATH[,time=number")

@@ -83,13 +83,13 @@ def test_refusals_and_bad_options_are_clear():
         fake("die")
     with pytest.raises(ValueError, match="cannot run engine '/no/such/pbrain'"):
         EngineAgent("/no/such/pbrain")
-    with pytest.raises(ValueError, match="time must be > 0"):
+    with pytest.raises(ValueError, match="time must be a finite number > 0"):
         fake("chatty", time=0)
     with pytest.raises(ValueError, match="five in a row"):
         fake("chatty", config=GameConfig(board_size=9, win_length=4))
     with pytest.raises(ValueError, match="needs a path"):
         make_agent("engine")
-    with pytest.raises(ValueError, match="bad options for agent 'engine'"):
+    with pytest.raises(ValueError, match="unknown option 'speed' for agent 'engine'"):
         make_agent(f"engine:{FAKE_ENGINE},speed=3")
 
 

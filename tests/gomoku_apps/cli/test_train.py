@@ -55,8 +55,10 @@ def test_train_runs_resumes_and_exports(
 def test_bad_arguments_are_clear_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    assert main([*TINY_RUN, "--out", str(tmp_path), "--simulations", "0"]) == 2
-    assert "SelfPlayConfig.simulations must be" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main([*TINY_RUN, "--out", str(tmp_path), "--simulations", "0"])
+    assert exit_info.value.code == 2
+    assert "--simulations must be an int >= 1, got 0" in capsys.readouterr().err
     assert main([*TINY_RUN, "--out", str(tmp_path), "--init", "no-such-net"]) == 2
     assert "neither a bundled network" in capsys.readouterr().err
 

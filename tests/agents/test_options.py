@@ -1,0 +1,132 @@
+"""Typed options from one declaration: config fields, flags and spec options."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import dataclass
+
+import pytest
+
+from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
+from agents.options import (
+    add_flags,
+    bounded,
+    check_fields,
+    convert,
+    field_docs,
+    flag_values,
+    parameters,
+)
+from gomoku_env.errors import check_number
+
+
+@dataclass(frozen=True)
+class Knobs:
+    rounds: int = bounded(3, minimum=1, aliases=("--laps",))
+    """rounds to play"""
+    share: float = bounded(0.5, minimum=0, maximum=1)
+    """a share of something"""
+    limit: float | None = bounded(None, above=0)
+    """seconds, or none for no limit"""
+    verbose: bool = False
+    """talk more"""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "message"),
+    [
+        (float("nan"), ValueError, "must be a finite number > 0, got nan"),
+        (math.inf, ValueError, "got inf"),
+        (0, ValueError, "> 0, got 0"),
+        (True, TypeError, "got True"),
+        ("1", TypeError, "got '1'"),
+    ],
+)
+def test_check_number_refuses_what_no_option_takes(value, error, message):
+    with pytest.raises(error, match=message):
+        check_number("time", value, above=0)
+
+
+def test_check_number_returns_plain_python_numbers():
+    assert check_number("n", 3, minimum=1, integer=True) == 3
+    assert type(check_number("x", 1, minimum=0)) is float
+    with pytest.raises(TypeError, match=r"n must be an int, got 2\.0"):
+        check_number("n", 2.0, integer=True)
+
+
+def test_fields_are_checked_against_their_bounds():
+    assert Knobs(limit=None).limit is None
+    with pytest.raises(ValueError, match=r"Knobs.share must be .* <= 1, got 1.5"):
+        Knobs(share=1.5)
+    with pytest.raises(ValueError, match=r"Knobs\.limit must be a finite number > 0"):
+        Knobs(limit=float("nan"))
+    with pytest.raises(ValueError, match=r"Knobs\.rounds must be an int >= 1, got 0"):
+        Knobs(rounds=0)
+
+
+def test_flags_mirror_the_fields():
+    parser = argparse.ArgumentParser()
+    add_flags(parser, Knobs)
+    args = parser.parse_args(["--laps", "5", "--share", "0.25", "--verbose"])
+    assert Knobs(**flag_values(Knobs, args)) == Knobs(5, 0.25, None, True)
+    assert flag_values(Knobs, parser.parse_args([])) == {
+        "rounds": 3,
+        "share": 0.5,
+        "verbose": False,
+    }
+    help_text = parser.format_help()
+    assert "rounds to play" in help_text and "a share of something" in help_text
+
+
+@pytest.mark.parametrize(
+    "argv", [["--share", "2"], ["--rounds", "1.5"], ["--limit", "nan"]]
+)
+def test_a_bad_flag_value_names_the_flag(argv, capsys):
+    parser = argparse.ArgumentParser()
+    add_flags(parser, Knobs)
+    with pytest.raises(SystemExit):
+        parser.parse_args(argv)
+    assert argv[0] in capsys.readouterr().err
+
+
+def test_unset_flags_and_prefixes():
+    parser = argparse.ArgumentParser()
+    add_flags(parser, Knobs, only=("rounds",), prefix="warm-", unset={"rounds": "auto"})
+    assert parser.parse_args([]).warm_rounds is None
+    args = parser.parse_args(["--warm-rounds", "2"])
+    assert flag_values(Knobs, args, prefix="warm_") == {"rounds": 2}
+    assert "(unset: auto)" in parser.format_help()
+
+
+def test_every_training_field_has_a_docstring_for_its_help():
+    for config in (TrainingConfig, SelfPlayConfig):
+        docs = field_docs(config)
+        assert set(docs) == set(config.__dataclass_fields__), config
+
+
+def test_training_configs_refuse_non_finite_values():
+    with pytest.raises(ValueError, match=r"TrainingConfig\.hours"):
+        TrainingConfig(hours=float("inf"))
+    with pytest.raises(ValueError, match=r"SelfPlayConfig\.exploration"):
+        SelfPlayConfig(exploration=float("nan"))
+
+
+def test_spec_text_is_converted_by_the_declared_type():
+    def factory(config, seed, weights: str | None = None, depth: int | None = 3,
+                time: float = 1.0, reuse: bool = True):  # fmt: skip
+        return None
+
+    declared = parameters([factory])
+    assert list(declared) == ["weights", "depth", "time", "reuse"]
+    assert convert("weights", "15", declared["weights"].annotation) == "15"
+    assert convert("depth", "none", declared["depth"].annotation) is None
+    assert convert("time", "2", declared["time"].annotation) == 2
+    assert convert("reuse", "no", declared["reuse"].annotation) is False
+    with pytest.raises(ValueError, match=r"depth must be an integer, got '1\.5'"):
+        convert("depth", "1.5", declared["depth"].annotation)
+    with pytest.raises(ValueError, match="reuse must be true or false"):
+        convert("reuse", "maybe", declared["reuse"].annotation)
