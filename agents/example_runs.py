@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from agents.match import play_match
+from agents.head_to_head import play_match
 from agents.specs import make_agent
 from gomoku_env.config import GameConfig
 from gomoku_env.legality import IllegalActionCounter

@@ -17,7 +17,7 @@ import math
 import multiprocessing
 import time
 
-from agents.match import MatchScore, play_match
+from agents.head_to_head import MatchScore, play_match
 from agents.specs import make_agent
 from gomoku_env import GameConfig
 

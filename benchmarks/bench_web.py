@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 import urllib.request
+from pathlib import Path
 
 from agents import RandomAgent
 from agents.game import play_game
@@ -82,7 +84,9 @@ def server_moves_per_second(address: str, games: int, size: int) -> float:
 
 def first_paint_ms(address: str) -> tuple[float, float] | None:
     """(the page's, a one-line page's) first contentful paint in ms, or None."""
-    from gomoku_apps.web.headless import chromium_page
+    # The headless-browser helper lives with the browser tests, from the repo root.
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.headless_browser import chromium_page
 
     try:
         with chromium_page() as page:

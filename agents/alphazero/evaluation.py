@@ -11,7 +11,7 @@ import torch
 from agents.alphazero.agent import AlphaZeroAgent
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import TrainingConfig
-from agents.match import play_match
+from agents.head_to_head import play_match
 from agents.specs import make_agent, registered_names
 
 EVALUATION_OPENING_STONES = 2

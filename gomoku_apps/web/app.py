@@ -39,8 +39,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from agents.specs import registered_names
 from gomoku_apps.gui.session import HUMAN
 from gomoku_apps.web import requests as parse
-from gomoku_apps.web.errors import RequestError, TooLargeError
-from gomoku_apps.web.games import DEFAULT_MAX_GAMES, GameRegistry
+from gomoku_apps.web.registry import DEFAULT_MAX_GAMES, GameRegistry
+from gomoku_apps.web.requests import RequestError, TooLargeError
 from gomoku_apps.web.room import GameRoom, Message
 from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE, Rule
 from gomoku_env.notation import action_to_notation

@@ -16,8 +16,7 @@ from typing import Any
 
 from gomoku_apps.gui.session import HUMAN, GameSession, Seat
 from gomoku_apps.web.agent_process import AgentProcess
-from gomoku_apps.web.errors import ConflictError
-from gomoku_apps.web.requests import GameOptions
+from gomoku_apps.web.requests import ConflictError, GameOptions
 from gomoku_env.board import COLOR_NAMES
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, WHITE

@@ -1,5 +1,6 @@
 """Reading what the page sends: new-game options and game commands, checked field by
-field so that a bad value is refused with its name before anything changes."""
+field so that a bad value is refused with its name before anything changes; and the
+errors of the web API, each naming the bad value and carrying its HTTP status."""
 
 from __future__ import annotations
 
@@ -10,9 +11,34 @@ from typing import Any
 
 from agents import specs
 from gomoku_apps.gui.session import HUMAN
-from gomoku_apps.web.errors import RequestError, TooLargeError
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.notation import notation_to_action
+
+
+class RequestError(ValueError):
+    """A request the server refuses; nothing changed. ``status`` is the HTTP code."""
+
+    status = 400
+
+
+class UnknownGameError(RequestError):
+    """No game has this id (it never existed, was deleted or was replaced)."""
+
+    status = 404
+
+
+class ConflictError(RequestError):
+    """The request is well formed but not allowed now: an occupied or forbidden point,
+    a move out of turn, undo with nothing to undo, the game already over."""
+
+    status = 409
+
+
+class TooLargeError(RequestError):
+    """A request body or message larger than the server accepts."""
+
+    status = 413
+
 
 MAX_REQUEST_BYTES = 65_536
 """Largest request body or websocket message accepted (a record of a full 25×25 game

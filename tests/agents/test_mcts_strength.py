@@ -5,7 +5,7 @@ from __future__ import annotations
 from agents.mcts import MCTSAgent
 from agents.random_agent import RandomAgent
 from gomoku_env import GameConfig
-from tests.agents.match import match_wins
+from tests.agents.head_to_head import match_wins
 
 GAME = GameConfig(board_size=9)
 

@@ -23,7 +23,7 @@ from agents.alphazero.training_config import (
     SelfPlayConfig,
     TrainingConfig,
 )
-from agents.match import play_match
+from agents.head_to_head import play_match
 from gomoku_env.config import GameConfig
 
 GAME = GameConfig(6, 4)

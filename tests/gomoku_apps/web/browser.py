@@ -8,8 +8,8 @@ pytest.importorskip(
     reason="Playwright is not installed: pip install 'gomoku_env[webtest]'",
 )
 
-from gomoku_apps.web.headless import MISSING, chromium_page
 from gomoku_apps.web.server import serve_in_background
+from tests.headless_browser import MISSING, chromium_page
 
 BROWSER_SKIP_REASON = MISSING
 

@@ -8,11 +8,11 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 
-from gomoku_apps.web.headless import chromium_path
 from gomoku_env import GameConfig
 from gomoku_env.notation import action_to_notation
 from gomoku_env.records import GameRecord
 from tests.gomoku_apps.web.browser import BROWSER_SKIP_REASON, chromium_page, web_server
+from tests.headless_browser import chromium_path
 
 pytestmark = pytest.mark.skipif(chromium_path() is None, reason=BROWSER_SKIP_REASON)
 Image = pytest.importorskip(

@@ -1,6 +1,6 @@
 """Regenerate the pictures in docs/: the play window, an overlay and a game GIF.
 
-Run with ``SDL_VIDEODRIVER=dummy .venv/bin/python examples/docs_images.py``.
+Run with ``SDL_VIDEODRIVER=dummy .venv/bin/python scripts/docs_images.py``.
 """
 
 from __future__ import annotations

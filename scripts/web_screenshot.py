@@ -2,16 +2,21 @@
 MCTS agents, with the live overlay of the searching agent on.
 
 Needs the ``web`` and ``webtest`` extras and Debian's chromium. Run with
-``.venv/bin/python examples/web_screenshot.py``.
+``.venv/bin/python scripts/web_screenshot.py`` from the repository root.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-from gomoku_apps.web.headless import chromium_page
 from gomoku_apps.web.server import serve_in_background
 from gomoku_env.atomic import write_bytes_atomically
+
+# The headless-browser helper lives with the tests that use it most: import it from
+# the repository root.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.headless_browser import chromium_page
 
 OUTPUT = Path("docs/web.png")
 MOVES_BEFORE = 12

@@ -12,9 +12,8 @@ import secrets
 from collections import OrderedDict
 
 from gomoku_apps.web.agent_process import AgentProcess
-from gomoku_apps.web.errors import RequestError, UnknownGameError
 from gomoku_apps.web.game import WebGame, is_agent
-from gomoku_apps.web.requests import GameOptions
+from gomoku_apps.web.requests import GameOptions, RequestError, UnknownGameError
 from gomoku_apps.web.room import GameRoom
 
 DEFAULT_MAX_GAMES = 16
