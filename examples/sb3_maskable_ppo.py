@@ -13,7 +13,7 @@ against random, with one network forward per snapshot in self-play.
 
 With ``--curve-every N`` it plays the arena every N steps against the opponents of
 ``--curve-opponents`` (default random, heuristic and ``mcts:simulations=400``) and writes
-the learning curve as CSV and PNG (:class:`agents.learning_curve.LearningCurve`);
+the learning curve as CSV and PNG (:class:`gomoku_apps.arena.learning_curve.LearningCurve`);
 ``--cpu-hours H`` ends training once the process has used H CPU hours. Both together
 make the recipe of docs/rl-libraries.md ("beat the heuristic within 2 CPU-hours").
 
@@ -35,7 +35,6 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 import gomoku_env
 from agents.head_to_head import play_match
-from agents.learning_curve import LearningCurve
 from agents.options import parse_dataclass
 from agents.sb3 import (
     GomokuCNN,
@@ -45,6 +44,7 @@ from agents.sb3 import (
     SelfPlayOpponent,
 )
 from agents.specs import make_agent, registered_names
+from gomoku_apps.arena.learning_curve import LearningCurve
 from gomoku_env.config import GameConfig
 from gomoku_env.sb3.vec_env import GomokuSB3VecEnv
 

@@ -6,7 +6,7 @@ chosen anchors of the stored reference ladder with their ratings held fixed (as
 ``gomoku rate`` does) and the rows go to ``OUTPUT.csv``; ``OUTPUT.png`` draws them
 against CPU hours and self-play games. Run from the repository root, e.g.:
 
-    .venv/bin/python scripts/learning_curve.py runs/az9 --board-size 9 \\
+    .venv/bin/python scripts/alphazero_curve.py runs/az9 --board-size 9 \\
         --anchors random mcts:simulations=400 heuristic alphabeta:time=0.2 \\
         --games 6 --jobs 2 --output docs/alphazero/curve-9x9
 """

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.learning_curve import LearningCurve
+from gomoku_apps.arena.learning_curve import LearningCurve
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
