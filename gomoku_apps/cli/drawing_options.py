@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from gomoku_env.render.geometry import MAX_CELL_PIXELS, MIN_CELL_PIXELS
-from gomoku_env.render.options import RenderOptions
+from gomoku_env.render.style import RenderOptions
 
 
 def add_drawing_arguments(parser: argparse.ArgumentParser) -> None:

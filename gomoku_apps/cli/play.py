@@ -16,7 +16,7 @@ from gomoku_apps.cli.game_options import add_rules_arguments
 from gomoku_apps.cli.quitting import exit_after_thinking
 from gomoku_apps.gui.session import HUMAN, GameSession, Seat
 from gomoku_env.config import GameConfig
-from gomoku_env.render.pygame_loader import import_pygame
+from gomoku_env.render.renderer import import_pygame
 
 WATCH_DELAY = 0.5
 

@@ -6,7 +6,7 @@ import argparse
 
 from gomoku_apps.cli.drawing_options import add_drawing_arguments, drawing_options
 from gomoku_env.records import GameRecord
-from gomoku_env.render.pygame_loader import import_pygame
+from gomoku_env.render.renderer import import_pygame
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from gomoku_env.render.fonts import draw_text, fitting_size
-from gomoku_env.render.theme import Color, Theme
+from gomoku_env.render.style import Color, Theme
+from gomoku_env.render.text import draw_text, fitting_size
 
 BAR_HEIGHT = 44
 GAP = 6

@@ -18,7 +18,7 @@ from gomoku_apps.gui.thinker import AgentThinker, Answer
 from gomoku_apps.gui.window_app import WindowApp
 from gomoku_env.board import Board
 from gomoku_env.errors import IllegalMoveError
-from gomoku_env.render.options import RenderOptions
+from gomoku_env.render.style import RenderOptions
 
 PLAY_BUTTONS = [
     Button("undo", "Undo", "u"),

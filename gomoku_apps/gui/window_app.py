@@ -14,8 +14,8 @@ import pygame
 
 from gomoku_apps.gui.buttons import BAR_HEIGHT, Button, ButtonBar
 from gomoku_env.board import Board
-from gomoku_env.render.options import RenderOptions
 from gomoku_env.render.scene import draw_scene
+from gomoku_env.render.style import RenderOptions
 from gomoku_env.render.window import Window
 
 QUIT_KEYS = (pygame.K_ESCAPE, pygame.K_q)

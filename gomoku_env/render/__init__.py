@@ -11,10 +11,9 @@ Importing this package does not import pygame; drawing does, on first use. The p
 
 from gomoku_env.render.geometry import BoardGeometry
 from gomoku_env.render.gif import game_frames, save_gif
-from gomoku_env.render.options import RenderOptions
 from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.renderer import BoardRenderer, render_board
-from gomoku_env.render.theme import DEFAULT_THEME, Theme
+from gomoku_env.render.style import DEFAULT_THEME, RenderOptions, Theme
 
 __all__ = [
     "DEFAULT_THEME",

@@ -16,8 +16,8 @@ import numpy as np
 
 from gomoku_env.atomic import write_atomically
 from gomoku_env.records import GameRecord
-from gomoku_env.render.options import RenderOptions
 from gomoku_env.render.renderer import render_board, render_legend
+from gomoku_env.render.style import RenderOptions
 from gomoku_env.result_words import result_sentence
 
 DEFAULT_FRAME_MS = 600
@@ -60,7 +60,7 @@ def _import_pillow():
     except ImportError as error:
         from gymnasium.error import DependencyNotInstalled
 
-        from gomoku_env.render.pygame_loader import INSTALL_HINT
+        from gomoku_env.render.renderer import INSTALL_HINT
 
         raise DependencyNotInstalled(
             f"writing GIFs needs Pillow: {INSTALL_HINT}"

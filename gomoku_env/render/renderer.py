@@ -1,18 +1,43 @@
 """The renderer behind the env's ``render_mode="human"`` and ``"rgb_array"``.
 
 This module imports no pygame itself: an env holds a :class:`BoardRenderer` from the
-start, and pygame is loaded (with a clear error if it is missing) only when a picture is
-first drawn.
+start, and pygame-ce is imported (with an error that says how to get it) only when a
+picture is first drawn. Nothing in the rules core, the agents or an env without a
+render mode imports pygame: PettingZoo checks that an env with ``render_mode=None``
+never initialises it.
 """
 
 from __future__ import annotations
 
+import os
+from types import ModuleType
+
 import numpy as np
+from gymnasium.error import DependencyNotInstalled
 
 from gomoku_env.board import Board
-from gomoku_env.render.options import RenderOptions
 from gomoku_env.render.overlay import Overlay
-from gomoku_env.render.pygame_loader import import_pygame
+from gomoku_env.render.style import RenderOptions
+
+INSTALL_HINT = "pip install 'gomoku_env[render]' (or: pip install pygame-ce pillow)"
+
+
+def import_pygame() -> ModuleType:
+    """The ``pygame`` module (from pygame-ce), imported quietly on first use.
+
+    Raises:
+        DependencyNotInstalled: pygame is missing; the message says how to install it.
+    """
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        import pygame
+    except ImportError as error:
+        raise DependencyNotInstalled(
+            f"rendering Gomoku boards needs pygame-ce, which is not installed: "
+            f"{INSTALL_HINT}"
+        ) from error
+    return pygame
+
 
 PICTURE_MODES = ("human", "rgb_array")
 
@@ -41,8 +66,8 @@ def render_legend(
     """A strip naming the players beside a stone of each colour, as an (height, width,
     3) uint8 array as wide as the picture of a ``board_size`` board."""
     pygame = import_pygame()
-    from gomoku_env.render.legend import draw_legend
     from gomoku_env.render.scene import surface_to_array
+    from gomoku_env.render.text import draw_legend
 
     options = options or RenderOptions()
     geometry = options.geometry(board_size)

@@ -1,24 +1,50 @@
-"""A whole picture of a position in layers: board, heat map, stones, marks, caption."""
+"""A whole picture of a position in layers: board, heat map, stones, marks, caption;
+and the words and marks derived from the position (the status line, the forbidden
+points).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pygame
 
-from gomoku_env.board import Board
-from gomoku_env.render.board_drawing import empty_board
-from gomoku_env.render.caption import draw_caption
-from gomoku_env.render.heat import draw_heatmap
+from gomoku_env.board import COLOR_NAMES, Board
+from gomoku_env.kernels import EMPTY
+from gomoku_env.render.board_drawing import draw_stones, empty_board
 from gomoku_env.render.markers import (
     draw_forbidden,
+    draw_heatmap,
     draw_last_move,
     draw_move_numbers,
     draw_winning_line,
 )
-from gomoku_env.render.options import RenderOptions
 from gomoku_env.render.overlay import Overlay
-from gomoku_env.render.status import board_status, forbidden_points
-from gomoku_env.render.stones import draw_stones
+from gomoku_env.render.style import RenderOptions
+from gomoku_env.render.text import draw_caption
+
+
+def board_status(board: Board) -> str:
+    """A one-line status: who is to move, or the result and why."""
+    if board.winner != EMPTY:
+        name = COLOR_NAMES[int(board.winner)].capitalize()
+        length, moves = board.config.win_length, len(board.moves)
+        return f"{name} wins: {length} in a row after {moves} moves"
+    if board.is_full:
+        return "Draw: the board is full"
+    name = COLOR_NAMES[int(board.to_move)].capitalize()
+    return f"{name} to move (move {len(board.moves) + 1})"
+
+
+def forbidden_points(board: Board) -> np.ndarray:
+    """Empty points that the side to move may not play (renju's forbidden points).
+
+    Read off the legal mask, so it marks whatever the rule forbids without knowing the
+    rule; under freestyle and standard rules it is always empty.
+    """
+    if board.is_over:
+        return np.zeros(0, dtype=np.int64)
+    empty = board.cells == EMPTY
+    return np.flatnonzero(empty & (board.legal_mask() == 0))
 
 
 def _draw_position(

@@ -11,7 +11,7 @@ from gomoku_env import BLACK, EMPTY, WHITE, Board, GameConfig, Rule, renju
 from gomoku_env.kernels import DIRECTIONS
 from gomoku_env.notation import parse_moves
 from gomoku_env.records import GameRecord, result_of
-from gomoku_env.render.status import forbidden_points
+from gomoku_env.render.scene import forbidden_points
 from gomoku_env.symmetry import SYMMETRY_COUNT, transform_cells
 from tests.renju_twin import reasons
 

@@ -10,7 +10,7 @@ from gomoku_apps.gui.replay_app import REPLAY_BUTTONS, ReplayApp
 from gomoku_apps.gui.session import GameSession, Seat
 from gomoku_env import Board, GameConfig
 from gomoku_env.records import GameRecord
-from gomoku_env.render.theme import DEFAULT_THEME
+from gomoku_env.render.style import DEFAULT_THEME
 
 
 def agents_only():

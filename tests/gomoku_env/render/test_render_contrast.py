@@ -5,10 +5,10 @@ import pytest
 
 from gomoku_env import Board, GameConfig
 from gomoku_env.render import RenderOptions, render_board
-from gomoku_env.render import caption as caption_module
-from gomoku_env.render.fonts import elide, font
+from gomoku_env.render import text as caption_module
 from gomoku_env.render.markers import move_number_color
-from gomoku_env.render.theme import DEFAULT_THEME
+from gomoku_env.render.style import DEFAULT_THEME
+from gomoku_env.render.text import elide, font
 
 WCAG_AA = 4.5
 
