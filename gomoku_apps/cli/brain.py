@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from gomoku_apps.cli.quitting import exit_after_thinking
+from gomoku_apps.cli.options import exit_after_thinking
 from gomoku_env.atomic import write_text_atomically
 
 

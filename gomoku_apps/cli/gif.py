@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from gomoku_apps.cli.drawing_options import add_drawing_arguments, drawing_options
+from gomoku_apps.cli.options import add_drawing_arguments, drawing_options
 from gomoku_env.records import GameRecord
 from gomoku_env.render.gif import DEFAULT_FINAL_MS, DEFAULT_FRAME_MS, save_gif
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gomoku_apps.cli.game_options import (
+from gomoku_apps.cli.options import (
     add_games_argument,
     add_games_parser,
     arena_from_options,

@@ -11,9 +11,12 @@ from __future__ import annotations
 import argparse
 
 from agents.specs import make_agent, registered_names
-from gomoku_apps.cli.drawing_options import add_drawing_arguments, drawing_options
-from gomoku_apps.cli.game_options import add_rules_arguments
-from gomoku_apps.cli.quitting import exit_after_thinking
+from gomoku_apps.cli.options import (
+    add_drawing_arguments,
+    add_rules_arguments,
+    drawing_options,
+    exit_after_thinking,
+)
 from gomoku_apps.gui.session import HUMAN, GameSession, Seat
 from gomoku_env.config import GameConfig
 from gomoku_env.render.renderer import import_pygame

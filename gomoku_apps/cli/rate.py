@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gomoku_apps.cli.game_options import (
+from gomoku_apps.cli.options import (
     add_games_argument,
     add_games_parser,
     arena_from_options,
@@ -55,8 +55,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run_rate(arguments: argparse.Namespace) -> int:
     """Play the games against the anchors and print the table and the rating."""
-    from gomoku_apps.arena.rate import rate_agent
-    from gomoku_apps.arena.rate_report import format_rating
+    from gomoku_apps.arena.rate import format_rating, rate_agent
     from gomoku_apps.arena.reference import read_scale, reference_scale
     from gomoku_apps.arena.runner import RunStoppedError
 

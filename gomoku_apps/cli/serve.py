@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from gomoku_apps.cli.game_options import positive_float, positive_int
+from gomoku_apps.cli.options import positive_float, positive_int
 
 WEB_EXTRA_HINT = "the web server needs its extra: pip install 'gomoku_env[web]'"
 

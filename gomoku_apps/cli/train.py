@@ -20,8 +20,12 @@ from agents.alphazero.training_config import (
     budget_defaults,
 )
 from agents.options import add_flags, flag_values
-from gomoku_apps.cli.game_options import add_rules_arguments, positive_int
-from gomoku_apps.cli.ray_option import add_ray_argument, self_play_workers
+from gomoku_apps.cli.options import (
+    add_ray_argument,
+    add_rules_arguments,
+    positive_int,
+    self_play_workers,
+)
 from gomoku_env.config import GameConfig
 from gomoku_env.extras import require_extra
 

@@ -2,7 +2,7 @@
 
 The thread is a daemon: closing the window in the middle of a long search does not
 wait for the search to end (``gomoku play`` then ends the process at once, see
-:mod:`gomoku_apps.cli.quitting`). An agent is never asked two questions at once:
+:mod:`gomoku_apps.cli.options`). An agent is never asked two questions at once:
 while a stale search is still running, :meth:`AgentThinker.start` refuses a new one, and
 the window tries again on the next frame.
 

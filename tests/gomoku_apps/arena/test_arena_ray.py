@@ -11,7 +11,7 @@ import pytest
 
 from gomoku_apps.arena import Arena, run_ladder
 from gomoku_apps.cli.main import main
-from gomoku_apps.cli.progress import ProgressBar
+from gomoku_apps.cli.options import ProgressBar
 from gomoku_env import GameConfig
 
 CONFIG = GameConfig(board_size=7)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gomoku_apps.cli.main import SUBCOMMANDS, main
-from gomoku_apps.cli.progress import ProgressBar
+from gomoku_apps.cli.options import ProgressBar
 from gomoku_env import __version__
 
 

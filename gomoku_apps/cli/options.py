@@ -1,17 +1,30 @@
-"""Command-line options shared by the commands that play games (arena, ladder, rate).
+"""Command-line options that several verbs share, so every verb spells them alike.
 
-The rules options (``--board-size``, ``--win-length``, ``--rule``) are shared with
-``gomoku play`` too, so every verb spells them alike.
+- the rules (``--board-size``, ``--win-length``, ``--rule``): every verb that plays;
+- the games options of arena, ladder and rate (openings, seed, jobs, move time, records,
+  progress), with the progress bar they draw;
+- ``--ray``: games or self-play on a Ray cluster (ray is imported only when asked for);
+- the drawing options of play, replay and gif (cell size, move numbers, coordinates);
+- ending a command while an agent may still be thinking in a background thread: a
+  thread left inside native code (a torch search) at interpreter shutdown makes the
+  process abort, so ``brain`` and ``play`` wait a moment for an abandoned search and
+  then end the process at once, without the interpreter's teardown.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
 
-from gomoku_apps.cli.ray_option import add_ray_argument
 from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE, Rule
 from gomoku_env.errors import check_number
+from gomoku_env.render.geometry import MAX_CELL_PIXELS, MIN_CELL_PIXELS
+from gomoku_env.render.style import RenderOptions
 
 SPEC_HELP = (
     "agent specs: NAME[:TARGET][:key=value,...], e.g. random, heuristic, "
@@ -163,8 +176,134 @@ def arena_from_options(arguments: argparse.Namespace):
 
 def progress_from_options(arguments: argparse.Namespace, label: str):
     """The progress bar to show, unless ``--no-progress`` was given."""
-    from gomoku_apps.cli.progress import ProgressBar
+    from gomoku_apps.cli.options import ProgressBar
 
     progress = ProgressBar(label)
     progress.enabled &= not arguments.no_progress
     return progress
+
+
+_WIDTH = 30
+
+
+class ProgressBar:
+    """Redraws ``[#####.....] done/total games, elapsed, remaining`` in place.
+
+    Draws only on a terminal (or when ``force``), so logs and pipes stay clean.
+    """
+
+    def __init__(
+        self, label: str, stream: TextIO | None = None, force: bool = False
+    ) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.enabled = force or self.stream.isatty()
+        self.start = time.monotonic()
+
+    def __call__(self, result: object, done: int, total: int) -> None:
+        """The arena's ``on_result`` callback."""
+        if not self.enabled or total == 0:
+            return
+        elapsed = time.monotonic() - self.start
+        filled = round(_WIDTH * done / total)
+        remaining = elapsed / done * (total - done)
+        self.stream.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (_WIDTH - filled)}] "
+            f"{done}/{total} games, {elapsed:.0f}s elapsed, ~{remaining:.0f}s left "
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End the bar's line."""
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# Ray's own names (see agents.executors.ray_cluster), spelt out here so that building
+# the parser imports no agents.
+LOCAL_CLUSTER = "local"
+INSTALL_HINT = "pip install 'gomoku_env[ray]'"
+
+
+def ray_address(text: str) -> str:
+    """argparse type: a Ray address, so that ``--ray A B`` does not take agent A for one."""
+    if text in (LOCAL_CLUSTER, "auto") or ":" in text:
+        return text
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is not a Ray address (HOST:PORT, ray://HOST:PORT, auto or "
+        f"{LOCAL_CLUSTER}); give --ray after the agents, or as --ray=ADDRESS"
+    )
+
+
+def add_ray_argument(group: argparse._ActionsContainer, what: str) -> None:
+    """Add ``--ray [ADDRESS]``; ``what`` says what runs on the Ray workers."""
+    group.add_argument(
+        "--ray",
+        nargs="?",
+        const=LOCAL_CLUSTER,
+        type=ray_address,
+        metavar="ADDRESS",
+        help=f"{what} on Ray workers, one per CPU of the cluster: alone, on a Ray "
+        "started here; ADDRESS (HOST:PORT, ray://HOST:PORT or auto) joins that "
+        f"cluster. Needs the ray extra: {INSTALL_HINT}",
+    )
+
+
+@contextmanager
+def self_play_workers(address: str | None) -> Iterator[Any]:
+    """Training's self-play workers on the Ray at ``address``; None without ``--ray``.
+
+    The workers (one per CPU of the cluster) live as long as the ``with`` block, so
+    they keep their copy of the network between iterations.
+    """
+    if address is None:
+        yield None
+        return
+    from agents.alphazero.selfplay_workers import ExecutorSelfPlay
+    from agents.executors import open_executor
+
+    with open_executor(None, address) as executor:
+        print(f"self-play on {executor.workers} Ray workers")
+        yield ExecutorSelfPlay(executor)
+
+
+def add_drawing_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add --cell-size and --move-numbers to ``parser``."""
+    parser.add_argument(
+        "--cell-size",
+        type=int,
+        default=None,
+        metavar="PIXELS",
+        help=f"pixels between lines, {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS} "
+        "(default: about 600 pixels for the board)",
+    )
+    parser.add_argument(
+        "--move-numbers",
+        action="store_true",
+        help="write the move number on each stone",
+    )
+
+
+def drawing_options(arguments: argparse.Namespace) -> RenderOptions:
+    """The :class:`RenderOptions` chosen on the command line."""
+    return RenderOptions(
+        cell_size=arguments.cell_size, move_numbers=arguments.move_numbers
+    )
+
+
+QUIT_GRACE_S = 2.0
+"""Seconds to wait for a thinking agent before ending the process under it."""
+
+
+def exit_after_thinking(wait: Callable[[float], bool], code: int) -> int:
+    """``code`` once ``wait(QUIT_GRACE_S)`` says no agent thinks; else exit now.
+
+    ``wait(timeout)`` waits up to ``timeout`` seconds and says whether the thinking
+    thread has ended.
+    """
+    if not wait(QUIT_GRACE_S):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
