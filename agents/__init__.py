@@ -8,10 +8,9 @@ and :func:`agents.specs.make_agent` builds an agent from one. Agents play each o
 through the one game loop, :func:`agents.game.play_game`.
 """
 
-from agents.base import Agent, TimedAgent, legal_actions
+from agents.base import Agent, RandomAgent, TimedAgent, legal_actions
 from agents.classic.alphabeta import AlphaBetaAgent
 from agents.classic.heuristic import HeuristicAgent
-from agents.random_agent import RandomAgent
 
 __all__ = [
     "Agent",

@@ -1,4 +1,5 @@
-"""The Agent protocol every baseline follows.
+"""The Agent protocol every baseline follows, and the simplest agent that follows it
+(:class:`RandomAgent`: uniform over the legal moves, reproducible under a seed).
 
 An agent is a plain policy: give it the observation dict that a PettingZoo Gomoku env
 hands the agent to move, get back a legal action. That one method lets the same object
@@ -70,3 +71,21 @@ class TimedAgent(Protocol):
     """
 
     time_per_move: float | None
+
+
+class RandomAgent:
+    """Plays a legal move chosen uniformly at random.
+
+    Args:
+        seed: seeds the agent's own ``numpy.random.Generator``; ``reset(seed)`` reseeds.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        return int(self._rng.choice(legal_actions(observation)))

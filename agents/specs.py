@@ -30,13 +30,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.base import Agent, AgentFailedError
+from agents.base import Agent, AgentFailedError, RandomAgent
 from agents.classic.alphabeta import AlphaBetaAgent, AlphaBetaOptions
 from agents.classic.heuristic import HeuristicAgent
 from agents.mcts import MCTSAgent
 from agents.options import RESERVED, convert, parameters, type_name
 from agents.python_agent import load_python_agent
-from agents.random_agent import RandomAgent
 from agents.search import RolloutEvaluator, SearchEvaluator
 from agents.search.pattern_evaluator import PatternEvaluator
 from gomoku_env.config import GameConfig

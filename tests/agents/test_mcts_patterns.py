@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from agents.base import RandomAgent
 from agents.mcts import MCTSAgent
-from agents.random_agent import RandomAgent
 from agents.search import RolloutEvaluator
 from agents.search.pattern_evaluator import PatternEvaluator
 from agents.specs import make_agent

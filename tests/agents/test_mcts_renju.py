@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.base import RandomAgent
 from agents.mcts import MCTSAgent
-from agents.random_agent import RandomAgent
 from agents.search import RolloutEvaluator
 from gomoku_env import GameConfig, Rule
 from gomoku_env.position import board_from_stones

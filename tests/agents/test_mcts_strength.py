@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from agents.base import RandomAgent
 from agents.mcts import MCTSAgent
-from agents.random_agent import RandomAgent
 from gomoku_env import GameConfig
 from tests.agents.head_to_head import match_wins
 

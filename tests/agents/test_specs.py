@@ -169,7 +169,7 @@ def test_python_target_errors():
 
 
 def test_python_importable_module():
-    agent = make_agent("python:agents.random_agent:RandomAgent", seed=3)
+    agent = make_agent("python:agents.base:RandomAgent", seed=3)
     assert isinstance(agent, RandomAgent)
 
 

@@ -9,8 +9,8 @@ import pytest
 import torch
 
 import gomoku_env
+from agents.base import RandomAgent
 from agents.game import play_game
-from agents.random_agent import RandomAgent
 from agents.specs import make_agent
 from agents.torch_policy import (
     MASKED_SCORE,
