@@ -5,13 +5,13 @@ errors of the web API, each naming the bad value and carrying its HTTP status.""
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from typing import Any
 
 from agents import specs
 from gomoku_apps.gui.session import HUMAN
 from gomoku_env.config import GameConfig, Rule
+from gomoku_env.errors import check_number
 from gomoku_env.notation import notation_to_action
 
 
@@ -101,17 +101,10 @@ def _int_field(data: dict, key: str, default: int | None) -> int | None:
 
 
 def _seconds_field(data: dict, key: str, default: float, high: float) -> float:
-    value = data.get(key, default)
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not math.isfinite(value)
-        or not 0 <= value <= high
-    ):
-        raise RequestError(
-            f"{key} must be a number of seconds in 0..{high}, got {value!r}"
-        )
-    return float(value)
+    try:
+        return check_number(key, data.get(key, default), minimum=0, maximum=high)
+    except (TypeError, ValueError) as error:
+        raise RequestError(f"{error} (seconds)") from None
 
 
 def check_spec(spec: object, allow_programs: bool) -> str:
