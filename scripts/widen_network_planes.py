@@ -17,7 +17,7 @@ import torch
 
 from agents.alphazero.checkpoint import read_checkpoint, save_network
 from agents.alphazero.network import NetworkConfig, PolicyValueNet
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 STEM_WEIGHT = "stem.0.weight"
 

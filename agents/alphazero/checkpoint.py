@@ -21,7 +21,7 @@ import torch
 from agents.alphazero.network import NetworkConfig, PolicyValueNet
 from agents.alphazero.weights import bundled_names
 from gomoku_env.atomic import write_atomically
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 FORMAT = "gomoku_env.alphazero"
 FORMAT_VERSION = 1

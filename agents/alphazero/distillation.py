@@ -23,7 +23,7 @@ from agents.classic.heuristic import HeuristicAgent
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY
-from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.planes import PLANE_COUNT, ObservationPlanes
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import torch
 from torch import nn
 from torch.nn import functional
 
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import torch
 from agents.alphazero.checkpoint import CheckpointError, load_network, save_network
 from agents.alphazero.network import NetworkConfig, PolicyValueNet, planes_to_tensor
 from agents.alphazero.weights import bundled_names, resolve_weights
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 from tests.agents.alphazero.test_network import TINY, random_batch
 
 

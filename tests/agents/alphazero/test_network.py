@@ -9,7 +9,7 @@ import torch
 from agents.alphazero.learner import Learner, LearnerConfig
 from agents.alphazero.network import NetworkConfig, PolicyValueNet, planes_to_tensor
 from agents.alphazero.replay import Batch
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 TINY = NetworkConfig(channels=16, blocks=1, value_hidden=16)
 
