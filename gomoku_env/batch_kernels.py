@@ -2,19 +2,20 @@
 
 State is a struct of arrays over ``n`` games (see :class:`GameBatch`): flat cells, the
 learner's observation planes, move counts, last moves, learner colours, one splitmix64
-random state per game, each game's empty cells as a swap-remove list so that a
-random move costs O(1), and (renju) black's forbidden points while black is to move. Each game draws only from its own generator, so a game's course
-does not depend on the others. One call of :func:`step_games` plays the learner's moves, the random
-opponent's replies, and resets finished games, so a vector env step costs one trip into
-compiled code. The cells of all games lie in one flat array, game after game, so
-that stones are judged by the rules' own :func:`gomoku_env.kernels.judge_stone` at
-an offset, forbidden points found by :func:`gomoku_env.renju.forbidden_codes` on a
-game's slice, and the planes written by the one writer of :mod:`gomoku_env.planes`.
-A game ends as the Gymnasium env's does: a five (``WON``), a full board (``FULL``),
-or under renju no point left to black (``NO_LEGAL_MOVE``, a draw); a forbidden point
-is never legal, for the learner or the opponent. The per-game helpers are inlined into the kernels at numba's IR level
-(``inline="always"``): a call that passes the batch's arrays costs reference counting,
-which made up a third of a step.
+random state per game, each game's empty cells as a swap-remove list so that a random
+move costs O(1), and (renju) black's forbidden points while black is to move. Each game
+draws only from its own generator, so a game's course does not depend on the others.
+One call of :func:`step_games` plays the learner's moves, the random opponent's
+replies, and resets finished games, so a vector env step costs one trip into compiled
+code. The cells of all games lie in one flat array, game after game, so that stones
+are judged by the rules' own :func:`gomoku_env.kernels.judge_stone` at an offset,
+forbidden points found by :func:`gomoku_env.renju.forbidden_codes` on a game's slice,
+and the planes written by the one writer of :mod:`gomoku_env.planes`. A game ends as
+the Gymnasium env's does: a five (``WON``), a full board (``FULL``), or under renju no
+point left to black (``NO_LEGAL_MOVE``, a draw); a forbidden point is never legal, for
+the learner or the opponent. The per-game helpers are inlined into the kernels at
+numba's IR level (``inline="always"``): a call that passes the batch's arrays costs
+reference counting, which made up a third of a step.
 """
 
 from __future__ import annotations
@@ -51,14 +52,16 @@ _MIX_2 = np.uint64(0x94D049BB133111EB)
 class GameBatch(NamedTuple):
     """The arrays of ``n`` games: ``cells`` is flat (n * cells), game after game;
     ``planes`` is (n, cells, PLANE_COUNT) or (n, PLANE_COUNT, cells) and
-    ``flat_planes`` the same memory flat, written with ``stride`` (see
-    :mod:`gomoku_env.planes`); ``forbidden`` (n, cells) holds black's forbidden
+    ``flat_planes`` the same memory flat, written with the stride
+    (``cell_step``, ``channel_step``) of :mod:`gomoku_env.planes` (a tuple field
+    would not pass into a ``prange`` loop); ``forbidden`` (n, cells) holds black's forbidden
     points while black is to move (renju), ``forbidden_count`` their number."""
 
     cells: np.ndarray
     planes: np.ndarray
     flat_planes: np.ndarray
-    stride: tuple[int, int]
+    cell_step: int
+    channel_step: int
     move_count: np.ndarray
     last_move: np.ndarray
     learner_color: np.ndarray
@@ -97,6 +100,12 @@ def next_random(rng_state: np.ndarray, game: int) -> np.uint64:
     z = (z ^ (z >> np.uint64(30))) * _MIX_1
     z = (z ^ (z >> np.uint64(27))) * _MIX_2
     return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def planes_stride(batch: GameBatch) -> tuple[int, int]:
+    """The batch's planes layout, as the planes writer takes it."""
+    return (batch.cell_step, batch.channel_step)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -181,7 +190,7 @@ def reset_game(batch: GameBatch, game: int) -> None:
     batch.learner_color[game] = color
     if color == BLACK:
         base = planes_base(batch, game)
-        write_observer(batch.flat_planes, base, batch.stride, count, True)
+        write_observer(batch.flat_planes, base, planes_stride(batch), count, True)
 
 
 @njit(cache=True, nogil=True)
@@ -203,7 +212,9 @@ def update_forbidden(batch: GameBatch, game: int, ongoing: bool) -> int:
         batch.forbidden[game] = 0
     if batch.learner_color[game] == BLACK:
         base = planes_base(batch, game)
-        write_forbidden(batch.flat_planes, base, batch.stride, batch.forbidden[game])
+        write_forbidden(
+            batch.flat_planes, base, planes_stride(batch), batch.forbidden[game]
+        )
     empties = count - batch.move_count[game]
     if ongoing and batch.forbidden_count[game] == empties:
         return NO_LEGAL_MOVE
@@ -225,7 +236,7 @@ def place(batch: GameBatch, game: int, action: int) -> int:
     write_move(
         batch.flat_planes,
         planes_base(batch, game),
-        batch.stride,
+        planes_stride(batch),
         action,
         batch.last_move[game],
         own,

@@ -19,10 +19,11 @@ The writer is a handful of compiled kernels on a flat int8 array, addressed by a
 ``base`` offset and a ``stride`` = (step between cells, step between channels), so
 that one observer's planes may sit anywhere in a bigger array, channels last
 (``(PLANE_COUNT, 1)``) or first (``(1, cells)``): :func:`write_move` records one
-move's change, :func:`write_observer` and :func:`write_forbidden` the two whole-board
-channels. :func:`write_planes` builds a position from its cells with the same
-kernels (search leaves), :class:`ObservationPlanes` keeps both players' planes move
-by move with them (the AEC and Gymnasium envs, through :class:`gomoku_env.game.Game`),
+move's change (:func:`write_stone`, :func:`write_last_move`), :func:`write_observer`
+and :func:`write_forbidden` the two whole-board channels. :func:`write_planes` builds
+a position from its cells with the same kernels (search leaves),
+:class:`ObservationPlanes` keeps both players' planes move by move with them (the AEC
+and Gymnasium envs, through :class:`gomoku_env.game_state.GameState`; distillation),
 and the vector env's batch kernels call them for every game of a batch.
 :func:`read_cells` takes the stones back out.
 """
@@ -51,6 +52,31 @@ CHANNELS_LAST = (PLANE_COUNT, 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
+def write_stone(
+    planes: np.ndarray, base: int, stride: tuple[int, int], action: int, own: bool
+) -> None:
+    """Record a stone on ``action``: the observer's if ``own``, else the opponent's."""
+    cell_step, channel_step = stride
+    stone = OWN_STONES if own else OPPONENT_STONES
+    planes[base + action * cell_step + stone * channel_step] = 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def write_last_move(
+    planes: np.ndarray,
+    base: int,
+    stride: tuple[int, int],
+    action: int,
+    previous_move: int,
+) -> None:
+    """Move the last-move marker from ``previous_move`` (-1: none) to ``action``."""
+    cell_step, channel_step = stride
+    if previous_move >= 0:
+        planes[base + previous_move * cell_step + LAST_MOVE * channel_step] = 0
+    planes[base + action * cell_step + LAST_MOVE * channel_step] = 1
+
+
+@njit(cache=True, nogil=True, inline="always")
 def write_move(
     planes: np.ndarray,
     base: int,
@@ -59,14 +85,10 @@ def write_move(
     previous_move: int,
     own: bool,
 ) -> None:
-    """Record a stone on ``action`` (the observer's if ``own``) as the last move,
-    taking the marker off ``previous_move`` (-1: none)."""
-    cell_step, channel_step = stride
-    stone = OWN_STONES if own else OPPONENT_STONES
-    planes[base + action * cell_step + stone * channel_step] = 1
-    if previous_move >= 0:
-        planes[base + previous_move * cell_step + LAST_MOVE * channel_step] = 0
-    planes[base + action * cell_step + LAST_MOVE * channel_step] = 1
+    """One move's change: its stone (the observer's if ``own``), and the last-move
+    marker taken off ``previous_move`` (-1: none) and put on ``action``."""
+    write_stone(planes, base, stride, action, own)
+    write_last_move(planes, base, stride, action, previous_move)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -123,12 +145,12 @@ def write_planes(
     forbidden = np.zeros(count, dtype=np.int8)
     for action in range(count):
         if cells[action] != EMPTY:
-            write_move(planes, 0, CHANNELS_LAST, action, -1, cells[action] == to_move)
+            write_stone(planes, 0, CHANNELS_LAST, action, cells[action] == to_move)
         elif legal[action] == 0:
             forbidden[action] = 1
     write_forbidden(planes, 0, CHANNELS_LAST, forbidden)
-    for action in range(count):  # write_move marked every stone as the last move
-        planes[action * PLANE_COUNT + LAST_MOVE] = 1 if action == last_move else 0
+    if last_move >= 0:
+        write_last_move(planes, 0, CHANNELS_LAST, last_move, -1)
 
 
 @njit(cache=True, nogil=True)

@@ -49,7 +49,6 @@ from gomoku_env.game_state import (
 )
 from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
 from gomoku_env.planes import (
-    CHANNELS_LAST,
     FORBIDDEN,
     LAST_MOVE,
     OBSERVER_IS_BLACK,
@@ -241,7 +240,8 @@ class GomokuVectorEnv(VectorEnv):
             cells=np.zeros(n * cells, dtype=np.int8),
             planes=planes,
             flat_planes=planes.reshape(-1),
-            stride=(1, cells) if self.channels_first else CHANNELS_LAST,
+            cell_step=1 if self.channels_first else PLANE_COUNT,
+            channel_step=cells if self.channels_first else 1,
             move_count=np.zeros(n, dtype=np.int64),
             last_move=np.full(n, -1, dtype=np.int64),
             learner_color=np.zeros(n, dtype=np.int8),
