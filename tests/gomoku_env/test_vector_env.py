@@ -295,8 +295,14 @@ def test_renju_games_match_the_gymnasium_env(play_as: str) -> None:
     equal those of one Gymnasium env per game for the same moves under renju."""
     games, size = 3, 9
     options = {"board_size": size, "rule": "renju", "play_as": play_as}
-    vector = GomokuVectorEnv(games, opponent=replying_opponent, **options)
-    singles = [GomokuEnv(opponent=replying_opponent, **options) for _ in range(games)]
+    opponent_forbidden = []
+
+    def opponent(planes: np.ndarray, mask: np.ndarray) -> int:
+        opponent_forbidden.append(int(planes[..., FORBIDDEN].sum()))
+        return replying_opponent(planes, mask)
+
+    vector = GomokuVectorEnv(games, opponent=opponent, **options)
+    singles = [GomokuEnv(opponent=opponent, **options) for _ in range(games)]
     observations, _ = vector.reset(seed=0)
     expected = [env.reset(seed=0)[0] for env in singles]
     rng = np.random.default_rng(1)
@@ -318,4 +324,5 @@ def test_renju_games_match_the_gymnasium_env(play_as: str) -> None:
                 endings += 1
             expected[game] = single
         moves += games
+    forbidden_seen += sum(opponent_forbidden)
     assert moves >= 300 and endings >= 3 and forbidden_seen > 0
