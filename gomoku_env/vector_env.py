@@ -228,7 +228,10 @@ class GomokuVectorEnv(VectorEnv):
         """Boolean masks of the side to move's legal points in ``games``: empty and,
         under renju, not forbidden to black."""
         cells = self.batch.cells.reshape(self.num_envs, self.config.cells)
-        return (cells[games] == 0) & (self.batch.forbidden[games] == 0)
+        legal = cells[games] == 0
+        if self.config.rule is Rule.RENJU:  # the other rules forbid nothing
+            legal &= self.batch.forbidden[games] == 0
+        return legal
 
     def _allocate(self) -> GameBatch:
         n, cells = self.num_envs, self.config.cells
