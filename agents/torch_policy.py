@@ -27,7 +27,7 @@ from torch import nn
 from agents.base import legal_actions
 from gomoku_env.atomic import write_atomically
 from gomoku_env.config import GameConfig
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 MASKED_SCORE = -1e9
 """The score given to illegal cells: finite, so softmax and argmax stay defined."""

@@ -124,20 +124,23 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from gomoku_env.ansi import render_text
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
-from gomoku_env.errors import IllegalMoveError
+from gomoku_env.errors import IllegalMoveError, check_number
+from gomoku_env.game_state import (
+    AGENTS,
+    GameState,
+    observation_box,
+    validate_choice,
+)
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
-from gomoku_env.notation import action_to_notation
-from gomoku_env.observation import ObservationPlanes
+from gomoku_env.notation import render_text
 from gomoku_env.openings import OPENING_RADIUS, centre_area, parse_opening
 from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
-from gomoku_env.spaces import AGENTS, aec_spaces
 
 _AGENT_COLORS = {"black_0": BLACK, "white_0": WHITE}
-FORBIDDEN_OPTIONS = ("mask", "lose")
+_COLOR_AGENTS = {BLACK: "black_0", WHITE: "white_0"}
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -153,7 +156,11 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
-    """Gomoku as a PettingZoo AEC env; see the module docstring for spaces and rewards."""
+    """Gomoku as a PettingZoo AEC env; see the module docstring for spaces and rewards.
+
+    A view of one :class:`GameState`: a step plays the move there and turns the
+    state's end of game into rewards and infos.
+    """
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "rgb_array", "ansi"],
@@ -175,11 +182,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     ) -> None:
         super().__init__()
         self.config = GameConfig.from_options(config, board_size, win_length, rule)
-        _check_options(forbidden, random_opening, render_mode, self.metadata)
+        _check_options(random_opening, render_mode, self.metadata)
+        self.game = GameState(self.config, forbidden)
         self.forbidden = forbidden
-        self._renju = self.config.rule is Rule.RENJU
-        self._masks_forbidden = self._renju and forbidden == "mask"
-        self._forbidden_loses = self._renju and forbidden == "lose"
         self.render_mode = render_mode
         self.renderer = (
             BoardRenderer(render_mode, self.metadata["render_fps"])
@@ -189,10 +194,24 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.opening = parse_opening(opening, self.config)
         self.random_opening = random_opening
         self.possible_agents = list(AGENTS)
-        self.observation_spaces, self.action_spaces = aec_spaces(self.config)
+        observation_space = spaces.Dict(
+            {
+                "observation": observation_box(self.config.board_size),
+                "action_mask": spaces.Box(0, 1, (self.config.cells,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(AGENTS, observation_space)
+        self.action_spaces = {
+            agent: spaces.Discrete(self.config.cells) for agent in AGENTS
+        }
         self._opening_area = centre_area(self.config.board_size)
         self._np_random, _ = seeding.np_random(None)
         self._reset_state(self.opening)
+
+    @property
+    def board(self) -> Board:
+        """The position: the moves played so far, for search agents and renderers."""
+        return self.game.board
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -202,13 +221,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask = self.board.legal_mask()  # without black's forbidden points
-            if self._forbidden_loses:
-                mask += self._forbidden
+            mask = self.game.legal_mask()
         else:
             mask = np.zeros(self.config.cells, dtype=np.int8)
         return {
-            "observation": self._planes.view(_AGENT_COLORS[agent]),
+            "observation": self.game.observation(_AGENT_COLORS[agent]),
             "action_mask": mask,
         }
 
@@ -233,16 +250,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
+        game = self.game
         try:
-            self._reject_masked_forbidden(action)
-            self._play(action)
+            game.play(action)
         except IllegalMoveError as error:
-            self._finish(
-                winner=None, reason="illegal_move", offender=agent, detail=str(error)
-            )
+            self._finish("illegal_move", offender=agent, detail=str(error))
         else:
-            self.agent_selection = AGENTS[len(self.board.moves) % 2]
-            self._judge(agent)
+            self.agent_selection = AGENTS[len(game.board.moves) % 2]
+            if game.reason is not None:
+                self._finish(game.reason)
         if self.render_mode == "human":
             self.render()
 
@@ -278,60 +294,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self.renderer is not None:
             self.renderer.close()
 
-    def _judge(self, mover: str) -> None:
-        """End the game if the move just played by ``mover`` decided it."""
-        board = self.board
-        if board.forbidden_loss is not None:
-            self._finish(winner=AGENTS[1], reason=f"forbidden_{board.forbidden_loss}")
-        elif board.winner != EMPTY:
-            self._finish(winner=mover, reason="five")
-        elif board.is_full:
-            self._finish(winner=None, reason="board_full")
-        elif self._masks_forbidden and self._all_empty_points_forbidden():
-            self._finish(winner=None, reason="no_legal_move")
-
-    def _all_empty_points_forbidden(self) -> bool:
-        empty_points = self.config.cells - len(self.board.moves)
-        return int(self._forbidden.sum()) == empty_points
-
-    def _reject_masked_forbidden(self, action: int) -> None:
-        """Under forbidden="mask", a forbidden point is an illegal move, not a loss."""
-        if not self._masks_forbidden or not isinstance(action, (int, np.integer)):
-            return
-        board = self.board
-        on_board = not board.is_over and 0 <= action < self.config.cells
-        reason = board.forbidden_reason(action) if on_board else None
-        if reason is not None:
-            point = action_to_notation(int(action), board.size)
-            raise IllegalMoveError(
-                f"action {action} ({point}) is forbidden to black under renju: {reason}"
-            )
-
-    def _play(self, action: int) -> None:
-        moves = self.board.moves
-        previous_move = moves[-1] if moves else None
-        color = BLACK if len(moves) % 2 == 0 else WHITE
-        self.board.play(action)
-        self._planes.place(int(action), color, previous_move)
-        if self._renju:
-            self._update_forbidden()
-
-    def _update_forbidden(self) -> None:
-        """Black's forbidden points, once per move: observing only reads them."""
-        self._forbidden = self.board.forbidden_mask()
-        self._planes.show_forbidden(self._forbidden)
-
     def _reset_state(self, opening: list[int]) -> None:
         while True:
-            self.board = Board(self.config)
-            self._planes = ObservationPlanes(self.config.board_size)
-            for action in opening:
-                self._play(action)
+            self.game.reset(opening)
             self._play_random_opening()
-            if not self.board.is_over:
+            if not self.game.board.is_over:
                 break
-        if self._renju:
-            self._update_forbidden()
         self.agents = self.possible_agents[:]
         self.agent_selection = AGENTS[len(self.board.moves) % 2]
         self.rewards = dict.fromkeys(self.agents, 0)
@@ -341,22 +309,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.infos = {agent: {} for agent in self.agents}
 
     def _play_random_opening(self) -> None:
-        if self.random_opening == 0:
-            return
+        board = self.game.board
         for _ in range(self.random_opening):
-            free = self._opening_area[self.board.cells[self._opening_area] == EMPTY]
-            self._play(int(self._np_random.choice(free)))
-            if self.board.is_over:
+            free = self._opening_area[board.cells[self._opening_area] == EMPTY]
+            self.game.play(int(self._np_random.choice(free)))
+            if board.is_over:
                 return
 
     def _finish(
-        self,
-        winner: str | None,
-        reason: str,
-        offender: str | None = None,
-        detail: str = "",
+        self, reason: str, offender: str | None = None, detail: str = ""
     ) -> None:
-        board = self.board
+        """End the game for every agent: rewards from the winner (or the offender of an
+        illegal move) and the same info for all."""
+        winner = None if offender is not None else _COLOR_AGENTS.get(self.game.winner)
         for agent in self.agents:
             if offender is not None:
                 self.rewards[agent] = -1 if agent == offender else 0
@@ -366,12 +331,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 self.rewards[agent] = 1 if agent == winner else -1
         # Text, not a tuple: a line's length varies (4, 5, an overline, none), and
         # Tianshou stores infos in fixed-shape arrays, where a string is one object.
-        line = " ".join(action_to_notation(a, board.size) for a in board.winning_line())
         info: dict[str, Any] = {
             "reason": reason,
             "winner": winner,
-            "winning_line": line,
-            "moves": len(board.moves),
+            "winning_line": self.game.winning_line_text(),
+            "moves": len(self.board.moves),
         }
         if offender is not None:
             info["illegal_move"] = detail
@@ -382,25 +346,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
 
 def _check_options(
-    forbidden: str, random_opening: int, render_mode: str | None, metadata: dict
+    random_opening: int, render_mode: str | None, metadata: dict
 ) -> None:
     """Reject env options outside their ranges, naming the bad value."""
-    if forbidden not in FORBIDDEN_OPTIONS:
-        raise ValueError(
-            f"unknown forbidden option {forbidden!r}; expected one of "
-            f"{FORBIDDEN_OPTIONS}"
-        )
-    if render_mode is not None and render_mode not in metadata["render_modes"]:
-        raise ValueError(
-            f"unknown render_mode {render_mode!r}; expected None or one of "
-            f"{metadata['render_modes']}"
-        )
-    if (
-        isinstance(random_opening, bool)
-        or not isinstance(random_opening, int)
-        or random_opening < 0
-    ):
-        raise ValueError(f"random_opening must be an int >= 0, got {random_opening!r}")
+    if render_mode is not None:
+        validate_choice("render_mode", render_mode, tuple(metadata["render_modes"]))
+    check_number("random_opening", random_opening, minimum=0, integer=True)
     if random_opening > (2 * OPENING_RADIUS + 1) ** 2 // 2:
         raise ValueError(
             f"random_opening {random_opening} is too many stones for the centre area"

@@ -2,15 +2,20 @@
 
 State is a struct of arrays over ``n`` games (see :class:`GameBatch`): flat cells, the
 learner's observation planes, move counts, last moves, learner colours, one splitmix64
-random state per game, and each game's empty cells as a swap-remove list so that a
-random move costs O(1). Each game draws only from its own generator, so a game's course
-does not depend on the others. One call of :func:`step_games` plays the learner's moves, the random
-opponent's replies, and resets finished games, so a vector env step costs one trip into
-compiled code. The cells of all games lie in one flat array, game after game, so
-that stones are judged by the rules' own :func:`gomoku_env.kernels.judge_stone` at
-an offset. The per-game helpers are inlined into the kernels at numba's IR level
-(``inline="always"``): a call that passes the batch's arrays costs reference counting,
-which made up a third of a step.
+random state per game, each game's empty cells as a swap-remove list so that a random
+move costs O(1), and (renju) black's forbidden points while black is to move. Each game
+draws only from its own generator, so a game's course does not depend on the others.
+One call of :func:`step_games` plays the learner's moves, the random opponent's
+replies, and resets finished games, so a vector env step costs one trip into compiled
+code. The cells of all games lie in one flat array, game after game, so that stones
+are judged by the rules' own :func:`gomoku_env.kernels.judge_stone` at an offset,
+forbidden points found by :func:`gomoku_env.renju.forbidden_codes` on a game's slice,
+and the planes written by the one writer of :mod:`gomoku_env.planes`. A game ends as
+the Gymnasium env's does: a five (``WON``), a full board (``FULL``), or under renju no
+point left to black (``NO_LEGAL_MOVE``, a draw); a forbidden point is never legal, for
+the learner or the opponent. The per-game helpers are inlined into the kernels at
+numba's IR level (``inline="always"``): a call that passes the batch's arrays costs
+reference counting, which made up a third of a step.
 """
 
 from __future__ import annotations
@@ -20,12 +25,19 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from gomoku_env.kernels import BLACK, EMPTY, WHITE, judge_stone
-from gomoku_env.planes import LAST_MOVE, OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
+from gomoku_env.kernels import BLACK, EMPTY, RENJU, WHITE, judge_stone
+from gomoku_env.planes import (
+    PLANE_COUNT,
+    write_forbidden,
+    write_move,
+    write_observer,
+)
+from gomoku_env.renju import ALLOWED, forbidden_codes
 
 ONGOING = 0
 WON = 1
 FULL = 2
+NO_LEGAL_MOVE = 3
 
 ILLEGAL_LOSE = 0
 ILLEGAL_RANDOM = 1
@@ -39,17 +51,25 @@ _MIX_2 = np.uint64(0x94D049BB133111EB)
 
 class GameBatch(NamedTuple):
     """The arrays of ``n`` games: ``cells`` is flat (n * cells), game after game;
-    ``planes`` is (n, cells, PLANE_COUNT) or (n, PLANE_COUNT, cells)."""
+    ``planes`` is (n, cells, PLANE_COUNT) or (n, PLANE_COUNT, cells) and
+    ``flat_planes`` the same memory flat, written with the stride
+    (``cell_step``, ``channel_step``) of :mod:`gomoku_env.planes` (a tuple field
+    would not pass into a ``prange`` loop); ``forbidden`` (n, cells) holds black's forbidden
+    points while black is to move (renju), ``forbidden_count`` their number."""
 
     cells: np.ndarray
     planes: np.ndarray
+    flat_planes: np.ndarray
+    cell_step: int
+    channel_step: int
     move_count: np.ndarray
     last_move: np.ndarray
     learner_color: np.ndarray
     rng_state: np.ndarray
     empty_cells: np.ndarray
     empty_index: np.ndarray
-    channels_first: bool
+    forbidden: np.ndarray
+    forbidden_count: np.ndarray
     size: int
     win_length: int
     rule_code: int
@@ -83,12 +103,15 @@ def next_random(rng_state: np.ndarray, game: int) -> np.uint64:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def set_plane(batch: GameBatch, game: int, cell: int, channel: int, value: int) -> None:
-    """Write one plane entry in whichever layout the batch uses."""
-    if batch.channels_first:
-        batch.planes[game, channel, cell] = value
-    else:
-        batch.planes[game, cell, channel] = value
+def planes_stride(batch: GameBatch) -> tuple[int, int]:
+    """The batch's planes layout, as the planes writer takes it."""
+    return (batch.cell_step, batch.channel_step)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def planes_base(batch: GameBatch, game: int) -> int:
+    """Where ``game``'s planes start in ``flat_planes``."""
+    return game * cell_count(batch) * PLANE_COUNT
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -98,6 +121,42 @@ def random_empty_cell(batch: GameBatch, game: int) -> int:
     empties = np.uint64(cell_count(batch) - batch.move_count[game])
     high = next_random(batch.rng_state, game) >> np.uint64(32)
     return batch.empty_cells[game, (high * empties) >> np.uint64(32)]
+
+
+@njit(cache=True, nogil=True)
+def random_legal_cell(batch: GameBatch, game: int) -> int:
+    """A uniformly drawn empty point of ``game`` that is not forbidden (renju, with
+    forbidden points: which must leave one); a scan of the empty list."""
+    empties = cell_count(batch) - batch.move_count[game]
+    legal = np.uint64(empties - batch.forbidden_count[game])
+    high = next_random(batch.rng_state, game) >> np.uint64(32)
+    skip = (high * legal) >> np.uint64(32)
+    for slot in range(empties):
+        cell = batch.empty_cells[game, slot]
+        if batch.forbidden[game, cell] == 0:
+            if skip == 0:
+                return cell
+            skip -= np.uint64(1)
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def random_move(batch: GameBatch, game: int) -> int:
+    """A uniformly drawn legal point of ``game`` for the side to move."""
+    if batch.forbidden_count[game] == 0:
+        return random_empty_cell(batch, game)
+    return random_legal_cell(batch, game)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def is_legal(batch: GameBatch, game: int, action: int) -> bool:
+    """Whether the side to move in ``game`` may play ``action``."""
+    count = cell_count(batch)
+    return (
+        0 <= action < count
+        and batch.cells[game * count + action] == EMPTY
+        and batch.forbidden[game, action] == 0
+    )
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -119,22 +178,53 @@ def reset_game(batch: GameBatch, game: int) -> None:
     batch.planes[game] = 0
     batch.move_count[game] = 0
     batch.last_move[game] = -1
+    batch.forbidden_count[game] = 0
     for cell in range(count):
         batch.cells[game * count + cell] = EMPTY
         batch.empty_cells[game, cell] = cell
         batch.empty_index[game, cell] = cell
+        batch.forbidden[game, cell] = 0
     color = batch.play_as
     if color == 0:
         color = BLACK if next_random(batch.rng_state, game) >> np.uint64(63) else WHITE
     batch.learner_color[game] = color
     if color == BLACK:
+        base = planes_base(batch, game)
+        write_observer(batch.flat_planes, base, planes_stride(batch), count, True)
+
+
+@njit(cache=True, nogil=True)
+def update_forbidden(batch: GameBatch, game: int, ongoing: bool) -> int:
+    """Renju: black's forbidden points of ``game`` after a move, into ``forbidden``
+    and (for a black learner) the planes; NO_LEGAL_MOVE if they leave black no point,
+    else ONGOING. Cleared while white is to move and once the game is over."""
+    count = cell_count(batch)
+    black_to_move = batch.move_count[game] % 2 == 0
+    batch.forbidden_count[game] = 0
+    if ongoing and black_to_move:
+        base = game * count
+        codes = forbidden_codes(batch.cells[base : base + count], batch.size)
         for cell in range(count):
-            set_plane(batch, game, cell, OBSERVER_IS_BLACK, 1)
+            banned = codes[cell] != ALLOWED
+            batch.forbidden[game, cell] = banned
+            batch.forbidden_count[game] += banned
+    else:
+        batch.forbidden[game] = 0
+    if batch.learner_color[game] == BLACK:
+        base = planes_base(batch, game)
+        write_forbidden(
+            batch.flat_planes, base, planes_stride(batch), batch.forbidden[game]
+        )
+    empties = count - batch.move_count[game]
+    if ongoing and batch.forbidden_count[game] == empties:
+        return NO_LEGAL_MOVE
+    return ONGOING
 
 
 @njit(cache=True, nogil=True, inline="always")
 def place(batch: GameBatch, game: int, action: int) -> int:
-    """Play the side to move's stone on ``action``: ONGOING, WON or FULL."""
+    """Play the side to move's (legal) stone on ``action``: ONGOING, WON, FULL or
+    NO_LEGAL_MOVE."""
     color = BLACK if batch.move_count[game] % 2 == 0 else WHITE
     remove_empty(batch, game, action)
     base = game * cell_count(batch)
@@ -143,15 +233,26 @@ def place(batch: GameBatch, game: int, action: int) -> int:
         batch.cells, base, batch.size, batch.win_length, batch.rule_code, action, color
     )
     own = color == batch.learner_color[game]
-    set_plane(batch, game, action, OWN_STONES if own else OPPONENT_STONES, 1)
-    if batch.last_move[game] >= 0:
-        set_plane(batch, game, batch.last_move[game], LAST_MOVE, 0)
-    set_plane(batch, game, action, LAST_MOVE, 1)
+    write_move(
+        batch.flat_planes,
+        planes_base(batch, game),
+        planes_stride(batch),
+        action,
+        batch.last_move[game],
+        own,
+    )
     batch.last_move[game] = action
     batch.move_count[game] += 1
+    result = ONGOING
     if won >= 0:
-        return WON
-    return FULL if batch.move_count[game] == cell_count(batch) else ONGOING
+        result = WON
+    elif batch.move_count[game] == cell_count(batch):
+        result = FULL
+    if batch.rule_code == RENJU:
+        blocked = update_forbidden(batch, game, result == ONGOING)
+        if result == ONGOING:
+            result = blocked
+    return result
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -170,7 +271,7 @@ def start_game(
     reset_game(batch, game)
     if opponent_to_move(batch, game):
         if random_opponent:
-            place(batch, game, random_empty_cell(batch, game))
+            place(batch, game, random_move(batch, game))
         else:
             out.needs_opponent[game] = True
 
@@ -208,22 +309,21 @@ def step_game(
     out.rewards[game] = 0.0
     out.terminated[game] = False
     out.needs_opponent[game] = False
-    count = cell_count(batch)
-    legal = 0 <= action < count and batch.cells[game * count + action] == EMPTY
+    legal = is_legal(batch, game, action)
     out.illegal[game] = not legal
     if not legal and illegal_policy == ILLEGAL_LOSE:
         out.rewards[game] = -1.0
         finish_game(batch, out, game, random_opponent)
         return
     if not legal:
-        action = random_empty_cell(batch, game)
+        action = random_move(batch, game)
     result = place(batch, game, action)
     if result != ONGOING:
         out.rewards[game] = 1.0 if result == WON else 0.0
         finish_game(batch, out, game, random_opponent)
     elif not random_opponent:
         out.needs_opponent[game] = True
-    elif opponent_reply(batch, out, game, random_empty_cell(batch, game)):
+    elif opponent_reply(batch, out, game, random_move(batch, game)):
         finish_game(batch, out, game, random_opponent)
 
 

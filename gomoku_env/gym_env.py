@@ -33,27 +33,21 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from gomoku_env.ansi import render_text
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
+from gomoku_env.game_state import (
+    COLORS,
+    SEED_BOUND,
+    GameState,
+    check_learner_options,
+    observation_box,
+    validate_choice,
+)
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
-from gomoku_env.observation import ObservationPlanes
+from gomoku_env.notation import render_text
 from gomoku_env.opponents import OpponentLike, resolve_opponent
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
-from gomoku_env.spaces import observation_box
-
-PLAY_AS = ("black", "white", "random")
-ILLEGAL_ACTION_POLICIES = ("lose", "raise", "random")
-COLORS = {"black": BLACK, "white": WHITE}
-SEED_BOUND = 2**63
-
-
-def validate_choice(name: str, value: Any, accepted: tuple[str, ...]) -> str:
-    """``value`` if it is one of ``accepted``; otherwise a ValueError naming both."""
-    if value not in accepted:
-        raise ValueError(f"unknown {name} {value!r}; expected one of {accepted}")
-    return value
 
 
 class GomokuEnv(gymnasium.Env):
@@ -92,10 +86,8 @@ class GomokuEnv(gymnasium.Env):
         config: GameConfig | None = None,
     ) -> None:
         self.config = GameConfig.from_options(config, board_size, win_length, rule)
-        self.play_as = validate_choice("play_as", play_as, PLAY_AS)
-        self.illegal_action = validate_choice(
-            "illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES
-        )
+        check_learner_options(play_as, illegal_action)
+        self.play_as, self.illegal_action = play_as, illegal_action
         if render_mode is not None:
             validate_choice(
                 "render_mode", render_mode, tuple(self.metadata["render_modes"])
@@ -113,6 +105,7 @@ class GomokuEnv(gymnasium.Env):
         )
         self.action_space = spaces.Discrete(self.config.cells)
         self.learner_color = BLACK
+        self.game = GameState(self.config)
         self._start_game()
 
     def reset(
@@ -156,6 +149,11 @@ class GomokuEnv(gymnasium.Env):
         """Boolean mask of the learner's legal actions (all False once it is over)."""
         return self._legal_mask().astype(bool)
 
+    @property
+    def board(self) -> Board:
+        """The position: the moves played so far."""
+        return self.game.board
+
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
@@ -170,27 +168,25 @@ class GomokuEnv(gymnasium.Env):
             self.renderer.close()
 
     def _start_game(self) -> None:
-        self.board = Board(self.config)
-        self._planes = ObservationPlanes(self.config.board_size)
-        self._mask = self.board.legal_mask()
+        self.game.reset()
         self._forfeited = False
         self._opponent_failure: str | None = None
 
     @property
     def _episode_over(self) -> bool:
-        """Over by a win, a full board, a forfeit, or (renju) no point left to black."""
-        return self._forfeited or self.board.is_over or not self._mask.any()
+        """Over by the game's end (see :data:`END_REASONS`) or a forfeit."""
+        return self._forfeited or self.game.over
 
     def _legal_mask(self) -> np.ndarray:
         if self._forfeited or self._opponent_failure is not None:
             return np.zeros(self.config.cells, dtype=np.int8)
-        return self._mask.copy()
+        return self.game.legal_mask()
 
     def _checked_action(self, action: Any, info: dict[str, Any]) -> int | None:
         """The action to play, a random stand-in, or None when the learner forfeits."""
         try:
             action = _as_int(action)
-            self._check_move(action)
+            self.game.check_move(action)
             return action
         except (IllegalMoveError, TypeError) as error:
             if self.illegal_action == "raise":
@@ -199,32 +195,18 @@ class GomokuEnv(gymnasium.Env):
         if self.illegal_action == "lose":
             self._forfeited = True
             return None
-        replacement = int(self.np_random.choice(np.flatnonzero(self._mask)))
+        legal = np.flatnonzero(self.game.legal_mask())
+        replacement = int(self.np_random.choice(legal))
         info["replaced_action"] = replacement
         return replacement
 
     def _play(self, action: int) -> None:
-        previous_move = self.board.last_move
-        color = self.board.to_move
-        self.board.play(action)
-        self._planes.place(action, color, previous_move)
-        self._mask = self.board.legal_mask()  # without black's renju forbidden points
-        self._planes.show_forbidden(self.board.forbidden_mask())
-
-    def _check_move(self, action: int) -> None:
-        """Board.check_move, and under renju no forbidden point either."""
-        self.board.check_move(action)
-        reason = self.board.forbidden_reason(action)
-        if reason is not None:
-            raise IllegalMoveError(
-                f"action {action} is forbidden to black under renju: {reason}"
-            )
+        self.game.play(action)
 
     def _play_opponent(self) -> None:
-        color = self.board.to_move
         observation = {
-            "observation": self._planes.view(color),
-            "action_mask": self._mask.copy(),
+            "observation": self.game.observation(self.board.to_move),
+            "action_mask": self.game.legal_mask(),
         }
         try:
             action = self._opponent_action(observation)
@@ -237,7 +219,7 @@ class GomokuEnv(gymnasium.Env):
         """The opponent's legal reply; IllegalMoveError if it chooses another."""
         action = self.opponent.act(observation)
         try:
-            self._check_move(_as_int(action))
+            self.game.check_move(_as_int(action))
         except (IllegalMoveError, TypeError) as error:
             raise IllegalMoveError(
                 f"the opponent {self.opponent!r} chose an illegal action: {error}"
@@ -251,17 +233,14 @@ class GomokuEnv(gymnasium.Env):
 
     def _result(self) -> dict[str, Any]:
         winner = self.board.winner
-        reason = "five" if winner != EMPTY else "board_full"
-        if not self.board.is_over:
-            reason = "no_legal_move"
         return {
-            "reason": reason,
+            "reason": self.game.reason,
             "winner": {BLACK: "black", WHITE: "white"}.get(winner),
             "winning_line": self.board.winning_line(),
         }
 
     def _observation(self) -> np.ndarray:
-        planes = self._planes.view(self.learner_color)
+        planes = self.game.observation(self.learner_color)
         return (
             np.ascontiguousarray(planes.transpose(2, 0, 1))
             if self.channels_first

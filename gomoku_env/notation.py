@@ -1,4 +1,6 @@
-"""Standard Gomoku notation: columns a, b, c… from the left, rows 1, 2, 3… from the bottom.
+"""The game as text: standard notation and the board drawn in characters.
+
+Standard Gomoku notation: columns a, b, c… from the left, rows 1, 2, 3… from the bottom.
 
 Action indices count from the top-left corner (index = row * size + col, row 0 at the
 top), as the observation planes are laid out; notation counts rows from the bottom, as
@@ -9,12 +11,15 @@ from __future__ import annotations
 
 import re
 
+from gomoku_env.board import Board
 from gomoku_env.config import MAX_BOARD_SIZE
 from gomoku_env.errors import NotationError
+from gomoku_env.kernels import BLACK, WHITE
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"[:MAX_BOARD_SIZE]
 _POINT = re.compile(r"([a-z])(\d{1,2})")
 _SEPARATORS = re.compile(r"[\s,;]+")
+STONE_SYMBOLS = {0: ".", BLACK: "X", WHITE: "O"}
 
 
 def action_to_notation(action: int, board_size: int) -> str:
@@ -57,3 +62,37 @@ def parse_moves(text: str, board_size: int) -> list[int]:
 def format_moves(actions: list[int], board_size: int) -> str:
     """The move list of ``actions`` in notation, separated by spaces."""
     return " ".join(action_to_notation(action, board_size) for action in actions)
+
+
+def _cell_text(symbol: str, is_last: bool, is_winning: bool) -> str:
+    if is_last:
+        return f"[{symbol}]"
+    if is_winning:
+        return f"({symbol})"
+    return f" {symbol} "
+
+
+def render_text(board: Board) -> str:
+    """The board as text: X black, O white, [X] the last move, (X) the winning line.
+
+    Rows are numbered from the bottom and columns lettered from the left, as in standard
+    notation, so a point read off the picture can be typed back as a move.
+    """
+    size = board.size
+    winning = set(board.winning_line())
+    last = board.last_move
+    header = "    " + "".join(f" {letter} " for letter in COLUMN_LETTERS[:size])
+    lines = [header]
+    for row in range(size):
+        number = size - row
+        cells = "".join(
+            _cell_text(
+                STONE_SYMBOLS[int(board.cells[action])],
+                action == last,
+                action in winning,
+            )
+            for action in range(row * size, (row + 1) * size)
+        )
+        lines.append(f"{number:>3} {cells} {number}")
+    lines.append(header)
+    return "\n".join(lines)

@@ -1,8 +1,8 @@
-"""The observation planes: their channels, and compiled kernels between cells and planes.
+"""The observation planes: their channels, and the one writer every producer calls.
 
-Every observation of the envs, every leaf a search hands to an evaluator and every
-batch the vector env returns uses these channels (from the observing player's point
-of view, who is the side to move):
+Every observation of the envs, every leaf a search hands to an evaluator, every batch
+the vector env returns and every distillation sample uses these channels (from the
+observing player's point of view, who is the side to move):
 
 =====  ============================================================
 index  meaning
@@ -15,18 +15,30 @@ index  meaning
        forbidden points while black is to move; all zero otherwise
 =====  ============================================================
 
-:func:`write_planes` builds a position's planes from its cells in one call and
-:func:`read_cells` takes the stones back out. The envs keep their planes up to date
-move by move instead (:class:`gomoku_env.observation.ObservationPlanes` and the vector
-env's batch), writing the same channels.
+The writer is a handful of compiled kernels on a flat int8 array, addressed by a
+``base`` offset and a ``stride`` = (step between cells, step between channels), so
+that one observer's planes may sit anywhere in a bigger array, channels last
+(``(PLANE_COUNT, 1)``) or first (``(1, cells)``): :func:`write_move` records one
+move's change (:func:`write_stone`, :func:`write_last_move`), :func:`write_observer`
+and :func:`write_forbidden` the two whole-board channels. :func:`write_planes` builds
+a position from its cells with the same kernels (search leaves),
+:class:`ObservationPlanes` keeps both players' planes move by move with them (the AEC
+and Gymnasium envs, through :class:`gomoku_env.game_state.GameState`; distillation),
+and the vector env's batch kernels call them for every game of a batch.
+:func:`read_cells` takes the stones back out.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
 from gomoku_env.kernels import BLACK, EMPTY, WHITE, other_color
+
+if TYPE_CHECKING:
+    from gomoku_env.board import Board
 
 OWN_STONES = 0
 OPPONENT_STONES = 1
@@ -34,6 +46,81 @@ LAST_MOVE = 2
 OBSERVER_IS_BLACK = 3
 FORBIDDEN = 4
 PLANE_COUNT = 5
+
+CHANNELS_LAST = (PLANE_COUNT, 1)
+"""The stride of one observer's channels-last planes (cells, PLANE_COUNT)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def write_stone(
+    planes: np.ndarray, base: int, stride: tuple[int, int], action: int, own: bool
+) -> None:
+    """Record a stone on ``action``: the observer's if ``own``, else the opponent's."""
+    cell_step, channel_step = stride
+    stone = OWN_STONES if own else OPPONENT_STONES
+    planes[base + action * cell_step + stone * channel_step] = 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def write_last_move(
+    planes: np.ndarray,
+    base: int,
+    stride: tuple[int, int],
+    action: int,
+    previous_move: int,
+) -> None:
+    """Move the last-move marker from ``previous_move`` (-1: none) to ``action``."""
+    cell_step, channel_step = stride
+    if previous_move >= 0:
+        planes[base + previous_move * cell_step + LAST_MOVE * channel_step] = 0
+    planes[base + action * cell_step + LAST_MOVE * channel_step] = 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def write_move(
+    planes: np.ndarray,
+    base: int,
+    stride: tuple[int, int],
+    action: int,
+    previous_move: int,
+    own: bool,
+) -> None:
+    """One move's change: its stone (the observer's if ``own``), and the last-move
+    marker taken off ``previous_move`` (-1: none) and put on ``action``."""
+    write_stone(planes, base, stride, action, own)
+    write_last_move(planes, base, stride, action, previous_move)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def write_observer(
+    planes: np.ndarray, base: int, stride: tuple[int, int], cells: int, black: bool
+) -> None:
+    """Fill the observer's colour channel: ones for black, zeros for white."""
+    cell_step, channel_step = stride
+    value = 1 if black else 0
+    for cell in range(cells):
+        planes[base + cell * cell_step + OBSERVER_IS_BLACK * channel_step] = value
+
+
+@njit(cache=True, nogil=True, inline="always")
+def write_forbidden(
+    planes: np.ndarray, base: int, stride: tuple[int, int], forbidden: np.ndarray
+) -> None:
+    """Copy the flat int8 ``forbidden`` mask (zeros clear it) into its channel."""
+    cell_step, channel_step = stride
+    for cell in range(forbidden.size):
+        planes[base + cell * cell_step + FORBIDDEN * channel_step] = forbidden[cell]
+
+
+@njit(cache=True, nogil=True)
+def write_both_views(
+    planes: np.ndarray, action: int, color: int, previous_move: int
+) -> None:
+    """:func:`write_move` of a ``color`` stone into the black (first) and white
+    (second) observers' channels-last planes, stored one after the other."""
+    view = planes.size // 2
+    write_move(planes, 0, CHANNELS_LAST, action, previous_move, color == BLACK)
+    write_move(planes, view, CHANNELS_LAST, action, previous_move, color == WHITE)
 
 
 @njit(cache=True, nogil=True)
@@ -51,19 +138,19 @@ def write_planes(
     ``last_move`` is -1 before the first move; ``legal`` is the side to move's legal
     mask, whose empty zeros (black's renju forbidden points) become FORBIDDEN.
     """
-    out[:] = 0
-    for action in range(cells.size):
-        row, col = action // size, action % size
-        if cells[action] == to_move:
-            out[row, col, OWN_STONES] = 1
-        elif cells[action] != EMPTY:
-            out[row, col, OPPONENT_STONES] = 1
+    planes = out.reshape(-1)
+    planes[:] = 0
+    count = cells.size
+    write_observer(planes, 0, CHANNELS_LAST, count, to_move == BLACK)
+    forbidden = np.zeros(count, dtype=np.int8)
+    for action in range(count):
+        if cells[action] != EMPTY:
+            write_stone(planes, 0, CHANNELS_LAST, action, cells[action] == to_move)
         elif legal[action] == 0:
-            out[row, col, FORBIDDEN] = 1
+            forbidden[action] = 1
+    write_forbidden(planes, 0, CHANNELS_LAST, forbidden)
     if last_move >= 0:
-        out[last_move // size, last_move % size, LAST_MOVE] = 1
-    if to_move == BLACK:
-        out[:, :, OBSERVER_IS_BLACK] = 1
+        write_last_move(planes, 0, CHANNELS_LAST, last_move, -1)
 
 
 @njit(cache=True, nogil=True)
@@ -81,3 +168,64 @@ def read_cells(planes: np.ndarray, cells: np.ndarray) -> int:
         elif planes[row, col, OPPONENT_STONES]:
             cells[action] = opponent
     return mover
+
+
+class ObservationPlanes:
+    """Channels-last int8 planes for the black (view 0) and white (view 1) observers,
+    kept up to date move by move.
+
+    Rebuilding the planes on every ``observe`` would dominate an env step, and
+    PettingZoo's wrappers observe more than once per step; instead each move writes
+    the few entries it changes (:func:`write_both_views`) and :meth:`view` copies.
+    Black's forbidden channel is set by the owner of the board through
+    :meth:`show_forbidden`, once per move; white is never forbidden a point.
+    """
+
+    def __init__(self, board_size: int) -> None:
+        self.board_size = board_size
+        cells = board_size * board_size
+        self.planes = np.zeros((2, board_size, board_size, PLANE_COUNT), dtype=np.int8)
+        self._bind_views()
+        write_observer(self._flat, 0, CHANNELS_LAST, cells, True)
+
+    def _bind_views(self) -> None:
+        """The flat array the kernels write and the per-colour views ``view`` copies."""
+        self._flat = self.planes.reshape(-1)
+        self._views = {BLACK: self.planes[0], WHITE: self.planes[1]}
+
+    def __getstate__(self) -> dict[str, object]:
+        """Only the planes: copied views would point at arrays of their own."""
+        return {"board_size": self.board_size, "planes": self.planes}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Restore the planes (from pickle or ``copy.deepcopy``), rebuilding views."""
+        self.__dict__.update(state)
+        self._bind_views()
+
+    @classmethod
+    def from_board(cls, board: Board) -> ObservationPlanes:
+        """Planes for the position on ``board``, built by :func:`write_planes`."""
+        planes = cls(board.size)
+        last = -1 if board.last_move is None else board.last_move
+        forbidden = board.forbidden_mask()
+        for view, color, banned in (
+            (0, BLACK, forbidden),
+            (1, WHITE, np.zeros_like(forbidden)),
+        ):
+            write_planes(
+                board.cells, board.size, color, last, 1 - banned, planes.planes[view]
+            )
+        return planes
+
+    def place(self, action: int, color: int, previous_move: int | None) -> None:
+        """Record a ``color`` stone on ``action``; ``previous_move`` loses its marker."""
+        previous = -1 if previous_move is None else previous_move
+        write_both_views(self._flat, action, color, previous)
+
+    def show_forbidden(self, mask: np.ndarray) -> None:
+        """Set black's forbidden channel to the flat int8 ``mask`` (zeros clear it)."""
+        write_forbidden(self._flat, 0, CHANNELS_LAST, mask)
+
+    def view(self, color: int) -> np.ndarray:
+        """A copy of the planes as seen by the ``color`` player."""
+        return self._views[color].copy()

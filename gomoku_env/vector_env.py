@@ -40,23 +40,22 @@ from gymnasium.vector.utils import batch_space
 from gomoku_env import batch_kernels
 from gomoku_env.batch_kernels import GameBatch, StepOutput
 from gomoku_env.config import GameConfig, Rule
-from gomoku_env.errors import IllegalMoveError
-from gomoku_env.gym_env import (
+from gomoku_env.errors import IllegalMoveError, check_number
+from gomoku_env.game_state import (
     COLORS,
-    ILLEGAL_ACTION_POLICIES,
-    PLAY_AS,
     SEED_BOUND,
-    validate_choice,
+    check_learner_options,
+    observation_box,
 )
-from gomoku_env.observation import (
+from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
+from gomoku_env.planes import (
+    FORBIDDEN,
     LAST_MOVE,
     OBSERVER_IS_BLACK,
     OPPONENT_STONES,
     OWN_STONES,
     PLANE_COUNT,
 )
-from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
-from gomoku_env.spaces import observation_box
 
 # The learner's planes seen from the other side: the two stone planes swap places.
 OPPONENT_VIEW_ORDER = [OPPONENT_STONES, OWN_STONES, *range(LAST_MOVE, PLANE_COUNT)]
@@ -125,19 +124,11 @@ class GomokuVectorEnv(VectorEnv):
         num_threads: int = 1,
         config: GameConfig | None = None,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        check_number("num_envs", num_envs, minimum=1, integer=True)
         self.config = GameConfig.from_options(config, board_size, win_length, rule)
-        if self.config.rule is Rule.RENJU:
-            raise ValueError(
-                "rule 'renju' is not supported by the compiled vector env (its kernels "
-                "do not know black's forbidden points); use gym_env.GomokuEnv"
-            )
         self.num_envs = num_envs
-        self.play_as = validate_choice("play_as", play_as, PLAY_AS)
-        self.illegal_action = validate_choice(
-            "illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES
-        )
+        check_learner_options(play_as, illegal_action)
+        self.play_as, self.illegal_action = play_as, illegal_action
         self.channels_first = bool(channels_first)
         self.num_threads = check_thread_count(num_threads)
         self.random_opponent = isinstance(opponent, str) and opponent == "random"
@@ -231,27 +222,37 @@ class GomokuVectorEnv(VectorEnv):
         after an opponent failure)."""
         if self._opponent_failure is not None:
             return np.zeros((self.num_envs, self.config.cells), dtype=np.bool_)
-        return self._cells() == 0
+        return self._legal()
 
-    def _cells(self) -> np.ndarray:
-        """The batch's flat cells as (num_envs, N*N), a view."""
-        return self.batch.cells.reshape(self.num_envs, self.config.cells)
+    def _legal(self, games: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """Boolean masks of the side to move's legal points in ``games``: empty and,
+        under renju, not forbidden to black."""
+        cells = self.batch.cells.reshape(self.num_envs, self.config.cells)
+        legal = cells[games] == 0
+        if self.config.rule is Rule.RENJU:  # the other rules forbid nothing
+            legal &= self.batch.forbidden[games] == 0
+        return legal
 
     def _allocate(self) -> GameBatch:
         n, cells = self.num_envs, self.config.cells
         layout = (
             (n, PLANE_COUNT, cells) if self.channels_first else (n, cells, PLANE_COUNT)
         )
+        planes = np.zeros(layout, dtype=np.int8)
         return GameBatch(
             cells=np.zeros(n * cells, dtype=np.int8),
-            planes=np.zeros(layout, dtype=np.int8),
+            planes=planes,
+            flat_planes=planes.reshape(-1),
+            cell_step=1 if self.channels_first else PLANE_COUNT,
+            channel_step=cells if self.channels_first else 1,
             move_count=np.zeros(n, dtype=np.int64),
             last_move=np.full(n, -1, dtype=np.int64),
             learner_color=np.zeros(n, dtype=np.int8),
             rng_state=np.zeros(n, dtype=np.uint64),
             empty_cells=np.zeros((n, cells), dtype=np.int16),
             empty_index=np.zeros((n, cells), dtype=np.int16),
-            channels_first=self.channels_first,
+            forbidden=np.zeros((n, cells), dtype=np.int8),
+            forbidden_count=np.zeros(n, dtype=np.int64),
             size=self.config.board_size,
             win_length=self.config.win_length,
             rule_code=self.config.rule.code,
@@ -301,6 +302,7 @@ class GomokuVectorEnv(VectorEnv):
             planes = planes.transpose(0, 2, 3, 1)
         view = planes[..., OPPONENT_VIEW_ORDER]
         view[..., OBSERVER_IS_BLACK] = 1 - view[..., OBSERVER_IS_BLACK]
+        view[..., FORBIDDEN] = self.batch.forbidden[games].reshape(view.shape[:-1])
         return view
 
     def _play_opponents(self) -> None:
@@ -317,7 +319,7 @@ class GomokuVectorEnv(VectorEnv):
 
     def _legal_replies(self, games: np.ndarray) -> np.ndarray:
         """The opponents' replies in ``games``; IllegalMoveError if one is illegal."""
-        masks = (self._cells()[games] == 0).astype(np.int8)
+        masks = self._legal(games).astype(np.int8)
         replies = self._ask_opponents(games, self._opponent_view(games), masks)
         bad = (replies < 0) | (replies >= masks.shape[1])
         bad |= masks[np.arange(games.size), replies % masks.shape[1]] == 0
@@ -347,11 +349,11 @@ class GomokuVectorEnv(VectorEnv):
     def _check_actions(self, actions: np.ndarray) -> None:
         cells = self.config.cells
         off_board = (actions < 0) | (actions >= cells)
-        occupied = self._cells()[np.arange(self.num_envs), actions % cells] != 0
-        bad = np.flatnonzero(off_board | occupied)
+        taken = ~self._legal()[np.arange(self.num_envs), actions % cells]
+        bad = np.flatnonzero(off_board | taken)
         if bad.size:
             game = int(bad[0])
             raise IllegalMoveError(
                 f"action {int(actions[game])} in game {game} "
-                "is off the board or occupied"
+                "is off the board, occupied or forbidden to black"
             )

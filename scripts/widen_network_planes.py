@@ -18,7 +18,7 @@ import torch
 from agents.alphazero.checkpoint import read_checkpoint, save_network
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import NetworkConfig
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 STEM_WEIGHT = "stem.0.weight"
 

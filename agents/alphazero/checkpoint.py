@@ -22,7 +22,7 @@ from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import NetworkConfig
 from agents.alphazero.weights import bundled_names
 from gomoku_env.atomic import write_atomically
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 FORMAT = "gomoku_env.alphazero"
 FORMAT_VERSION = 1

@@ -23,8 +23,9 @@ from agents.alphazero.training_config import DistillationConfig
 from agents.classic.heuristic import HeuristicAgent
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
+from gomoku_env.game_state import GameState
 from gomoku_env.kernels import BLACK, EMPTY
-from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.planes import PLANE_COUNT
 
 
 @dataclass(frozen=True)
@@ -90,29 +91,33 @@ def teacher_games(
     while started < games:
         count = min(parallel, games - started)
         started += count
-        boards = [Board(game) for _ in range(count)]
-        views = [ObservationPlanes(size) for _ in range(count)]
+        states = [GameState(game) for _ in range(count)]
         records: list[list[tuple[np.ndarray, int, int]]] = [[] for _ in range(count)]
         active = list(range(count))
         while active:
-            observed = np.stack([views[i].view(boards[i].to_move) for i in active])
-            masks = np.stack([boards[i].legal_mask() for i in active])
+            movers = [states[i].board.to_move for i in active]
+            observed = np.stack(
+                [
+                    states[i].observation(to_move)
+                    for i, to_move in zip(active, movers, strict=True)
+                ]
+            )
+            masks = np.stack([states[i].legal_mask() for i in active])
             moves = teacher.act_batch(observed, masks, np.asarray(active))
             still_active = []
             for row, index in enumerate(active):
-                board = boards[index]
+                state = states[index]
                 target = int(moves[row])
-                records[index].append((observed[row], target, board.to_move))
+                records[index].append((observed[row], target, movers[row]))
                 action = target
-                opening = len(board.moves) < config.opening_moves
+                opening = len(state.board.moves) < config.opening_moves
                 if opening or rng.random() < config.random_move_probability:
-                    action = _nearby_point(board, rng)
-                color, previous = board.to_move, board.last_move
-                board.play(action)
-                views[index].place(action, color, previous)
-                if not board.is_over:
+                    action = _nearby_point(state.board, rng)
+                state.play(action)
+                if not state.over:
                     still_active.append(index)
             active = still_active
+        boards = [state.board for state in states]
         for board, record in zip(boards, records, strict=True):
             winner = board.winner
             black_wins += winner == BLACK

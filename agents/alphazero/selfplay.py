@@ -27,7 +27,7 @@ from agents.search import Evaluator, SearchConfig, SearchTree, step_searches
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY
-from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.planes import PLANE_COUNT, ObservationPlanes
 
 TREE_SEARCHES = 4
 

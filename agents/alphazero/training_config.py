@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, fields
 
 from agents.options import bounded, check_fields
 from gomoku_env.config import GameConfig
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 
 @dataclass(frozen=True)

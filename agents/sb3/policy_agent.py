@@ -15,7 +15,7 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from gomoku_env.config import GameConfig
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 
 def policy_of(model: Any) -> MaskableActorCriticPolicy:

@@ -19,7 +19,7 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.sb3.policy_agent import PolicyAgent, policy_of
-from gomoku_env.observation import OWN_STONES
+from gomoku_env.planes import OWN_STONES
 
 
 class PolicyPool:

@@ -20,7 +20,7 @@ from agents.base import Agent, TimedAgent
 from agents.gomocup.protocol import UNLIMITED_TIME_LEFT_MS
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.observation import ObservationPlanes
+from gomoku_env.planes import ObservationPlanes
 
 SAFETY_FRACTION = 0.8
 """Share of the allowed time given to the agent; the rest covers I/O and scheduling."""

@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import gomoku_env
 from gomoku_env import aec_env
 from gomoku_env.notation import parse_moves
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 # api_test warns about any dict observation; that is the only warning we accept.
 EXPECTED_WARNINGS = {

@@ -14,7 +14,7 @@ import pytest
 
 import gomoku_env
 from gomoku_env.gym_env import GomokuEnv
-from gomoku_env.observation import ObservationPlanes
+from gomoku_env.planes import ObservationPlanes
 
 COPIERS = {
     "deepcopy": copy.deepcopy,
@@ -26,7 +26,7 @@ def assert_planes_follow_the_board(environment) -> None:
     """The env's planes equal planes rebuilt from its board."""
     unwrapped = environment.unwrapped
     rebuilt = ObservationPlanes.from_board(unwrapped.board)
-    assert np.array_equal(unwrapped._planes.planes, rebuilt.planes)
+    assert np.array_equal(unwrapped.game.planes.planes, rebuilt.planes)
 
 
 def legal_actions(environment, count: int) -> list[int]:

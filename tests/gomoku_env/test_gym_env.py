@@ -11,7 +11,7 @@ import gomoku_env
 from agents import RandomAgent
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.gym_env import GomokuEnv
-from gomoku_env.observation import FORBIDDEN, PLANE_COUNT
+from gomoku_env.planes import FORBIDDEN, PLANE_COUNT
 
 
 def play_random_episode(env: GomokuEnv, seed: int) -> list[tuple]:

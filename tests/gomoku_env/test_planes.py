@@ -8,8 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gomoku_env import BLACK, WHITE, Board, GameConfig, Rule
-from gomoku_env.observation import ObservationPlanes
-from gomoku_env.planes import PLANE_COUNT, read_cells, write_planes
+from gomoku_env.planes import PLANE_COUNT, ObservationPlanes, read_cells, write_planes
 from tests.oracle import observation_planes
 
 

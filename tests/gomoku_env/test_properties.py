@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gomoku_env import BLACK, EMPTY, WHITE, Board, GameConfig
-from gomoku_env.observation import ObservationPlanes
+from gomoku_env.planes import ObservationPlanes
 from gomoku_env.position import board_from_observation
 from gomoku_env.symmetry import (
     SYMMETRY_COUNT,

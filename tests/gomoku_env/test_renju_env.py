@@ -12,7 +12,7 @@ import gomoku_env
 from agents import RandomAgent
 from gomoku_env.kernels import BLACK
 from gomoku_env.notation import parse_moves
-from gomoku_env.observation import FORBIDDEN, ObservationPlanes
+from gomoku_env.planes import FORBIDDEN, ObservationPlanes
 from tests.gomoku_env.test_aec_env import run_without_unexpected_warnings
 from tests.renju_twin import reasons
 

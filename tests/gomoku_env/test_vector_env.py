@@ -11,7 +11,8 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 from agents import specs
 from gomoku_env.errors import IllegalMoveError
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.gym_env import GomokuEnv
+from gomoku_env.planes import FORBIDDEN, PLANE_COUNT
 from gomoku_env.vector_env import GomokuVectorEnv
 
 
@@ -169,8 +170,6 @@ def test_bad_arguments_are_clear_errors() -> None:
         GomokuVectorEnv(0)
     with pytest.raises(ValueError, match="play_as"):
         GomokuVectorEnv(4, play_as="both")
-    with pytest.raises(ValueError, match="renju"):
-        GomokuVectorEnv(4, rule="renju")
     env = GomokuVectorEnv(4, board_size=5)
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"4 integers, got shape \(3,\)"):
@@ -278,3 +277,52 @@ def test_opponent_failure_ends_the_games_never_swaps_colours(
         observations, *_ = env.step(np.array([40, 40]))
         assert (observations[:, 4, 4, 0] == 1).all()
         assert (observations[..., 1].sum(axis=(1, 2)) == 1).all()
+
+
+def replying_opponent(planes: np.ndarray, mask: np.ndarray) -> int:
+    """A deterministic opponent that still varies: a legal point picked by the stones."""
+    legal = np.flatnonzero(mask)
+    weights = np.arange(1, planes[..., 0].size + 1).reshape(planes.shape[:2])
+    stones = int(
+        (planes[..., 0] * weights).sum() + 3 * (planes[..., 1] * weights).sum()
+    )
+    return int(legal[stones % legal.size])
+
+
+@pytest.mark.parametrize("play_as", ["black", "white"])
+def test_renju_games_match_the_gymnasium_env(play_as: str) -> None:
+    """Masks, planes (forbidden points included), rewards and ends of the vector env
+    equal those of one Gymnasium env per game for the same moves under renju."""
+    games, size = 3, 9
+    options = {"board_size": size, "rule": "renju", "play_as": play_as}
+    opponent_forbidden = []
+
+    def opponent(planes: np.ndarray, mask: np.ndarray) -> int:
+        opponent_forbidden.append(int(planes[..., FORBIDDEN].sum()))
+        return replying_opponent(planes, mask)
+
+    vector = GomokuVectorEnv(games, opponent=opponent, **options)
+    singles = [GomokuEnv(opponent=opponent, **options) for _ in range(games)]
+    observations, _ = vector.reset(seed=0)
+    expected = [env.reset(seed=0)[0] for env in singles]
+    rng = np.random.default_rng(1)
+    moves = forbidden_seen = endings = 0
+    for _ in range(150):
+        masks = vector.action_masks()
+        for game, env in enumerate(singles):
+            assert np.array_equal(observations[game], expected[game])
+            assert np.array_equal(masks[game], env.action_masks())
+        forbidden_seen += int(observations[..., FORBIDDEN].sum())
+        actions = random_actions(masks, rng)
+        observations, rewards, terminated, _, info = vector.step(actions)
+        for game, env in enumerate(singles):
+            single, reward, ended, _, _ = env.step(int(actions[game]))
+            assert (rewards[game], terminated[game]) == (reward, ended)
+            if ended:
+                assert np.array_equal(info["final_obs"][game], single)
+                single, _ = env.reset()
+                endings += 1
+            expected[game] = single
+        moves += games
+    forbidden_seen += sum(opponent_forbidden)
+    assert moves >= 300 and endings >= 3 and forbidden_seen > 0

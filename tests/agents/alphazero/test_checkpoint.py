@@ -14,7 +14,7 @@ from agents.alphazero.checkpoint import CheckpointError, load_network, save_netw
 from agents.alphazero.network import PolicyValueNet, planes_to_tensor
 from agents.alphazero.training_config import NetworkConfig
 from agents.alphazero.weights import bundled_names, resolve_weights
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 from tests.agents.alphazero.test_network import TINY, random_batch
 
 

@@ -16,7 +16,7 @@ from agents.alphazero.network import (
 from agents.alphazero.replay import Batch
 from agents.alphazero.training_config import DistillationConfig, LearnerConfig
 from gomoku_env.config import GameConfig
-from gomoku_env.observation import OPPONENT_STONES, OWN_STONES
+from gomoku_env.planes import OPPONENT_STONES, OWN_STONES
 from tests.agents.alphazero.test_network import TINY
 
 SIX = GameConfig(6, 4)

@@ -10,7 +10,7 @@ from agents.alphazero.learner import Learner
 from agents.alphazero.network import PolicyValueNet, planes_to_tensor
 from agents.alphazero.replay import Batch
 from agents.alphazero.training_config import LearnerConfig, NetworkConfig
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 TINY = NetworkConfig(channels=16, blocks=1, value_hidden=16)
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents.alphazero.replay import Batch, ReplayBuffer, augment
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 from gomoku_env.symmetry import SYMMETRY_COUNT
 
 

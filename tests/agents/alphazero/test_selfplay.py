@@ -10,7 +10,7 @@ from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.selfplay import SelfPlay
 from agents.alphazero.training_config import SelfPlayConfig
 from gomoku_env.config import GameConfig
-from gomoku_env.observation import OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
+from gomoku_env.planes import OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
 from tests.agents.alphazero.test_network import TINY
 
 SMALL = SelfPlayConfig(

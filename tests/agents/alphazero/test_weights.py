@@ -14,7 +14,7 @@ from agents.alphazero.weights import (
     resolve_weights,
 )
 from gomoku_env.config import GameConfig
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 
 SHIPPED = ("8x8", "9x9", "15x15")
 MAX_BYTES = 5 * 1024 * 1024

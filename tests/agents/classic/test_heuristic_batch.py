@@ -9,8 +9,8 @@ from agents import RandomAgent
 from agents.classic.heuristic import HeuristicAgent
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.observation import OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
 from gomoku_env.opponents import BatchOpponent
+from gomoku_env.planes import OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
 from gomoku_env.vector_env import GomokuVectorEnv
 
 

@@ -18,7 +18,7 @@ from agents.sb3 import (
 )
 from agents.specs import make_agent
 from gomoku_env.gym_env import GomokuEnv
-from gomoku_env.observation import OPPONENT_STONES, PLANE_COUNT
+from gomoku_env.planes import OPPONENT_STONES, PLANE_COUNT
 from gomoku_env.sb3.vec_env import GomokuSB3VecEnv
 
 POLICY_KWARGS = {

@@ -7,7 +7,7 @@ import pytest
 
 from agents.search import SearchConfig, SearchTree, run_searches, step_searches
 from gomoku_env import Board, GameConfig
-from gomoku_env.observation import PLANE_COUNT, ObservationPlanes
+from gomoku_env.planes import PLANE_COUNT, ObservationPlanes
 from tests.agents.search.helpers import UniformEvaluator
 
 GAME = GameConfig(board_size=9)

@@ -7,7 +7,7 @@ import pytest
 
 from agents.search import RolloutEvaluator, SearchConfig, SearchTree, run_searches
 from gomoku_env import Board, GameConfig
-from gomoku_env.observation import PLANE_COUNT
+from gomoku_env.planes import PLANE_COUNT
 from tests.agents.search.helpers import RANDOM_ROLLOUTS, TACTICAL_ROLLOUTS
 
 GAME = GameConfig(board_size=9)

@@ -1,0 +1,196 @@
+"""One game as the envs see it: the state every env is a view of, and its one step.
+
+:class:`GameState` holds the :class:`Board`, both players' observation planes, black's
+renju forbidden points and the end of the game (a reason from :data:`END_REASONS`).
+The PettingZoo AEC env and the Gymnasium env are thin adapters over it: they turn its
+step into their rewards, infos and agent turns, and nothing else. The vector env keeps
+many games in compiled arrays instead but steps them with the same rule, forbidden-point
+and planes kernels (:mod:`gomoku_env.batch_kernels`).
+
+Options that the envs share are declared here once: :data:`FORBIDDEN_OPTIONS`,
+:data:`PLAY_AS`, :data:`ILLEGAL_ACTION_POLICIES`, :func:`check_learner_options`,
+:func:`validate_choice` and :func:`observation_box`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from gomoku_env.board import Board
+from gomoku_env.config import GameConfig, Rule
+from gomoku_env.errors import IllegalMoveError
+from gomoku_env.kernels import BLACK, EMPTY, WHITE
+from gomoku_env.notation import action_to_notation
+from gomoku_env.planes import PLANE_COUNT, ObservationPlanes
+
+FORBIDDEN_OPTIONS = ("mask", "lose")
+"""Renju's forbidden points: "mask" leaves them out of black's mask and playing one is
+an illegal move; "lose" keeps them in the mask and playing one loses."""
+PLAY_AS = ("black", "white", "random")
+ILLEGAL_ACTION_POLICIES = ("lose", "raise", "random")
+COLORS = {"black": BLACK, "white": WHITE}
+SEED_BOUND = 2**63
+"""Seeds handed on to opponents are drawn below this bound."""
+AGENTS = ("black_0", "white_0")
+
+END_REASONS = (
+    "five",
+    "board_full",
+    "no_legal_move",
+    "forbidden_overline",
+    "forbidden_double_four",
+    "forbidden_double_three",
+)
+"""How a game that nobody forfeited ends: a winning line, a full board, no point left to
+black (renju, forbidden points masked: a draw), or black playing a forbidden point
+(renju, forbidden="lose": white wins)."""
+
+
+def validate_choice(name: str, value: Any, accepted: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``accepted``; otherwise a ValueError naming both."""
+    if value not in accepted:
+        raise ValueError(f"unknown {name} {value!r}; expected one of {accepted}")
+    return value
+
+
+def check_learner_options(play_as: str, illegal_action: str) -> None:
+    """The single-agent envs' (Gymnasium and vector) options, or a ValueError."""
+    validate_choice("play_as", play_as, PLAY_AS)
+    validate_choice("illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)
+
+
+def observation_box(board_size: int, channels_first: bool = False) -> spaces.Box:
+    """The int8 observation planes of one board, channels last or first."""
+    shape = (board_size, board_size, PLANE_COUNT)
+    if channels_first:
+        shape = (PLANE_COUNT, board_size, board_size)
+    return spaces.Box(0, 1, shape, dtype=np.int8)
+
+
+class GameState:
+    """A game being played: position, planes, legal moves and result.
+
+    Args:
+        config: the game.
+        forbidden: what black's renju forbidden points do (see
+            :data:`FORBIDDEN_OPTIONS`); ignored by the other rules.
+
+    >>> game = GameState(GameConfig(board_size=9))
+    >>> game.play(40)
+    >>> game.board.moves, game.reason, int(game.legal_mask().sum())
+    ([40], None, 80)
+    """
+
+    def __init__(self, config: GameConfig, forbidden: str = "mask") -> None:
+        self.config = config
+        self.forbidden = validate_choice("forbidden", forbidden, FORBIDDEN_OPTIONS)
+        self._renju = config.rule is Rule.RENJU
+        self._masks_forbidden = self._renju and forbidden == "mask"
+        self.reset()
+
+    def reset(self, opening: Iterable[int] = ()) -> None:
+        """Start from the empty board and play ``opening`` (validated actions)."""
+        self.board = Board(self.config)
+        self.planes = ObservationPlanes(self.config.board_size)
+        self._forbidden = np.zeros(self.config.cells, dtype=np.int8)
+        self.reason: str | None = None
+        for action in opening:
+            self.play(action)
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended (see :data:`END_REASONS`)."""
+        return self.reason is not None
+
+    @property
+    def winner(self) -> int:
+        """BLACK, WHITE, or EMPTY while nobody has won (a draw, or not over)."""
+        return self.board.winner
+
+    def play(self, action: int) -> None:
+        """Play the side to move's stone on ``action`` and judge the game.
+
+        Raises:
+            IllegalMoveError: the action is off the board, occupied, the game is over,
+                or (renju, forbidden="mask") the point is forbidden to black; the
+                game is left unchanged.
+            TypeError: the action is not an integer.
+        """
+        board = self.board
+        if self._masks_forbidden:
+            self._reject_forbidden(action)
+        previous_move = board.last_move
+        color = BLACK if len(board.moves) % 2 == 0 else WHITE
+        board.play(action)
+        self.planes.place(int(action), color, previous_move)
+        if self._renju:
+            self._update_forbidden()
+        self.reason = self._end_reason()
+
+    def check_move(self, action: Any) -> None:
+        """Raise as :meth:`play` would for ``action``, without playing it."""
+        self.board.check_move(action)
+        if self._masks_forbidden:
+            self._reject_forbidden(action)
+
+    def legal_mask(self) -> np.ndarray:
+        """An int8 mask of the points the side to move may play (all 0 once over).
+
+        Black's forbidden points are left out under forbidden="mask" and kept under
+        forbidden="lose".
+        """
+        if self.reason is not None:
+            return np.zeros(self.config.cells, dtype=np.int8)
+        mask = self.board.legal_mask()
+        if self._renju and not self._masks_forbidden:
+            mask += self._forbidden
+        return mask
+
+    def observation(self, color: int) -> np.ndarray:
+        """A copy of the (N, N, PLANE_COUNT) planes as seen by the ``color`` player."""
+        return self.planes.view(color)
+
+    def winning_line_text(self) -> str:
+        """The winning line's points in notation, space-separated ("" if none)."""
+        size = self.board.size
+        return " ".join(action_to_notation(a, size) for a in self.board.winning_line())
+
+    def _end_reason(self) -> str | None:
+        """The reason the move just played ended the game, or None."""
+        board = self.board
+        if board.forbidden_loss is not None:
+            return f"forbidden_{board.forbidden_loss}"
+        if board.winner != EMPTY:
+            return "five"
+        if board.is_full:
+            return "board_full"
+        if self._masks_forbidden and self._all_empty_points_forbidden():
+            return "no_legal_move"
+        return None
+
+    def _all_empty_points_forbidden(self) -> bool:
+        empty_points = self.config.cells - len(self.board.moves)
+        return int(self._forbidden.sum()) == empty_points
+
+    def _reject_forbidden(self, action: Any) -> None:
+        """A forbidden point is an illegal move, not a loss (forbidden="mask"); other
+        illegal actions are left to the board to name."""
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+            return
+        board = self.board
+        on_board = not board.is_over and 0 <= action < self.config.cells
+        reason = board.forbidden_reason(action) if on_board else None
+        if reason is not None:
+            point = action_to_notation(int(action), board.size)
+            raise IllegalMoveError(
+                f"action {action} ({point}) is forbidden to black under renju: {reason}"
+            )
+
+    def _update_forbidden(self) -> None:
+        """Black's forbidden points, once per move: observing only reads them."""
+        self._forbidden = self.board.forbidden_mask()
+        self.planes.show_forbidden(self._forbidden)
