@@ -89,5 +89,5 @@ def test_a_distilled_network_plays_the_teachers_moves_far_more_often() -> None:
     ],
 )
 def test_bad_distillation_settings_are_named(field: str, value: object) -> None:
-    with pytest.raises(ValueError, match=f"DistillationConfig.{field}"):
+    with pytest.raises((TypeError, ValueError), match=f"DistillationConfig.{field}"):
         DistillationConfig(**{field: value})
