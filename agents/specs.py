@@ -39,7 +39,7 @@ from agents.python_agent import load_python_agent
 from agents.search import RolloutEvaluator, SearchEvaluator
 from agents.search.pattern_evaluator import PatternEvaluator
 from gomoku_env.config import GameConfig
-from gomoku_env.extras import require_extra
+from gomoku_env.errors import require_extra
 
 AgentFactory = Callable[..., Agent]
 """Called as ``factory(config=GameConfig, seed=int | None, **options)``."""

@@ -25,8 +25,8 @@ import torch
 from torch import nn
 
 from agents.base import legal_actions
-from gomoku_env.atomic import write_atomically
 from gomoku_env.config import GameConfig
+from gomoku_env.files import write_atomically
 from gomoku_env.planes import PLANE_COUNT
 
 MASKED_SCORE = -1e9

@@ -1,9 +1,14 @@
-"""Bad input: the exceptions raised for it, and the one check of a number from a user.
+"""What goes wrong, said clearly: bad input, missing extras, and the one number check.
 
 Every number that reaches the package from a person (an env argument, an agent spec's
 option, a command-line flag, a config field) goes through :func:`check_number`, so that
 each refuses the same things the same way: a bool, a non-number, NaN and infinity, and a
 value outside the option's range, with a message that names the option and the value.
+
+The core (``pip install gomoku_env``) needs numpy, numba, Gymnasium and PettingZoo only.
+AlphaZero needs torch and the SB3 integration Stable-Baselines3; their entry points call
+:func:`require_extra` first, so a user without them reads which extra to install
+instead of a bare ``No module named 'torch'``.
 
 >>> check_number("simulations", 200, minimum=1, integer=True)
 200
@@ -17,6 +22,7 @@ ValueError: time must be a finite number > 0, got nan
 
 from __future__ import annotations
 
+import importlib
 import math
 import numbers
 
@@ -72,3 +78,27 @@ def check_number(
         )
         raise ValueError(f"{name} must be {kind}{wanted_range}, got {value!r}")
     return int(value) if integer else float(value)
+
+
+TORCH_CPU_HINT = (
+    "for the CPU build of torch: "
+    "pip install torch --index-url https://download.pytorch.org/whl/cpu"
+)
+
+
+class MissingExtraError(ImportError):
+    """An optional dependency is not installed; the message names the extra."""
+
+
+def require_extra(modules: tuple[str, ...], extra: str, purpose: str) -> None:
+    """Import each of ``modules``, or raise :class:`MissingExtraError` saying that
+    ``purpose`` needs it and that ``pip install 'gomoku_env[EXTRA]'`` installs it."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError as error:
+            hint = f"; {TORCH_CPU_HINT}" if name == "torch" else ""
+            raise MissingExtraError(
+                f"{purpose} needs {name}, which is not installed: "
+                f"pip install 'gomoku_env[{extra}]'{hint}"
+            ) from error

@@ -28,13 +28,12 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gomoku_env.atomic import write_atomically
 from gomoku_env.board import COLOR_NAMES, Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError, NotationError
+from gomoku_env.files import read_text_file, write_atomically
 from gomoku_env.kernels import EMPTY
 from gomoku_env.notation import action_to_notation, notation_to_action
-from gomoku_env.text_files import read_text_file
 
 RESULTS = ("black", "white", "draw", "unfinished")
 REQUIRED_HEADERS = ("Rule", "Size", "WinLength", "Black", "White", "Result")

@@ -26,8 +26,8 @@ from agents.specs import make_agent
 from gomoku_apps.arena.match import pair_tasks
 from gomoku_apps.arena.openings import Opening, candidate_openings, describe
 from gomoku_apps.arena.runner import run_tasks
-from gomoku_env.atomic import write_text_atomically
 from gomoku_env.config import GameConfig
+from gomoku_env.files import write_text_atomically
 
 BOOK_MODULE = (
     Path(__file__).resolve().parents[1]

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from gomoku_apps.web.server import serve_in_background
-from gomoku_env.atomic import write_bytes_atomically
+from gomoku_env.files import write_bytes_atomically
 
 # The headless-browser helper lives with the tests that use it most: import it from
 # the repository root.

@@ -21,7 +21,7 @@ import torch
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import NetworkConfig
 from agents.alphazero.weights import bundled_names
-from gomoku_env.atomic import write_atomically
+from gomoku_env.files import write_atomically
 from gomoku_env.planes import PLANE_COUNT
 
 FORMAT = "gomoku_env.alphazero"

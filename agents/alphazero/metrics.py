@@ -11,7 +11,7 @@ import io
 import os
 from pathlib import Path
 
-from gomoku_env.atomic import write_bytes_atomically, write_text_atomically
+from gomoku_env.files import write_bytes_atomically, write_text_atomically
 
 COLUMNS = (
     "iteration",

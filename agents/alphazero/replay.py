@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gomoku_env.atomic import write_atomically
+from gomoku_env.files import write_atomically
 from gomoku_env.planes import PLANE_COUNT
 from gomoku_env.symmetry import SYMMETRY_COUNT, transform_cells, transform_planes
 

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from agents.alphazero.checkpoint import CheckpointError
-from gomoku_env.atomic import write_text_atomically
+from gomoku_env.files import write_text_atomically
 
 MANIFEST = "manifest.json"
 LEGACY_CHECKPOINT = "latest.pt"

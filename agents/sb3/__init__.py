@@ -4,7 +4,7 @@ Importing this package imports torch and stable-baselines3 (install the ``sb3`` 
 ``import gomoku_env`` alone never does.
 """
 
-from gomoku_env.extras import require_extra
+from gomoku_env.errors import require_extra
 
 require_extra(
     ("torch", "stable_baselines3", "sb3_contrib"),

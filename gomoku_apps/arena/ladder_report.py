@@ -11,7 +11,7 @@ import io
 from pathlib import Path
 
 from gomoku_apps.arena.ladder import Ladder
-from gomoku_env.atomic import write_atomically, write_text_atomically
+from gomoku_env.files import write_atomically, write_text_atomically
 
 CSV_COLUMNS = (
     "rank",

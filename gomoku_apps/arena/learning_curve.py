@@ -26,7 +26,7 @@ from pathlib import Path
 from gomoku_apps.arena.match import Arena
 from gomoku_apps.arena.rate import rate_agent
 from gomoku_apps.arena.reference import RatingScale
-from gomoku_env.atomic import write_bytes_atomically, write_text_atomically
+from gomoku_env.files import write_bytes_atomically, write_text_atomically
 
 COLUMNS = (
     "iteration",

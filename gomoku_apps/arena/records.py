@@ -33,8 +33,8 @@ from pathlib import Path
 
 from gomoku_apps.arena.openings import describe
 from gomoku_apps.arena.runner import GameResult
-from gomoku_env.atomic import write_text_atomically
 from gomoku_env.config import GameConfig
+from gomoku_env.files import write_text_atomically
 from gomoku_env.records import GameRecord
 
 

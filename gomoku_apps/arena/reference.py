@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 
 from gomoku_env.config import GameConfig, Rule
-from gomoku_env.text_files import read_text_file
+from gomoku_env.files import read_text_file
 
 ANCHOR_FILES = {9: "ladder-9x9.csv", 15: "ladder-15x15.csv"}
 """The stored reference ladders by board size: all freestyle, win length 5."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from gomoku_apps.cli.options import exit_after_thinking
-from gomoku_env.atomic import write_text_atomically
+from gomoku_env.files import write_text_atomically
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -27,7 +27,7 @@ from gomoku_apps.cli.options import (
     self_play_workers,
 )
 from gomoku_env.config import GameConfig
-from gomoku_env.extras import require_extra
+from gomoku_env.errors import require_extra
 
 DEFAULT_OUT = "runs/alphazero-{size}x{size}"
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from gomoku_apps.gui.buttons import Button
 from gomoku_apps.gui.window_app import WindowApp
 from gomoku_env.board import Board
-from gomoku_env.notation import action_to_notation
+from gomoku_env.notation import action_to_notation, result_sentence
 from gomoku_env.records import GameRecord
 from gomoku_env.render.style import RenderOptions
-from gomoku_env.result_words import result_sentence
 
 REPLAY_BUTTONS = [
     Button("first", "First", "home"),

@@ -20,9 +20,8 @@ from gomoku_env.board import COLOR_NAMES, Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, WHITE, other_color
-from gomoku_env.notation import action_to_notation
+from gomoku_env.notation import action_to_notation, result_sentence
 from gomoku_env.records import GameRecord
-from gomoku_env.result_words import result_sentence
 
 HUMAN = "human"
 

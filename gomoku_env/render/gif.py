@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from gomoku_env.atomic import write_atomically
+from gomoku_env.files import write_atomically
+from gomoku_env.notation import result_sentence
 from gomoku_env.records import GameRecord
 from gomoku_env.render.renderer import render_board, render_legend
 from gomoku_env.render.style import RenderOptions
-from gomoku_env.result_words import result_sentence
 
 DEFAULT_FRAME_MS = 600
 DEFAULT_FINAL_MS = 2500

@@ -5,6 +5,6 @@ SB3's ``VecEnv``. Policies, the feature extractor and self-play opponents, which
 torch, are agents: :mod:`agents.sb3`.
 """
 
-from gomoku_env.extras import require_extra
+from gomoku_env.errors import require_extra
 
 require_extra(("stable_baselines3",), "sb3", "The SB3 VecEnv adapter (gomoku_env.sb3)")

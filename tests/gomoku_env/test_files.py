@@ -6,7 +6,7 @@ import stat
 
 import pytest
 
-from gomoku_env.atomic import (
+from gomoku_env.files import (
     write_atomically,
     write_bytes_atomically,
     write_text_atomically,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from gomoku_env.result_words import REASON_WORDS, reason_words, result_sentence
+from gomoku_env.notation import REASON_WORDS, reason_words, result_sentence
 
 
 @pytest.mark.parametrize(
