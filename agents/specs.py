@@ -200,7 +200,9 @@ def _make_mcts(
         leaf_evaluator: SearchEvaluator = PatternEvaluator(config)
     else:
         leaf_evaluator = RolloutEvaluator(rollout or "tactical")
-    return MCTSAgent(config, leaf_evaluator, seed=seed, **options)
+    return MCTSAgent(
+        config, leaf_evaluator, seed=seed, **MCTSAgent.spec_options(options)
+    )
 
 
 register_agent(
@@ -244,7 +246,7 @@ def _make_alphazero(config: GameConfig, seed: int | None, **options: Any) -> Age
     # Imported here so that only specs naming AlphaZero pay for importing torch.
     from agents.alphazero.agent import AlphaZeroAgent
 
-    return AlphaZeroAgent(config, seed=seed, **options)
+    return AlphaZeroAgent(config, seed=seed, **AlphaZeroAgent.spec_options(options))
 
 
 register_agent(

@@ -86,5 +86,5 @@ def test_run_searches_without_tactical_moves_finds_the_block() -> None:
     trees = [SearchTree(NINE, config, seed=seed) for seed in range(2)]
     for tree in trees:
         tree.reset(Board.from_moves(FOUR_MOVES, NINE))
-    run_searches(trees, PatternEvaluator(NINE), simulations=64, leaves_per_search=4)
+    run_searches(trees, PatternEvaluator(NINE), simulations=64, leaves_per_round=4)
     assert [tree.best_action() for tree in trees] == [WIN_POINT, WIN_POINT]
