@@ -123,3 +123,12 @@ def test_the_search_modules_import_in_one_direction() -> None:
         )
 
     assert not [module for module in imports if reaches(module, module, set())]
+
+
+@pytest.mark.parametrize(
+    "field", ["exploration", "fpu", "virtual_loss", "dirichlet_alpha"]
+)
+@pytest.mark.parametrize("value", [float("nan"), float("inf")])
+def test_the_config_refuses_nan_and_infinity(field: str, value: float) -> None:
+    with pytest.raises(ValueError, match=field):
+        SearchConfig(**{field: value})

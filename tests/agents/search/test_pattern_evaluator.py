@@ -74,6 +74,11 @@ def test_bad_options_and_shapes_are_refused() -> None:
         PatternEvaluator(NINE, temperature=0)
     with pytest.raises(TypeError, match="value_scale"):
         PatternEvaluator(NINE, value_scale="big")
+    for infinite in (float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="temperature"):
+            PatternEvaluator(NINE, temperature=infinite)
+        with pytest.raises(ValueError, match="value_scale"):
+            PatternEvaluator(NINE, value_scale=infinite)
     planes, masks = leaf(Board(NINE))
     with pytest.raises(ValueError, match="masks"):
         PatternEvaluator(NINE).evaluate(planes, masks[:, :10])
