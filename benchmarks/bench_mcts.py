@@ -206,7 +206,7 @@ def main() -> None:
     parser.add_argument("--searches", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    SearchTree(GameConfig(board_size=9), PLAIN).run(RANDOM, simulations=10)  # compile
+    run_searches([SearchTree(GameConfig(board_size=9), PLAIN)], RANDOM, 10)  # compile
     report(measure(args), args.searches)
 
 
