@@ -31,19 +31,25 @@ import numpy as np
 
 from agents.base import legal_actions
 from agents.search import (
-    Evaluator,
     RolloutEvaluator,
     SearchConfig,
     SearchEvaluator,
     SearchTree,
+    run_searches,
+    search_rounds,
 )
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
+from gomoku_env.errors import check_number
 from gomoku_env.kernels import EMPTY
 from gomoku_env.position import board_from_observation
 
 DEFAULT_EVALUATOR = RolloutEvaluator(rollout="tactical")
 """Compiled tactical rollouts: the agent's evaluator unless one is given."""
+
+SPEC_ALIASES = {"c": "exploration", "batch": "leaves_per_round"}
+"""Spec options kept under their first names (``mcts:c=1.2,batch=8`` means
+``exploration=1.2, leaves_per_round=8``), for :func:`agents.specs.register_agent`."""
 
 
 @dataclass(frozen=True)
@@ -80,14 +86,14 @@ class MCTSAgent:
 
     Args:
         config: the game's rules.
-        evaluator: how leaves are valued: a :class:`RolloutEvaluator` (searched with
-            UCT) or an :class:`agents.search.Evaluator` with priors (searched with
-            PUCT; ``c`` is then PUCT's constant).
+        evaluator: how leaves are valued, and with it the formula: a
+            :class:`RolloutEvaluator` (searched with UCT) or an
+            :class:`agents.search.Evaluator` with priors (searched with PUCT).
         simulations: simulations per move (None: only the time budget counts).
         time: seconds per move (None: only the simulation budget counts).
-        c: the exploration constant of the formula.
-        batch: leaves gathered per round (kept apart by virtual loss); with an
-            evaluator, leaves per ``evaluate`` call.
+        exploration: the exploration constant of the formula (spec option ``c``).
+        leaves_per_round: leaves gathered per round (kept apart by virtual loss);
+            with an evaluator, leaves per ``evaluate`` call (spec option ``batch``).
         distance: candidate points within this distance of a stone (0: every point).
         tactical: always take a win in one and block the opponent's win in one.
         reuse: keep the subtree under the moves played between searches.
@@ -107,8 +113,8 @@ class MCTSAgent:
         evaluator: SearchEvaluator = DEFAULT_EVALUATOR,
         simulations: int | None = 1000,
         time: float | None = None,
-        c: float = 1.0,
-        batch: int = 1,
+        exploration: float = 1.0,
+        leaves_per_round: int = 1,
         distance: int = 2,
         tactical: bool = True,
         reuse: bool = True,
@@ -117,16 +123,18 @@ class MCTSAgent:
         edges_per_node: int = 16,
         seed: int | None = None,
     ) -> None:
-        _check_evaluator(evaluator)
-        check_search_options(simulations, time, batch, temperature)
+        rounds = search_rounds(evaluator)  # refuses what is no evaluator
+        check_search_options(simulations, time, leaves_per_round, temperature)
         self.config = config if config is not None else GameConfig()
         self.evaluator = evaluator
-        self.simulations, self.time, self.batch = simulations, time, batch
+        self._rounds = rounds
+        self.simulations, self.time = simulations, time
+        self.leaves_per_round = leaves_per_round
         self.time_per_move: float | None = None
         self.reuse, self.temperature = reuse, float(temperature)
         search_config = SearchConfig(
-            formula="uct" if isinstance(evaluator, RolloutEvaluator) else "puct",
-            exploration=c,
+            formula=rounds.formula,
+            exploration=exploration,
             candidate_distance=distance,
             tactical=tactical,
             max_nodes=max_nodes,
@@ -153,9 +161,9 @@ class MCTSAgent:
         """The move for the side to move on ``board`` (e.g. the env's board)."""
         reused = self._move_root_to(board)
         started = clock.perf_counter()
-        budget = self.time if self.time_per_move is None else self.time_per_move
-        simulations = self.tree.run(
-            self.evaluator, self.simulations, budget, batch=self.batch
+        time = self.time if self.time_per_move is None else self.time_per_move
+        (simulations,) = run_searches(
+            [self.tree], self._rounds, self.simulations, time, self.leaves_per_round
         )
         seconds = clock.perf_counter() - started
         action = self._choose()
@@ -215,31 +223,19 @@ def _added_stones(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
     return changed
 
 
-def _check_evaluator(evaluator: object) -> None:
-    if not isinstance(evaluator, (RolloutEvaluator, Evaluator)):
-        raise TypeError(
-            "evaluator must be a RolloutEvaluator or have evaluate(planes, masks), "
-            f"got {evaluator!r}"
-        )
-
-
 def check_search_options(
-    simulations: int | None, time: float | None, batch: int, temperature: float
+    simulations: int | None,
+    time: float | None,
+    leaves_per_round: int,
+    temperature: float,
 ) -> None:
-    """Raise ValueError, naming the option, unless these suit :class:`MCTSAgent`."""
+    """Raise ValueError (TypeError for a non-number), naming the option, unless these
+    suit :class:`MCTSAgent`."""
     if simulations is None and time is None:
         raise ValueError("give simulations, time or both")
-    if simulations is not None and not _is_int_at_least(simulations, 1):
-        raise ValueError(f"simulations must be a positive int, got {simulations!r}")
-    if time is not None and (
-        isinstance(time, bool) or not isinstance(time, (int, float)) or time <= 0
-    ):
-        raise ValueError(f"time must be a positive number of seconds, got {time!r}")
-    if not _is_int_at_least(batch, 1):
-        raise ValueError(f"batch must be a positive int, got {batch!r}")
-    if not isinstance(temperature, (int, float)) or temperature < 0:
-        raise ValueError(f"temperature must be a number ≥ 0, got {temperature!r}")
-
-
-def _is_int_at_least(value: object, low: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+    if simulations is not None:
+        check_number("simulations", simulations, minimum=1, integer=True)
+    if time is not None:
+        check_number("time", time, above=0)
+    check_number("leaves_per_round", leaves_per_round, minimum=1, integer=True)
+    check_number("temperature", temperature, minimum=0)

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import difflib
 import inspect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Agent, AgentFailedError, RandomAgent
 from agents.classic.alphabeta import AlphaBetaAgent, AlphaBetaOptions
 from agents.classic.heuristic import HeuristicAgent
-from agents.mcts import MCTSAgent
+from agents.mcts import SPEC_ALIASES, MCTSAgent
 from agents.options import RESERVED, convert, parameters, type_name
 from agents.python_agent import load_python_agent
 from agents.search import RolloutEvaluator, SearchEvaluator
@@ -59,6 +59,8 @@ class _Registration:
     sources: OptionSources
     open_options: bool
     """Whether options beyond the declared ones pass through (to a user's factory)."""
+    aliases: Mapping[str, str]
+    """Older option names and the declared names they stand for."""
     _options: dict[str, inspect.Parameter] | None = None
 
     @property
@@ -81,6 +83,7 @@ def register_agent(
     factory: AgentFactory,
     positional: str | None = None,
     options: OptionSources | None = None,
+    aliases: Mapping[str, str] | None = None,
 ) -> None:
     """Make ``name`` usable in specs.
 
@@ -96,6 +99,8 @@ def register_agent(
             that returns the callables defers importing them. When the factory takes
             ``**options`` and this is not given, further options pass through as
             written (typed int, float, bool or text by their look).
+        aliases: older option names still accepted, each mapped to the declared
+            option it stands for (``{"c": "exploration"}``); giving both is refused.
     """
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"an agent name must be a word like 'mcts', got {name!r}")
@@ -108,7 +113,9 @@ def register_agent(
         for parameter in inspect.signature(factory).parameters.values()
     )
     sources = options if options is not None else (factory,)
-    _REGISTRY[name] = _Registration(factory, positional, sources, open_options)
+    _REGISTRY[name] = _Registration(
+        factory, positional, sources, open_options, dict(aliases or {})
+    )
 
 
 def registered_names() -> list[str]:
@@ -123,9 +130,19 @@ def usage(name: str) -> str:
     head = (
         f"{name}:{registration.positional.upper()}" if registration.positional else name
     )
+    try:
+        declared = registration.options
+    except ImportError:  # declared in a module that needs an extra not installed here
+        return f"{name}[:key=value,...]"
     items = [
-        f"{option}={type_name(parameter.annotation)}"
-        for option, parameter in registration.options.items()
+        "|".join(
+            [
+                option,
+                *(old for old, new in registration.aliases.items() if new == option),
+            ]
+        )
+        + f"={type_name(parameter.annotation)}"
+        for option, parameter in declared.items()
         if option != registration.positional
     ]
     if registration.open_options:
@@ -157,19 +174,27 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     items = [part.strip() for part in option_text.split(",")]
     options: dict[str, Any] = {}
     registration = _REGISTRY.get(name)
-    declared = registration.options if registration else {}
+    try:
+        declared = registration.options if registration else {}
+    except ImportError as error:  # its options live in a module that needs an extra
+        raise ValueError(f"agent spec {spec!r}: {error}") from None
+    aliases = registration.aliases if registration else {}
     positional = registration.positional if registration else None
     if positional is not None and items[0]:
         options[positional] = items.pop(0).removeprefix(f"{positional}=")
     for item in filter(None, items):
-        key, equals, value = item.partition("=")
-        key = key.strip()
-        if not equals or not key.isidentifier():
+        written, equals, value = item.partition("=")
+        written = written.strip()
+        if not equals or not written.isidentifier():
             raise ValueError(
                 f"bad option {item!r} in agent spec {spec!r}: expected key=value"
             )
+        key = aliases.get(written, written)
         if key in options:
-            raise ValueError(f"option {key!r} given twice in agent spec {spec!r}")
+            raise ValueError(
+                f"option {key!r} given twice in agent spec {spec!r}"
+                + (f" ({written!r} is its older name)" if key != written else "")
+            )
         if key in declared:
             options[key] = convert(key, value.strip(), declared[key].annotation)
         else:
@@ -294,7 +319,9 @@ def _make_mcts(
     return MCTSAgent(config, leaf_evaluator, seed=seed, **options)
 
 
-register_agent("mcts", _make_mcts, options=(_make_mcts, MCTSAgent))
+register_agent(
+    "mcts", _make_mcts, options=(_make_mcts, MCTSAgent), aliases=SPEC_ALIASES
+)
 
 
 def _make_engine(
@@ -323,14 +350,24 @@ register_agent("heuristic", HeuristicAgent)
 register_agent("alphabeta", AlphaBetaAgent, options=(AlphaBetaOptions,))
 
 
-def _make_alphazero(
-    config: GameConfig, seed: int | None, weights: str | None = None, **options: Any
-) -> Agent:
-    # Imported here so that only specs naming AlphaZero pay for importing torch.
+def _alphazero_agent() -> type[Agent]:
+    """:class:`AlphaZeroAgent`, imported on first use: only specs naming AlphaZero pay
+    for importing torch, and without torch they say which extra to install."""
     require_extra(("torch",), "alphazero", "AlphaZero (agents.alphazero)")
     from agents.alphazero.agent import AlphaZeroAgent
 
-    return AlphaZeroAgent(config, weights=weights, seed=seed, **options)
+    return AlphaZeroAgent
 
 
-register_agent("alphazero", _make_alphazero)
+def _make_alphazero(
+    config: GameConfig, seed: int | None, weights: str | None = None, **options: Any
+) -> Agent:
+    return _alphazero_agent()(config, weights=weights, seed=seed, **options)
+
+
+register_agent(
+    "alphazero",
+    _make_alphazero,
+    options=lambda: (_make_alphazero, _alphazero_agent()),
+    aliases=SPEC_ALIASES,
+)

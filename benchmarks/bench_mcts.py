@@ -52,7 +52,7 @@ def ours_single(size: int, moves: list[int], simulations: int, config: SearchCon
     tree = SearchTree(game, config, seed=seed)
     tree.reset(Board.from_moves(moves, game))
     started = time.thread_time()
-    done = tree.run(evaluator, simulations=simulations)
+    (done,) = run_searches([tree], evaluator, simulations=simulations)
     return done / (time.thread_time() - started), tree
 
 
@@ -66,7 +66,8 @@ def ours_many(
     for tree in trees:
         tree.reset(board)
     started = time.thread_time()
-    done = sum(tree.run(RANDOM, simulations=simulations) for tree in trees)
+    # One after another in this thread (the driver would spread them over threads).
+    done = sum(run_searches([tree], RANDOM, simulations)[0] for tree in trees)
     return done / (time.thread_time() - started)
 
 
@@ -93,9 +94,7 @@ def ours_stepped(
     for tree in trees:
         tree.reset(board)
     started = time.thread_time()
-    done = sum(
-        run_searches(trees, UniformEvaluator(), simulations, leaves_per_search=8)
-    )
+    done = sum(run_searches(trees, UniformEvaluator(), simulations, leaves_per_round=8))
     return done / (time.thread_time() - started)
 
 
@@ -207,7 +206,7 @@ def main() -> None:
     parser.add_argument("--searches", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    SearchTree(GameConfig(board_size=9), PLAIN).run(RANDOM, simulations=10)  # compile
+    run_searches([SearchTree(GameConfig(board_size=9), PLAIN)], RANDOM, 10)  # compile
     report(measure(args), args.searches)
 
 

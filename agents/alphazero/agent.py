@@ -57,8 +57,9 @@ class AlphaZeroAgent(MCTSAgent):
             :class:`PolicyValueNet`; default: the bundled network for the board size.
         simulations: simulations per move (``None``: only ``time`` limits).
         time: seconds per move (whichever of the two ends first).
-        c: the PUCT exploration constant.
-        batch: leaves evaluated per network call (kept apart by virtual loss).
+        exploration: the PUCT exploration constant (spec option ``c``).
+        leaves_per_round: leaves evaluated per network call (kept apart by virtual
+            loss; spec option ``batch``).
         reuse: keep the subtree under the moves played.
         temperature: 0 plays the best move; > 0 samples visits ** (1 / temperature).
         seed: seeds the search.
@@ -72,15 +73,16 @@ class AlphaZeroAgent(MCTSAgent):
         weights: str | os.PathLike[str] | PolicyValueNet | None = None,
         simulations: int | None = 200,
         time: float | None = None,
-        c: float = 1.5,
-        batch: int = 8,
+        exploration: float = 1.5,
+        leaves_per_round: int = 8,
         reuse: bool = True,
         temperature: float = 0.0,
         seed: int | None = None,
         device: str = "cpu",
         threads: int | None = None,
     ) -> None:
-        check_search_options(simulations, time, batch, temperature)  # before loading
+        # Checked before the network loads, so a bad option fails fast.
+        check_search_options(simulations, time, leaves_per_round, temperature)
         config = config if config is not None else GameConfig()
         configure_threads(threads)
         self.network = load_weights_option(weights, config.board_size)
@@ -92,8 +94,8 @@ class AlphaZeroAgent(MCTSAgent):
             self.network_evaluator,
             simulations,
             time,
-            c=c,
-            batch=batch,
+            exploration=exploration,
+            leaves_per_round=leaves_per_round,
             distance=0,
             reuse=reuse,
             temperature=temperature,

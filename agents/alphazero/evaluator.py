@@ -19,6 +19,7 @@ from agents.alphazero.network import (
     masked_log_softmax,
     planes_to_tensor,
 )
+from gomoku_env.errors import check_number
 
 
 def default_threads() -> int:
@@ -30,8 +31,7 @@ def configure_threads(threads: int | None) -> None:
     """Set torch's CPU thread count (``None``: :func:`default_threads`)."""
     if threads is None:
         threads = default_threads()
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be an int >= 1, got {threads!r}")
+    check_number("threads", threads, minimum=1, integer=True)
     if torch.get_num_threads() != threads:
         torch.set_num_threads(threads)
 
@@ -51,12 +51,7 @@ class NetworkEvaluator:
         device: torch.device | str = "cpu",
         cache_size: int = 0,
     ) -> None:
-        if (
-            isinstance(cache_size, bool)
-            or not isinstance(cache_size, int)
-            or cache_size < 0
-        ):
-            raise ValueError(f"cache_size must be an int >= 0, got {cache_size!r}")
+        check_number("cache_size", cache_size, minimum=0, integer=True)
         self.device = torch.device(device)
         self.network = network.to(self.device).eval()
         self.cache_size = cache_size

@@ -2,10 +2,11 @@
 
 Every game owns a search tree of the shared search core. Each round, every unfinished
 search gathers a few leaves (kept apart by virtual loss), all the leaves of all the
-games go to the network in ONE call, and each tree backs up its own rows
-(:func:`agents.search.step_searches`). A game whose search has used its budget plays
-its move at once and starts the next search from the kept subtree, so the batch stays
-full while games are at different moves.
+games go to the network in ONE call, and each tree backs up its own rows: the search
+core's one driver, :func:`agents.search.run_searches`, run until the first search is
+done. A game whose search has used its budget plays its move at once and starts the
+next search from the kept subtree, so the batch stays full while games are at
+different moves.
 
 Playout-cap randomisation (as in KataGo): a move gets the full search, with Dirichlet
 noise at the root and a training sample recorded, with probability
@@ -23,7 +24,7 @@ import numpy as np
 
 from agents.alphazero.replay import Batch
 from agents.alphazero.training_config import SelfPlayConfig
-from agents.search import Evaluator, SearchConfig, SearchTree, step_searches
+from agents.search import Evaluator, SearchConfig, SearchTree, run_searches
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY
@@ -54,7 +55,6 @@ class _Game:
     tree: SearchTree
     budget: int = 0
     full_search: bool = False
-    searched: int = 0
     sample_planes: list[np.ndarray] = field(default_factory=list)
     sample_policy: list[np.ndarray] = field(default_factory=list)
     sample_colors: list[int] = field(default_factory=list)
@@ -115,13 +115,18 @@ class SelfPlay:
         finished: list[_Game] = []
         simulations = moves = 0
         while active:
-            limits = [
-                min(self.config.leaves_per_round, g.budget - g.searched) for g in active
-            ]
-            simulations += step_searches([g.tree for g in active], evaluator, limits)
+            simulations += sum(
+                run_searches(
+                    [g.tree for g in active],
+                    evaluator,
+                    [g.budget - g.tree.simulations for g in active],
+                    _seconds_left(deadline),
+                    self.config.leaves_per_round,
+                    until_first=True,
+                )
+            )
             for game in list(active):
-                game.searched = game.tree.simulations
-                if game.searched < game.budget and not game.tree.is_solved:
+                if game.tree.simulations < game.budget and not game.tree.is_solved:
                     continue
                 moves += 1
                 if not self._play_move(game):
@@ -153,7 +158,6 @@ class SelfPlay:
             if game.full_search
             else self.config.fast_simulations
         )
-        game.searched = game.tree.simulations
 
     def _play_move(self, game: _Game) -> bool:
         """Record a sample if due, play the chosen move; True when the game is over."""
@@ -204,6 +208,11 @@ class SelfPlay:
         return SelfPlayResult(
             samples, len(finished), moves, simulations, black_wins, draws
         )
+
+
+def _seconds_left(deadline: float | None) -> float | None:
+    """Seconds to a :func:`time.monotonic` deadline (0 once past: one more round)."""
+    return None if deadline is None else max(deadline - time.monotonic(), 0.0)
 
 
 def play_games(

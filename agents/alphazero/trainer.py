@@ -48,7 +48,7 @@ from agents.alphazero.checkpoint import (
     save_network,
 )
 from agents.alphazero.distillation import distil
-from agents.alphazero.evaluation import evaluation_row
+from agents.alphazero.gating import evaluation_row
 from agents.alphazero.learner import Learner, LossTerms
 from agents.alphazero.metrics import MetricsLog, plot_metrics
 from agents.alphazero.network import PolicyValueNet

@@ -1,23 +1,26 @@
 """One search core for pure MCTS and AlphaZero: a flat-array tree driven by numba.
 
-The leaf evaluator is the seam, an object passed to the search (as in OpenSpiel):
-a :class:`RolloutEvaluator` plays leaves out inside the compiled loop (a whole batch of
-simulations per call); anything else implements :class:`Evaluator` (priors and values
-for a batch of positions: :class:`agents.search.pattern_evaluator.PatternEvaluator`,
+The leaf evaluator is the seam, an object passed to the search (as in OpenSpiel), and
+it decides how a round runs (:mod:`agents.search.driver`): a :class:`RolloutEvaluator`
+plays leaves out inside the compiled loop (a whole batch of simulations per call);
+anything else implements :class:`Evaluator` (priors and values for a batch of
+positions: :class:`PatternEvaluator`,
 :class:`agents.alphazero.evaluator.NetworkEvaluator`) and is called once per round of
-leaves. :class:`SearchConfig` holds the search's knobs; the tree turns it and the
+leaves. One driver, :func:`run_searches`, runs any number of trees to their budget
+(``simulations``, ``time``, ``leaves_per_round``); the MCTS agent and self-play both
+call it. :class:`SearchConfig` holds the tree's knobs; the tree turns it and the
 game's rules into one :class:`agents.search.settings.SearchSettings` that the kernels
 read by name.
 
 One search, rollouts:
 
 >>> from gomoku_env import Board, GameConfig
->>> from agents.search import RolloutEvaluator, SearchConfig, SearchTree
+>>> from agents.search import RolloutEvaluator, SearchConfig, SearchTree, run_searches
 >>> game = GameConfig(board_size=9)
 >>> tree = SearchTree(game, SearchConfig(candidate_distance=2), seed=0)
 >>> tree.reset(Board.from_moves([40, 41], game))   # a position, game not over
->>> tree.run(RolloutEvaluator(), simulations=500)
-500
+>>> run_searches([tree], RolloutEvaluator(), simulations=500)
+[500]
 >>> action = tree.best_action()             # proven win first, then most visits
 >>> int(tree.visit_counts().sum()) <= 500 and -1 <= tree.root_value() <= 1
 True
@@ -29,18 +32,17 @@ True
 
 Many searches stepped together, one evaluator call per round (AlphaZero self-play):
 
->>> from agents.search import run_searches
->>> from agents.search.pattern_evaluator import PatternEvaluator
+>>> from agents.search import PatternEvaluator
 >>> config = SearchConfig(formula="puct", exploration=1.5,
 ...                       dirichlet_alpha=0.3, dirichlet_fraction=0.25)
 >>> trees = [SearchTree(game, config, seed=k) for k in range(4)]   # one per game
->>> run_searches(trees, PatternEvaluator(game), simulations=64, leaves_per_search=8)
+>>> run_searches(trees, PatternEvaluator(game), simulations=64, leaves_per_round=8)
 [64, 64, 64, 64]
 >>> pi = trees[0].visit_distribution(temperature=1.0)   # (H*W,) float32 target
 >>> round(float(pi.sum()), 4)
 1.0
 
-``step_searches(trees, evaluator, leaves_per_search)`` is one round of that: every tree
+``step_searches(trees, evaluator, leaves_per_round)`` is one round of that: every tree
 gathers up to B leaves (descents kept apart by virtual loss; a descent that meets a leaf
 already pending ends the tree's gathering for the round), the leaves' planes are
 written straight into one buffer, ``evaluator.evaluate(planes, masks)`` is called ONCE
@@ -72,19 +74,30 @@ Semantics:
   the one hook for rules with forbidden points.
 """
 
-from agents.search.batch import run_searches, step_searches
-from agents.search.config import SearchConfig
-from agents.search.evaluator import Evaluator, RolloutEvaluator, SearchEvaluator
+from agents.search.driver import (
+    BatchedRounds,
+    Evaluator,
+    RolloutEvaluator,
+    SearchEvaluator,
+    SearchRounds,
+    run_searches,
+    search_rounds,
+    step_searches,
+)
 from agents.search.pattern_evaluator import PatternEvaluator
+from agents.search.settings import SearchConfig
 from agents.search.tree import SearchTree
 
 __all__ = [
+    "BatchedRounds",
     "Evaluator",
     "PatternEvaluator",
     "RolloutEvaluator",
     "SearchConfig",
     "SearchEvaluator",
+    "SearchRounds",
     "SearchTree",
     "run_searches",
+    "search_rounds",
     "step_searches",
 ]

@@ -5,6 +5,10 @@ player who made that move (so a parent picks the child with the best value direc
 An expanded node owns a contiguous block of edges (move, prior, child index); a child
 node is created the first time its edge is selected, so a simulation adds one node.
 The root is always node 0; :func:`compact_subtree` moves a subtree there for tree reuse.
+
+Each tree also owns the state of its random stream (xorshift64*, a one-element
+``uint64`` array, :func:`new_random_state`), so searches stepped together or run on
+several threads never share randomness, and a seed reproduces a search exactly.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ DRAW = 3  # the game ends drawn (full board) with best play
 
 NODES_USED = 0
 EDGES_USED = 1
+
+_MULTIPLIER = np.uint64(2685821657736338717)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 class TreeArrays(NamedTuple):
@@ -146,3 +153,31 @@ def compact_subtree(source: TreeArrays, new_root: int, target: TreeArrays) -> No
         target.used[EDGES_USED] = new_start + source.edge_count[old]
     target.parent[0] = -1
     target.used[NODES_USED] = tail
+
+
+def new_random_state(seed: int) -> np.ndarray:
+    """A generator state from a non-negative integer seed (never the all-zero state)."""
+    state = np.array(
+        [(int(seed) * 0x9E3779B97F4A7C15 + 1) % (1 << 64)], dtype=np.uint64
+    )
+    if state[0] == 0:
+        state[0] = _GOLDEN
+    return state
+
+
+@njit(cache=True, nogil=True)
+def next_random(state: np.ndarray) -> np.uint64:
+    """The next 64 random bits."""
+    x = state[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[0] = x
+    return x * _MULTIPLIER
+
+
+@njit(cache=True, nogil=True)
+def random_below(state: np.ndarray, bound: int) -> int:
+    """A uniform integer in [0, bound) (bound ≥ 1), by multiply-shift of 32 bits."""
+    high = next_random(state) >> np.uint64(32)
+    return np.int64((high * np.uint64(bound)) >> np.uint64(32))

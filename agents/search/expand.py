@@ -12,13 +12,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.search.arrays import EDGES_USED, LOSS, WIN, TreeArrays, new_node
+from agents.search.arrays import (
+    EDGES_USED,
+    LOSS,
+    WIN,
+    TreeArrays,
+    new_node,
+    random_below,
+)
 from agents.search.position_kernels import (
     candidate_mask,
     is_legal_point,
     winning_points,
 )
-from agents.search.rng import random_below
 from agents.search.settings import SearchSettings
 from gomoku_env.kernels import BLACK, EMPTY, RENJU, other_color
 

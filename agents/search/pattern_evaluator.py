@@ -24,6 +24,7 @@ from numba import njit
 from agents.classic.patterns import ATTACK_WEIGHT, DEFENCE_WEIGHT, point_values
 from agents.classic.shapes import build_shape_table
 from gomoku_env.config import GameConfig
+from gomoku_env.errors import check_number
 from gomoku_env.kernels import other_color
 from gomoku_env.planes import read_cells
 
@@ -91,16 +92,9 @@ class PatternEvaluator:
         temperature: float = 1.0,
         value_scale: float = 0.25,
     ) -> None:
-        for name, number in (
-            ("temperature", temperature),
-            ("value_scale", value_scale),
-        ):
-            if isinstance(number, bool) or not isinstance(number, (int, float)):
-                raise TypeError(f"{name} must be a number, got {number!r}")
-            if not number > 0:
-                raise ValueError(f"{name} must be > 0, got {number!r}")
         self.config = config if config is not None else GameConfig()
-        self.temperature, self.value_scale = float(temperature), float(value_scale)
+        self.temperature = check_number("temperature", temperature, above=0)
+        self.value_scale = check_number("value_scale", value_scale, above=0)
         self._table = build_shape_table(self.config.win_length)
 
     def evaluate(

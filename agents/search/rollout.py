@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.search.arrays import random_below
 from agents.search.position_kernels import is_legal_point, winning_points
-from agents.search.rng import random_below
 from agents.search.settings import SearchSettings
 from gomoku_env.kernels import EMPTY, RENJU, judge_stone, other_color, wins_with_run
 

@@ -3,8 +3,8 @@
 A round descends from the root up to ``max_leaves`` times; proven leaves are backed up
 on the spot, the others are marked pending (so later descents of the round turn away
 from them, on top of the virtual loss) and returned. With a RolloutEvaluator the whole
-loop runs here (:func:`run_rollouts`); with a batched evaluator Python calls :func:`gather_leaves`,
-:func:`write_leaf_inputs`, the evaluator, then :func:`apply_evaluations`.
+loop runs here (:func:`run_rollouts`); with a batched evaluator Python calls
+:func:`gather_leaf_inputs`, the evaluator, then :func:`apply_evaluations`.
 """
 
 from __future__ import annotations
@@ -234,13 +234,13 @@ def run_rollouts(
     settings: SearchSettings,
     root_state: np.ndarray,
     simulations: int,
-    batch: int,
+    leaves_per_round: int,
     rng: np.ndarray,
 ) -> int:
     """Run about ``simulations`` simulations with rollouts (tactical or random, as
-    ``settings`` say), ``batch`` leaves per round; returns the number run (fewer when
-    the root gets proven)."""
-    leaves = np.empty(batch, dtype=np.int32)
+    ``settings`` say), ``leaves_per_round`` leaves per round; returns the number run
+    (fewer when the root gets proven)."""
+    leaves = np.empty(leaves_per_round, dtype=np.int32)
     done = 0
     while done < simulations and tree.status[0] == UNKNOWN:
         found, proven = gather_leaves(
@@ -248,7 +248,7 @@ def run_rollouts(
             root_cells,
             settings,
             root_state,
-            min(batch, simulations - done),
+            min(leaves_per_round, simulations - done),
             leaves,
             rng,
         )

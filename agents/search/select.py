@@ -15,8 +15,15 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.search.arrays import DRAW, LOSS, UNKNOWN, WIN, TreeArrays, new_node
-from agents.search.rng import random_below
+from agents.search.arrays import (
+    DRAW,
+    LOSS,
+    UNKNOWN,
+    WIN,
+    TreeArrays,
+    new_node,
+    random_below,
+)
 from agents.search.settings import SearchSettings
 from gomoku_env.kernels import other_color, place_and_judge
 

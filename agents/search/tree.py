@@ -1,13 +1,12 @@
 """SearchTree: one Monte Carlo tree search over a Gomoku position.
 
-Python holds the root position and drives rounds; the tree and every per-simulation
-step live in compiled kernels (:mod:`agents.search.rounds`), which read the game and
-the search's knobs from one :class:`agents.search.settings.SearchSettings`. Rollout
-searches run whole batches of simulations in one call; with an
-:class:`agents.search.evaluator.Evaluator` each round is :meth:`SearchTree.gather` →
-``evaluator.evaluate`` → :meth:`SearchTree.apply`, which
-:func:`agents.search.batch.step_searches` does for many trees with one evaluator call.
-Running to a budget is :mod:`agents.search.running`; reading the result,
+Python holds the root position; the tree and every per-simulation step live in
+compiled kernels (:mod:`agents.search.rounds`), which read the game and the search's
+knobs from one :class:`agents.search.settings.SearchSettings`. The tree offers the two
+kinds of round: :meth:`SearchTree.play_rollouts` (whole batches of simulations in one
+compiled call) and :meth:`SearchTree.gather` → ``evaluator.evaluate`` →
+:meth:`SearchTree.apply`. Which one runs, and how often, is the evaluator's and the
+driver's business (:mod:`agents.search.driver`); reading the result is
 :mod:`agents.search.results`.
 """
 
@@ -24,14 +23,11 @@ from agents.search.arrays import (
     allocate_tree,
     clear_tree,
     compact_subtree,
+    new_random_state,
 )
-from agents.search.config import SearchConfig
-from agents.search.evaluator import RolloutEvaluator, SearchEvaluator
 from agents.search.position_kernels import is_legal_point
-from agents.search.rng import new_state
 from agents.search.rounds import apply_evaluations, gather_leaf_inputs, run_rollouts
-from agents.search.running import run_search
-from agents.search.settings import search_settings
+from agents.search.settings import SearchConfig, search_settings
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, other_color, place_and_judge
@@ -69,7 +65,7 @@ class SearchTree:
     def reseed(self, seed: int | None) -> None:
         """Restart the search's random streams from ``seed``."""
         self._rng = np.random.default_rng(seed)
-        self._kernel_rng = new_state(int(self._rng.integers(2**62)))
+        self._kernel_rng = new_random_state(int(self._rng.integers(2**62)))
 
     # --- the root position -------------------------------------------------------
 
@@ -177,43 +173,26 @@ class SearchTree:
         """Whether Dirichlet noise waits for the root's expansion."""
         return self._noise_due
 
-    # --- running ------------------------------------------------------------------
-
-    def run(
-        self,
-        evaluator: SearchEvaluator,
-        simulations: int | None = None,
-        time_limit: float | None = None,
-        batch: int = 1,
-    ) -> int:
-        """Search until ``simulations`` are done or ``time_limit`` seconds pass
-        (whichever first; at least one must be given), or the root is solved.
-
-        A :class:`RolloutEvaluator` plays its rollouts inside the compiled search;
-        any other evaluator is called once per round of up to ``batch`` leaves.
-        Returns the simulations done.
-        """
-        return run_search(self, evaluator, simulations, time_limit, batch)
+    # --- the two kinds of round ------------------------------------------------------
 
     def play_rollouts(
-        self, evaluator: RolloutEvaluator, simulations: int, batch: int
+        self, tactical: bool, simulations: int, leaves_per_round: int
     ) -> int:
-        """Up to ``simulations`` simulations with ``evaluator``'s rollouts, in one
-        compiled call gathering ``batch`` leaves per round; the number run."""
+        """Up to ``simulations`` simulations valued by rollouts (``tactical`` ones take
+        and block wins in one), in one compiled call gathering ``leaves_per_round``
+        leaves per round; the number run."""
         if self._leaf_count:
             raise ValueError("the previous gather() still awaits apply()")
         # The rollout kind travels in the settings, where the kernels read it once.
-        settings = self.settings._replace(tactical_rollouts=evaluator.tactical)
+        settings = self.settings._replace(tactical_rollouts=tactical)
         found = run_rollouts(
-            self._tree, self._cells, settings, self._state, simulations, batch,
-            self._kernel_rng,
+            self._tree, self._cells, settings, self._state, simulations,
+            leaves_per_round, self._kernel_rng,
         )  # fmt: skip
         done = int(found)
         self.simulations += done
         self._add_noise_if_due()
         return done
-
-    # --- the batched-evaluator round ----------------------------------------------
 
     def gather(
         self, planes: np.ndarray, masks: np.ndarray, offset: int, max_leaves: int

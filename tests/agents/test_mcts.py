@@ -138,9 +138,16 @@ def test_summary_exposes_visits_value_and_line() -> None:
     [
         ("simulations=0", "simulations"),
         ("time=-1", "time"),
-        ("batch=0", "batch"),
+        ("batch=0", "leaves_per_round"),
+        ("leaves_per_round=0", "leaves_per_round"),
         ("temperature=-0.5", "temperature"),
         ("c=-1", "exploration"),
+        ("c=nan", "exploration"),
+        ("exploration=inf", "exploration"),
+        ("time=nan", "time"),
+        ("time=inf", "time"),
+        ("temperature=nan", "temperature"),
+        ("c=1.0,exploration=2.0", "not both"),
         ("distance=-2", "candidate_distance"),
         ("colour=1", "colour"),
     ],
@@ -148,3 +155,29 @@ def test_summary_exposes_visits_value_and_line() -> None:
 def test_bad_options_are_named(options: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_agent(f"mcts:{options}", GAME)
+
+
+def test_spec_aliases_name_the_agents_arguments() -> None:
+    agent = make_agent("mcts:simulations=50,c=0.7,batch=4", GAME, seed=0)
+    same = make_agent(
+        "mcts:simulations=50,exploration=0.7,leaves_per_round=4", GAME, seed=0
+    )
+    assert agent.leaves_per_round == same.leaves_per_round == 4
+    assert agent.tree.config.exploration == same.tree.config.exploration == 0.7
+    board = position([40], [41], last=41)
+    assert agent.act_on_board(board) == same.act_on_board(board)
+    np.testing.assert_array_equal(agent.last_summary.visits, same.last_summary.visits)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"time": float("nan")},
+        {"time": float("inf")},
+        {"exploration": float("nan")},
+        {"temperature": float("inf")},
+    ],
+)
+def test_the_agent_refuses_nan_and_infinity(options: dict[str, float]) -> None:
+    with pytest.raises(ValueError, match=next(iter(options))):
+        MCTSAgent(GAME, **options)

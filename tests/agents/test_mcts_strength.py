@@ -36,8 +36,8 @@ def test_batched_search_is_not_weaker() -> None:
     # Equal strength scores about half; a third or more rules out "clearly weaker".
     games = 12
     wins = match_wins(
-        lambda seed: MCTSAgent(GAME, simulations=1000, batch=8, seed=seed),
-        lambda seed: MCTSAgent(GAME, simulations=1000, batch=1, seed=seed),
+        lambda seed: MCTSAgent(GAME, simulations=1000, leaves_per_round=8, seed=seed),
+        lambda seed: MCTSAgent(GAME, simulations=1000, leaves_per_round=1, seed=seed),
         games,
         board_size=9,
     )

@@ -125,6 +125,9 @@ def test_bundled_weights_specs_build_the_network_search() -> None:
     nine = GameConfig(board_size=9)
     agent = make_agent("alphazero:weights=9x9,simulations=200", nine, seed=0)
     assert isinstance(agent.evaluator, NetworkEvaluator)
-    assert (agent.simulations, agent.time, agent.batch) == (200, None, 8)
+    assert (agent.simulations, agent.time, agent.leaves_per_round) == (200, None, 8)
+    batched = make_agent("alphazero:weights=9x9,batch=4,c=2.0", nine, seed=0)
+    assert batched.leaves_per_round == 4
+    assert batched.tree.config.exploration == 2.0
     timed = make_agent("alphazero:time=0.5", nine, seed=0)
     assert (timed.simulations, timed.time) == (200, 0.5)

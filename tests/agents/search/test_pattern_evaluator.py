@@ -74,6 +74,11 @@ def test_bad_options_and_shapes_are_refused() -> None:
         PatternEvaluator(NINE, temperature=0)
     with pytest.raises(TypeError, match="value_scale"):
         PatternEvaluator(NINE, value_scale="big")
+    for infinite in (float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="temperature"):
+            PatternEvaluator(NINE, temperature=infinite)
+        with pytest.raises(ValueError, match="value_scale"):
+            PatternEvaluator(NINE, value_scale=infinite)
     planes, masks = leaf(Board(NINE))
     with pytest.raises(ValueError, match="masks"):
         PatternEvaluator(NINE).evaluate(planes, masks[:, :10])
@@ -86,5 +91,5 @@ def test_run_searches_without_tactical_moves_finds_the_block() -> None:
     trees = [SearchTree(NINE, config, seed=seed) for seed in range(2)]
     for tree in trees:
         tree.reset(Board.from_moves(FOUR_MOVES, NINE))
-    run_searches(trees, PatternEvaluator(NINE), simulations=64, leaves_per_search=4)
+    run_searches(trees, PatternEvaluator(NINE), simulations=64, leaves_per_round=4)
     assert [tree.best_action() for tree in trees] == [WIN_POINT, WIN_POINT]

@@ -30,7 +30,7 @@ def test_proven_win_is_preferred_over_a_more_visited_move() -> None:
     config = SearchConfig(formula="puct", exploration=1.0, tactical=False)
     tree = SearchTree(GAME, config, seed=0)
     tree.reset(board)
-    done = run_searches([tree], Misleading(favourite=80), 400, leaves_per_search=1)
+    done = run_searches([tree], Misleading(favourite=80), 400, leaves_per_round=1)
     visits = tree.visit_counts()
     assert visits[80] > visits[WIN_AT] > 0
     assert tree.best_action() == WIN_AT
@@ -43,6 +43,6 @@ def test_forced_loss_is_proven_and_reported() -> None:
     board = board_from_stones([38, 39, 40, 41, 10], [0, 8, 72, 80], 10, GAME)
     tree = SearchTree(GAME, SearchConfig(), seed=0)
     tree.reset(board)
-    tree.run(RANDOM_ROLLOUTS, simulations=500)
+    run_searches([tree], RANDOM_ROLLOUTS, simulations=500)
     assert tree.is_solved and tree.root_value() == -1.0
     assert tree.best_action() in (37, 42)  # still blocks one end

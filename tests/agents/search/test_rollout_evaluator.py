@@ -16,7 +16,7 @@ GAME = GameConfig(board_size=9)
 def searched(evaluator: RolloutEvaluator, simulations: int = 400) -> SearchTree:
     tree = SearchTree(GAME, SearchConfig(candidate_distance=2), seed=0)
     tree.reset(Board.from_moves([40, 41, 31], GAME))
-    assert tree.run(evaluator, simulations=simulations) == simulations
+    assert run_searches([tree], evaluator, simulations=simulations) == [simulations]
     return tree
 
 
@@ -28,7 +28,8 @@ def test_the_rollout_kind_changes_the_search() -> None:
 
 def test_run_searches_runs_each_tree_its_own_rollouts() -> None:
     trees = [SearchTree(GAME, seed=k) for k in range(3)]
-    assert run_searches(trees, RANDOM_ROLLOUTS, 150, workers=2) == [150] * 3
+    two_threads = RolloutEvaluator(rollout="random", workers=2)
+    assert run_searches(trees, two_threads, 150) == [150] * 3
     assert all(tree.simulations == 150 for tree in trees)
     assert not np.array_equal(trees[0].visit_counts(), trees[1].visit_counts())
 
@@ -38,4 +39,4 @@ def test_rollouts_wait_for_a_pending_gather() -> None:
     planes = np.zeros((1, 9, 9, PLANE_COUNT), dtype=np.int8)
     tree.gather(planes, np.zeros((1, 81), dtype=np.int8), 0, 1)
     with pytest.raises(ValueError, match="apply"):
-        tree.run(RANDOM_ROLLOUTS, simulations=10)
+        run_searches([tree], RANDOM_ROLLOUTS, simulations=10)

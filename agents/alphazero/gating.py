@@ -1,5 +1,6 @@
-"""Periodic evaluation during training: the current network against the previous best
-and against the pure MCTS baseline, in short matches with alternating colours."""
+"""The gating match of training: the current network against the previous best (its
+score decides whether it becomes ``best.pt``) and against the pure MCTS baseline, in
+short matches with alternating colours."""
 
 from __future__ import annotations
 
