@@ -147,7 +147,7 @@ def test_summary_exposes_visits_value_and_line() -> None:
         ("time=nan", "time"),
         ("time=inf", "time"),
         ("temperature=nan", "temperature"),
-        ("c=1.0,exploration=2.0", "not both"),
+        ("c=1.0,exploration=2.0", "given twice"),
         ("distance=-2", "candidate_distance"),
         ("colour=1", "colour"),
     ],

@@ -10,7 +10,7 @@ from agents.search import RolloutEvaluator
 from agents.search.pattern_evaluator import PatternEvaluator
 from agents.specs import make_agent
 from gomoku_env import GameConfig
-from tests.agents.head_to_head import match_wins, play_game
+from tests.agents.match import match_wins, play_game
 from tests.agents.test_mcts_renju import DOUBLE_THREE, RENJU, double_three_position
 
 NINE = GameConfig(board_size=9)

@@ -9,7 +9,7 @@ from agents.mcts import MCTSAgent
 from agents.search import RolloutEvaluator
 from gomoku_env import GameConfig, Rule
 from gomoku_env.position import board_from_stones
-from tests.agents.head_to_head import play_game
+from tests.agents.match import play_game
 
 RENJU = GameConfig(board_size=15, rule=Rule.RENJU)
 DOUBLE_THREE = 7 * 15 + 7  # h8 joins two open twos into two open threes

@@ -5,7 +5,7 @@ from __future__ import annotations
 from agents.base import RandomAgent
 from agents.mcts import MCTSAgent
 from gomoku_env import GameConfig
-from tests.agents.head_to_head import match_wins
+from tests.agents.match import match_wins
 
 GAME = GameConfig(board_size=9)
 

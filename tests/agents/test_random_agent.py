@@ -63,7 +63,7 @@ def test_no_legal_move_is_a_clear_error() -> None:
 def test_specs_parse_typed_options_and_reject_bad_ones() -> None:
     assert parse_spec("mcts:simulations=1000,c=1.5,reuse=false,weights=9x9") == (
         "mcts",
-        {"simulations": 1000, "c": 1.5, "reuse": False, "weights": "9x9"},
+        {"simulations": 1000, "exploration": 1.5, "reuse": False, "weights": "9x9"},
     )
     assert isinstance(make_agent("random", seed=3), RandomAgent)
     with pytest.raises(
