@@ -42,7 +42,7 @@ from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
 from gomoku_env.kernels import EMPTY
-from gomoku_env.position import board_from_observation
+from gomoku_env.planes import board_from_observation
 
 DEFAULT_EVALUATOR = RolloutEvaluator(rollout="tactical")
 """Compiled tactical rollouts: the agent's evaluator unless one is given."""

@@ -23,11 +23,11 @@ import time
 import torch
 
 from agents.alphazero.agent import load_weights_option
+from agents.alphazero.checkpoint import bundled_names
 from agents.alphazero.evaluator import NetworkEvaluator
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.selfplay import SelfPlay
 from agents.alphazero.training_config import SelfPlayConfig
-from agents.alphazero.weights import bundled_names
 from gomoku_env import GameConfig
 
 GAME = GameConfig(board_size=9)

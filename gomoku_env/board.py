@@ -3,11 +3,17 @@
 :class:`Board` is the single source of truth for a game. The PettingZoo env, the gym env,
 the renderers and the search agents all read it; only the compiled kernels in
 :mod:`gomoku_env.kernels` touch the cells in hot paths.
+
+The 8 symmetries of the square board (4 rotations, each optionally mirrored) are given
+as permutations of cell indices (:func:`symmetry_permutations`): ``cells[permutation]``
+is the transformed board, and the same permutation maps policy targets, so data
+augmentation moves planes and visit distributions together.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 import numpy as np
 
@@ -15,7 +21,56 @@ from gomoku_env import kernels, renju
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
-from gomoku_env.symmetry import transform_action
+
+SYMMETRY_COUNT = 8
+
+
+@lru_cache(maxsize=32)
+def symmetry_permutations(board_size: int) -> np.ndarray:
+    """A read-only (8, size*size) array: row s gathers the cells of symmetry s.
+
+    Row 0 is the identity; rows 1-3 rotate by 90°, 180°, 270°; rows 4-7 are rows 0-3
+    mirrored left to right.
+    """
+    grid = np.arange(board_size * board_size).reshape(board_size, board_size)
+    rows = []
+    for mirrored in (False, True):
+        base = np.fliplr(grid) if mirrored else grid
+        rows.extend(np.rot90(base, turns).ravel() for turns in range(4))
+    permutations = np.stack(rows)
+    permutations.flags.writeable = False
+    return permutations
+
+
+@lru_cache(maxsize=32)
+def inverse_permutations(board_size: int) -> np.ndarray:
+    """Row s sends an action on the original board to its place on the transformed one."""
+    forward = symmetry_permutations(board_size)
+    inverse = np.empty_like(forward)
+    columns = np.arange(forward.shape[1])
+    for symmetry in range(SYMMETRY_COUNT):
+        inverse[symmetry, forward[symmetry]] = columns
+    inverse.flags.writeable = False
+    return inverse
+
+
+def transform_cells(cells: np.ndarray, board_size: int, symmetry: int) -> np.ndarray:
+    """Flat per-cell values (cells, a policy, a mask) under ``symmetry``."""
+    return cells[..., symmetry_permutations(board_size)[symmetry]]
+
+
+def transform_action(action: int, board_size: int, symmetry: int) -> int:
+    """Where ``action`` lands under ``symmetry``."""
+    return int(inverse_permutations(board_size)[symmetry, action])
+
+
+def transform_planes(planes: np.ndarray, symmetry: int) -> np.ndarray:
+    """Channels-last planes (..., H, W, C) under ``symmetry``."""
+    size = planes.shape[-2]
+    flat = planes.reshape(*planes.shape[:-3], size * size, planes.shape[-1])
+    moved = flat[..., symmetry_permutations(size)[symmetry], :]
+    return moved.reshape(planes.shape)
+
 
 COLOR_NAMES = {BLACK: "black", WHITE: "white"}
 

@@ -26,10 +26,9 @@ import os
 
 import numpy as np
 
-from agents.alphazero.checkpoint import load_network
+from agents.alphazero.checkpoint import default_weights, load_network, resolve_weights
 from agents.alphazero.evaluator import NetworkEvaluator, configure_threads
 from agents.alphazero.network import PolicyValueNet
-from agents.alphazero.weights import default_weights, resolve_weights
 from agents.mcts import MCTSAgent, check_search_options
 from gomoku_env.config import GameConfig
 

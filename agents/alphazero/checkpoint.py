@@ -8,6 +8,12 @@ network shape, a claimed shape that does not match the stored weights, NaN or in
 weights, another number of observation planes) ends in a :class:`CheckpointError`
 naming the file and the reason. The claimed network is checked against the stored
 weights before it is built, so a small file cannot make us allocate a huge network.
+
+The networks shipped inside the package: ``weights`` options accept a bundled name (the
+file stem in ``agents/alphazero/weights``, such as ``"9x9"``) or a path to a file
+written by ``gomoku train``. Without one, an agent uses the bundled network for its
+board size, else the 15×15 one (the networks are fully convolutional, so any of them
+runs on any board).
 """
 
 from __future__ import annotations
@@ -20,9 +26,50 @@ import torch
 
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import NetworkConfig
-from agents.alphazero.weights import bundled_names
 from gomoku_env.files import write_atomically
 from gomoku_env.planes import PLANE_COUNT
+
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+FALLBACK = "15x15"
+# Names served by another shipped file: the 9×9 network also plays 8×8 (see README).
+ALIASES = {"8x8": "9x9"}
+
+
+def bundled_names() -> list[str]:
+    """Names of the shipped networks (aliases included), sorted."""
+    files = {path.stem for path in WEIGHTS_DIR.glob("*.pt")}
+    return sorted(files | {alias for alias, name in ALIASES.items() if name in files})
+
+
+def _bundled_file(name: str) -> Path | None:
+    path = WEIGHTS_DIR / f"{ALIASES.get(name, name)}.pt"
+    return path if path.is_file() else None
+
+
+def resolve_weights(weights: str | Path) -> Path:
+    """The file that ``weights`` names: a bundled network or an existing path."""
+    if not isinstance(weights, (str, Path)) or not str(weights):
+        raise ValueError(f"weights must be a bundled name or a path, got {weights!r}")
+    bundled = _bundled_file(weights) if isinstance(weights, str) else None
+    if bundled is not None:
+        return bundled
+    path = Path(weights).expanduser()
+    if path.is_file():
+        return path
+    raise ValueError(
+        f"weights {str(weights)!r} is neither a bundled network "
+        f"({', '.join(bundled_names()) or 'none shipped'}) nor an existing file"
+    )
+
+
+def default_weights(board_size: int) -> Path:
+    """The bundled network for ``board_size``, else the fallback one."""
+    for name in (f"{board_size}x{board_size}", FALLBACK, *bundled_names()):
+        path = _bundled_file(name)
+        if path is not None:
+            return path
+    raise ValueError("no AlphaZero network is shipped with this copy of gomoku_env")
+
 
 FORMAT = "gomoku_env.alphazero"
 FORMAT_VERSION = 1

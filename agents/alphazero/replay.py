@@ -3,7 +3,7 @@
 A sample is (planes, visit distribution, outcome) for one position, from the point of
 view of the side to move. Samples are stored once, as played; each draw applies one of
 the board's 8 symmetries, chosen at random per sample, to the planes and the policy
-target together (``gomoku_env.symmetry`` moves both with the same permutation).
+target together (``gomoku_env.board`` moves both with the same permutation).
 
 The buffer saves itself atomically to an ``.npz`` file so that a killed training run
 resumes with every sample it had saved.
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from gomoku_env.board import SYMMETRY_COUNT, transform_cells, transform_planes
 from gomoku_env.files import write_atomically
 from gomoku_env.planes import PLANE_COUNT
-from gomoku_env.symmetry import SYMMETRY_COUNT, transform_cells, transform_planes
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import numpy as np
 from agents.classic.pattern_state import PatternState, new_state
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.position import board_from_observation
+from gomoku_env.planes import board_from_observation
 
 
 @dataclass(frozen=True)

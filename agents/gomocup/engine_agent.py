@@ -47,7 +47,7 @@ from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
 from gomoku_env.kernels import EMPTY
-from gomoku_env.position import board_from_observation
+from gomoku_env.planes import board_from_observation
 
 ENGINE_WIN_LENGTH = 5
 GAME_TYPE_BRAIN = 1

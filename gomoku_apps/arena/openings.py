@@ -24,12 +24,12 @@ from pathlib import Path
 import numpy as np
 
 from gomoku_apps.arena.builtin_openings import BUILTIN_BOOK
+from gomoku_env.board import inverse_permutations
 from gomoku_env.config import GameConfig
 from gomoku_env.files import read_text_file
 from gomoku_env.kernels import centre_point
 from gomoku_env.notation import format_moves
 from gomoku_env.openings import parse_opening
-from gomoku_env.symmetry import inverse_permutations
 
 Opening = tuple[int, ...]
 BOOK = "book"

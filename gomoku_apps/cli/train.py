@@ -165,10 +165,9 @@ def run_training(arguments: argparse.Namespace) -> int:
 
 
 def _train(arguments: argparse.Namespace, workers: Any) -> int:
-    from agents.alphazero.checkpoint import save_network
+    from agents.alphazero.checkpoint import resolve_weights, save_network
     from agents.alphazero.evaluator import configure_threads
     from agents.alphazero.trainer import TrainingRun
-    from agents.alphazero.weights import resolve_weights
 
     config = training_config(arguments)
     configure_threads(arguments.threads)

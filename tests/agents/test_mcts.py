@@ -24,7 +24,7 @@ EVALUATORS = {
 
 def position(black: list[int], white: list[int], last: int) -> Board:
     """A 9×9 board with these stones, ``last`` played last."""
-    return gomoku_env.position.board_from_stones(black, white, last, GAME)
+    return gomoku_env.planes.board_from_stones(black, white, last, GAME)
 
 
 @pytest.mark.parametrize("tactical", [True, False])

@@ -8,7 +8,7 @@ from agents.base import RandomAgent
 from agents.mcts import MCTSAgent
 from agents.search import RolloutEvaluator
 from gomoku_env import GameConfig, Rule
-from gomoku_env.position import board_from_stones
+from gomoku_env.planes import board_from_stones
 from tests.agents.match import play_game
 
 RENJU = GameConfig(board_size=15, rule=Rule.RENJU)

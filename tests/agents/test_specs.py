@@ -21,7 +21,10 @@ from gomoku_env import GameConfig
         ("alphabeta:time=0.5", ("alphabeta", {"time": 0.5})),
         (
             "mcts:simulations=1000,c=1.4,reuse=true,name=x",
-            ("mcts", {"simulations": 1000, "exploration": 1.4, "reuse": True, "name": "x"}),
+            (
+                "mcts",
+                {"simulations": 1000, "exploration": 1.4, "reuse": True, "name": "x"},
+            ),
         ),
         ("python:my_module:make_agent", ("python", {"target": "my_module:make_agent"})),
         (

@@ -7,15 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gomoku_env import BLACK, EMPTY, WHITE, Board, GameConfig
-from gomoku_env.planes import ObservationPlanes
-from gomoku_env.position import board_from_observation
-from gomoku_env.symmetry import (
+from gomoku_env.board import (
     SYMMETRY_COUNT,
     symmetry_permutations,
     transform_action,
     transform_cells,
     transform_planes,
 )
+from gomoku_env.planes import ObservationPlanes, board_from_observation
 from tests.oracle import has_winning_line
 
 

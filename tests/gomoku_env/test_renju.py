@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gomoku_env import BLACK, EMPTY, WHITE, Board, GameConfig, Rule, renju
+from gomoku_env.board import SYMMETRY_COUNT, transform_cells
 from gomoku_env.kernels import DIRECTIONS
 from gomoku_env.notation import parse_moves
 from gomoku_env.records import GameRecord, result_of
 from gomoku_env.render.scene import forbidden_points
-from gomoku_env.symmetry import SYMMETRY_COUNT, transform_cells
 from tests.renju_twin import reasons
 
 RENJU_15 = GameConfig(15, 5, "renju")

@@ -10,14 +10,13 @@ import torch
 
 import gomoku_env
 from agents.alphazero.agent import AlphaZeroAgent
-from agents.alphazero.checkpoint import save_network
+from agents.alphazero.checkpoint import resolve_weights, save_network
 from agents.alphazero.evaluator import NetworkEvaluator
 from agents.alphazero.network import PolicyValueNet
-from agents.alphazero.weights import resolve_weights
 from agents.mcts import MCTSAgent
 from agents.specs import make_agent
 from gomoku_env.config import GameConfig
-from gomoku_env.position import board_from_stones
+from gomoku_env.planes import board_from_stones
 from tests.agents.alphazero.test_network import TINY
 
 GAME = GameConfig(7, 4)

@@ -10,10 +10,15 @@ import numpy as np
 import pytest
 import torch
 
-from agents.alphazero.checkpoint import CheckpointError, load_network, save_network
+from agents.alphazero.checkpoint import (
+    CheckpointError,
+    bundled_names,
+    load_network,
+    resolve_weights,
+    save_network,
+)
 from agents.alphazero.network import PolicyValueNet, planes_to_tensor
 from agents.alphazero.training_config import NetworkConfig
-from agents.alphazero.weights import bundled_names, resolve_weights
 from gomoku_env.planes import PLANE_COUNT
 from tests.agents.alphazero.test_network import TINY, random_batch
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from agents.alphazero.replay import Batch, ReplayBuffer, augment
+from gomoku_env.board import SYMMETRY_COUNT
 from gomoku_env.planes import PLANE_COUNT
-from gomoku_env.symmetry import SYMMETRY_COUNT
 
 
 def marked_samples(size: int, count: int, seed: int) -> Batch:

@@ -6,11 +6,11 @@ import pytest
 
 import gomoku_env
 from agents.alphazero.agent import AlphaZeroAgent
-from agents.alphazero.checkpoint import load_network
-from agents.alphazero.weights import (
+from agents.alphazero.checkpoint import (
     WEIGHTS_DIR,
     bundled_names,
     default_weights,
+    load_network,
     resolve_weights,
 )
 from gomoku_env.config import GameConfig

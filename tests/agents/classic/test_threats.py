@@ -11,8 +11,8 @@ import pytest
 
 from agents.classic.pattern_state import new_state
 from agents.classic.threats import find_vcf, refuting_moves
+from gomoku_env.board import transform_action
 from gomoku_env.kernels import BLACK, WHITE, place_and_judge
-from gomoku_env.symmetry import transform_action
 from tests.agents.helpers import cells_from_diagram
 
 # X attacks (black), O defends; each diagram sits at (top, left) on 15×15, then is

@@ -9,8 +9,7 @@ from agents.search import SearchConfig, SearchTree, run_searches
 from agents.search.pattern_evaluator import PatternEvaluator
 from gomoku_env import GameConfig, Rule
 from gomoku_env.board import Board
-from gomoku_env.planes import ObservationPlanes
-from gomoku_env.position import board_from_stones
+from gomoku_env.planes import ObservationPlanes, board_from_stones
 
 NINE = GameConfig(board_size=9)
 RENJU = GameConfig(board_size=15, rule=Rule.RENJU)

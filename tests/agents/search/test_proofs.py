@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agents.search import SearchConfig, SearchTree, run_searches
 from gomoku_env import GameConfig
-from gomoku_env.position import board_from_stones
+from gomoku_env.planes import board_from_stones
 from tests.agents.search.helpers import RANDOM_ROLLOUTS, UniformEvaluator
 
 GAME = GameConfig(board_size=9)

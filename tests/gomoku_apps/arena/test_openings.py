@@ -13,7 +13,7 @@ from gomoku_apps.arena.openings import (
     shuffled,
 )
 from gomoku_env import Board, GameConfig
-from gomoku_env.symmetry import SYMMETRY_COUNT
+from gomoku_env.board import SYMMETRY_COUNT
 
 
 @pytest.mark.parametrize("size", [5, 9, 15, 19])
