@@ -113,6 +113,35 @@ def field_docs(owner: type) -> dict[str, str]:
     return docs
 
 
+def parameter_docs(function: Callable[..., Any]) -> dict[str, str]:
+    """What each parameter of ``function`` means: the docstring under each field of a
+    dataclass, else the Google-style ``Args:`` section of its docstring (a class's
+    own docstring for a class), one line per parameter."""
+    if dataclasses.is_dataclass(function):
+        docs = field_docs(function)
+        if docs:
+            return docs
+    text = inspect.getdoc(function) or ""
+    _, found, section = text.partition("\nArgs:\n")
+    if not found:
+        return {}
+    docs: dict[str, str] = {}
+    name = None
+    for line in section.splitlines():
+        if not line.strip():
+            break
+        if not line.startswith("    "):
+            break
+        entry = line[4:]
+        key, colon, rest = entry.partition(":")
+        if not entry.startswith(" ") and colon and key.replace("*", "").isidentifier():
+            name = key.replace("*", "")
+            docs[name] = rest.strip()
+        elif name is not None:
+            docs[name] += " " + entry.strip()
+    return docs
+
+
 def add_flags(
     parser: argparse.ArgumentParser | argparse._ArgumentGroup,
     owner: type,

@@ -94,7 +94,12 @@ def _accepted_keywords(function: Any) -> set[str] | None:
 def load_python_agent(
     config: GameConfig, seed: int | None, target: str | None = None, **options: Any
 ) -> Agent:
-    """Build the agent that a ``python:`` spec names (see the module docstring)."""
+    """Build the agent that a ``python:`` spec names (see the module docstring).
+
+    Args:
+        target: ``MODULE:ATTRIBUTE`` or ``FILE.py:ATTRIBUTE``: a class, a factory or
+            an agent instance; further ``key=value`` options go to it.
+    """
     if target is None:
         raise ValueError("a python agent spec needs a target: python:MODULE:ATTRIBUTE")
     value = resolve_target(target)

@@ -34,7 +34,13 @@ from agents.base import Agent, AgentFailedError, RandomAgent
 from agents.classic.alphabeta import AlphaBetaAgent, AlphaBetaOptions
 from agents.classic.heuristic import HeuristicAgent
 from agents.mcts import SPEC_ALIASES, MCTSAgent
-from agents.options import RESERVED, convert, parameters, type_name
+from agents.options import (
+    RESERVED,
+    convert,
+    parameter_docs,
+    parameters,
+    type_name,
+)
 from agents.python_agent import load_python_agent
 from agents.search import RolloutEvaluator, SearchEvaluator
 from agents.search.pattern_evaluator import PatternEvaluator
@@ -153,10 +159,55 @@ def usage(name: str) -> str:
     return f"{head}[{joiner}{','.join(items)}]"
 
 
+@dataclass(frozen=True)
+class OptionHelp:
+    """One option of an agent spec, as ``gomoku agents`` lists it."""
+
+    name: str
+    aliases: tuple[str, ...]
+    type: str
+    default: str
+    meaning: str
+
+
+def option_help(name: str) -> list[OptionHelp]:
+    """Every option of agent ``name``: its type and default from the signature that
+    declares it, its meaning from that callable's docstring.
+
+    Raises:
+        KeyError: no agent of that name; ImportError: its options need an extra.
+    """
+    registration = _REGISTRY[name]
+    sources = registration.sources
+    if not isinstance(sources, Sequence):
+        sources = sources()
+    meanings: dict[str, str] = {}
+    for source in sources:  # the meaning from the callable that declares the option
+        declared_here = inspect.signature(source).parameters
+        docs = parameter_docs(source)
+        for key in declared_here:
+            meanings.setdefault(key, docs.get(key, ""))
+    return [
+        OptionHelp(
+            option,
+            tuple(old for old, new in registration.aliases.items() if new == option),
+            type_name(parameter.annotation),
+            "required" if parameter.default is parameter.empty
+            else "none" if parameter.default is None
+            else str(parameter.default).lower() if isinstance(parameter.default, bool)
+            else str(parameter.default),
+            meanings.get(option, ""),
+        )
+        for option, parameter in registration.options.items()
+    ]  # fmt: skip
+
+
 def accepted_specs() -> str:
-    """The accepted names and each one's spec syntax, for help and error texts."""
-    usages = "; ".join(usage(name) for name in registered_names())
-    return f"accepted names: {', '.join(registered_names())} (syntax: {usages})"
+    """The accepted names, and where their options are listed, for error texts."""
+    return (
+        f"accepted names: {', '.join(registered_names())} "
+        "('gomoku agents' lists each one's options)"
+    )
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -303,9 +354,14 @@ def _make_mcts(
     rollout: str | None = None,
     **options: Any,
 ) -> Agent:
-    """An :class:`MCTSAgent` whose ``evaluator`` option names its evaluator:
-    ``rollout`` (a :class:`RolloutEvaluator` of kind ``rollout``, tactical by default)
-    or ``patterns`` (a :class:`PatternEvaluator` for the game)."""
+    """An :class:`MCTSAgent` with the leaf evaluator its spec names.
+
+    Args:
+        evaluator: how leaves are valued: ``rollout`` (random playouts, searched with
+            UCT) or ``patterns`` (the pattern evaluator's priors and values, PUCT).
+        rollout: the playout policy of ``evaluator=rollout``: ``tactical`` (takes
+            and blocks wins in one; the default) or ``random``.
+    """
     if evaluator not in MCTS_EVALUATORS:
         raise ValueError(
             f"evaluator must be one of {MCTS_EVALUATORS}, got {evaluator!r}"
@@ -327,7 +383,11 @@ register_agent(
 def _make_engine(
     config: GameConfig, seed: int | None, path: str = "", **options: Any
 ) -> Agent:
-    """An :class:`EngineAgent` from ``"engine:PATH,time=...,grace=..."``; no seed used."""
+    """An :class:`EngineAgent` from ``"engine:PATH,time=...,grace=..."``; no seed used.
+
+    Args:
+        path: the engine's program (a Gomocup ``pbrain-*`` brain).
+    """
     # Imported here so that only specs naming an engine load the engine client.
     from agents.gomocup.engine_agent import EngineAgent
 

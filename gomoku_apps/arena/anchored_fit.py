@@ -7,9 +7,12 @@ fixed, only ``r`` is free, and its maximum-likelihood value solves
 ``Σ points_j = Σ games_j · e(r - a_j)``: the rating at which the expected points
 against the anchors played equal the points scored.
 
-As in the ladder's fit, every anchor played also counts ``prior`` virtual games scored
-half a win each way, so that winning (or losing) every game still gives a finite
-rating, above the strongest anchor beaten (below the weakest lost to), not infinity.
+So that winning (or losing) every game still gives a finite rating, the weakest and
+the strongest anchor played each count ``prior`` virtual games scored half a win each
+way. Only those two: a virtual draw against every anchor would weigh as much as the
+real games when they are few, and pull an agent that lost every game up towards the
+strong anchors it never scored against. With the two ends, a sweep of losses rates
+below the weakest anchor and a sweep of wins above the strongest, as it should.
 
 The interval is the profile-likelihood interval: the ratings whose log likelihood is
 within ``z²/2`` of the maximum. Unlike ``r ± z/sqrt(information)`` it may be lopsided,
@@ -125,8 +128,9 @@ def fit_anchored_rating(
         anchors: the anchors' fixed ratings (Elo).
         points: points scored against each (a win 1, a draw ½).
         games: games played against each; an anchor with no games adds nothing.
-        prior: virtual games per anchor played, scored half each way (0 for none,
-            which leaves a sweep's rating infinite).
+        prior: virtual games against the weakest and the strongest anchor played,
+            scored half each way (0 for none, which leaves a sweep's rating
+            infinite).
         confidence: of the profile-likelihood interval.
 
     Raises:
@@ -138,9 +142,13 @@ def fit_anchored_rating(
         raise ValueError(f"prior must be >= 0, got {prior!r}")
     drop = z_value(confidence) ** 2 / 2
     played = np.asarray(games, dtype=float) > 0
-    virtual = prior * played
+    ratings = np.asarray(anchors, dtype=float)
+    ends = np.zeros(len(ratings), dtype=bool)
+    ends[np.flatnonzero(played)[np.argmin(ratings[played])]] = True
+    ends[np.flatnonzero(played)[np.argmax(ratings[played])]] = True
+    virtual = prior * ends
     likelihood = (
-        np.asarray(anchors, dtype=float)[played],
+        ratings[played],
         (np.asarray(points, dtype=float) + virtual / 2)[played],
         (np.asarray(games, dtype=float) + virtual)[played],
     )

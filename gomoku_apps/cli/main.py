@@ -26,6 +26,7 @@ SUBCOMMANDS: list[str] = [
     "bench",
     "train",
     "serve",
+    "agents",
 ]
 
 

@@ -74,7 +74,7 @@ def test_unknown_agent_lists_accepted_specs():
     text = str(error.value)
     assert "'nosuchagent'" in text
     assert "accepted names:" in text and "python, random" in text
-    assert "python:TARGET[,key=value,...]" in text
+    assert "'gomoku agents' lists each one's options" in text
 
 
 def test_bad_options_name_the_agent_usage():
@@ -222,3 +222,12 @@ def test_usage_lists_every_declared_option_with_its_type():
     assert specs.usage("heuristic") == "heuristic[:attack=int,defence=int]"
     assert "time=number or none" in specs.usage("alphabeta")
     assert specs.usage("engine").startswith("engine:PATH[,time=number")
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["mcts:time=nan", "mcts:c=nan", "alphabeta:time=nan", "mcts:time=inf"],
+)
+def test_non_finite_numbers_are_refused_in_every_spec(spec):
+    with pytest.raises(ValueError, match="must be a finite number"):
+        make_agent(spec)

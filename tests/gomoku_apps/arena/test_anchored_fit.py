@@ -105,3 +105,15 @@ def test_a_sweep_without_a_prior_is_refused():
         fit_anchored_rating([0.0], [4.0], [4], prior=0.0)
     with pytest.raises(ValueError, match="-1"):
         fit_anchored_rating([0.0], [2.0], [4], prior=-1)
+
+
+def test_few_games_all_lost_rate_below_the_weakest_anchor():
+    # 2 games against each of five anchors: the prior must not outweigh them
+    # (a virtual draw against every anchor put such an agent at +80).
+    anchors = [0.0, 300.0, 700.0, 1100.0, 1500.0]
+    lost = fit_anchored_rating(anchors, [0.0] * 5, [2] * 5)
+    assert lost.rating < min(anchors)
+    won = fit_anchored_rating(anchors, [2.0] * 5, [2] * 5)
+    assert won.rating > max(anchors)
+    middling = fit_anchored_rating(anchors, [2.0, 2.0, 1.0, 0.0, 0.0], [2] * 5)
+    assert 300 < middling.rating < 1100
