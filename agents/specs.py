@@ -1,8 +1,12 @@
 """Agent specs: one text syntax to name an agent everywhere (CLI, arena, gym opponent).
 
 A spec is ``NAME[:OPTIONS]``: a registered agent name, then ``key=value`` options
-separated by commas, typed as int, float, bool or text: ``"random"``,
-``"mcts:simulations=1000,c=1.4"``, ``"alphazero:weights=9x9,simulations=200"``.
+separated by commas: ``"random"``, ``"mcts:simulations=1000,c=1.4"``,
+``"alphazero:weights=9x9,simulations=200"``. Each option is typed by the parameter
+that declares it in the agent's factory (int, float, bool, text, or ``none`` where None
+is allowed), older names (``c`` for ``exploration``) are renamed to the declared ones,
+and :func:`check_spec` refuses what the agent does not declare, naming the nearest
+option; ``gomoku agents`` lists every agent's options.
 
 An agent registered with a ``positional`` option takes the first item after the colon
 as that option's value, verbatim (it may hold ``:``, ``/`` or ``=``, not ``,``):
@@ -17,7 +21,7 @@ game. Factories that need heavy imports (torch for AlphaZero, the engine client 
 ``engine``) import them when called, so building any other agent loads neither.
 
 >>> parse_spec("mcts:simulations=1000,c=1.4")
-('mcts', {'simulations': 1000, 'c': 1.4})
+('mcts', {'simulations': 1000, 'exploration': 1.4})
 >>> parse_spec("python:my_module:make_agent,depth=3")
 ('python', {'target': 'my_module:make_agent', 'depth': 3})
 """

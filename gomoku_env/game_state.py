@@ -63,12 +63,20 @@ def check_learner_options(play_as: str, illegal_action: str) -> None:
     validate_choice("illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)
 
 
-def observation_box(board_size: int, channels_first: bool = False) -> spaces.Box:
-    """The int8 observation planes of one board, channels last or first."""
+OBSERVATION_DTYPES = ("int8", "uint8", "float32")
+"""The single-agent envs' ``observation_dtype`` choices: the planes are 0/1 in each;
+int8 is the envs' own, uint8 and float32 are copies for libraries that expect them."""
+
+
+def observation_box(
+    board_size: int, channels_first: bool = False, dtype: str = "int8"
+) -> spaces.Box:
+    """The observation planes of one board, channels last or first, of ``dtype``."""
+    validate_choice("observation_dtype", dtype, OBSERVATION_DTYPES)
     shape = (board_size, board_size, PLANE_COUNT)
     if channels_first:
         shape = (PLANE_COUNT, board_size, board_size)
-    return spaces.Box(0, 1, shape, dtype=np.int8)
+    return spaces.Box(0, 1, shape, dtype=np.dtype(dtype))
 
 
 class GameState:

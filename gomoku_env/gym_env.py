@@ -63,6 +63,8 @@ class GomokuEnv(gymnasium.Env):
             with −1), "raise" (an IllegalMoveError, state unchanged) or "random" (a
             random legal move is played instead, reported in ``info``).
         channels_first: observation shape (C, N, N) instead of (N, N, C).
+        observation_dtype: "int8" (the planes as the env keeps them), or "uint8" or
+            "float32" (copies, 0 and 1 still) for libraries that expect those.
         render_mode: None, "ansi" (text), "human" (a pygame window) or "rgb_array"
             (pictures), as in the AEC env.
         config: the game as one :class:`GameConfig`, instead of the three options.
@@ -84,6 +86,7 @@ class GomokuEnv(gymnasium.Env):
         channels_first: bool = False,
         render_mode: str | None = None,
         config: GameConfig | None = None,
+        observation_dtype: str = "int8",
     ) -> None:
         self.config = GameConfig.from_options(config, board_size, win_length, rule)
         check_learner_options(play_as, illegal_action)
@@ -101,7 +104,7 @@ class GomokuEnv(gymnasium.Env):
         self.channels_first = bool(channels_first)
         self.opponent = resolve_opponent(opponent, self.config)
         self.observation_space = observation_box(
-            self.config.board_size, self.channels_first
+            self.config.board_size, self.channels_first, observation_dtype
         )
         self.action_space = spaces.Discrete(self.config.cells)
         self.learner_color = BLACK
@@ -241,11 +244,9 @@ class GomokuEnv(gymnasium.Env):
 
     def _observation(self) -> np.ndarray:
         planes = self.game.observation(self.learner_color)
-        return (
-            np.ascontiguousarray(planes.transpose(2, 0, 1))
-            if self.channels_first
-            else planes
-        )
+        if self.channels_first:
+            planes = np.ascontiguousarray(planes.transpose(2, 0, 1))
+        return planes.astype(self.observation_space.dtype, copy=False)
 
     def _info(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         info = dict(extra or {})

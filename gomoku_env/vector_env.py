@@ -123,6 +123,7 @@ class GomokuVectorEnv(VectorEnv):
         channels_first: bool = False,
         num_threads: int = 1,
         config: GameConfig | None = None,
+        observation_dtype: str = "int8",
     ) -> None:
         check_number("num_envs", num_envs, minimum=1, integer=True)
         self.config = GameConfig.from_options(config, board_size, win_length, rule)
@@ -134,7 +135,7 @@ class GomokuVectorEnv(VectorEnv):
         self.random_opponent = isinstance(opponent, str) and opponent == "random"
         self.opponents = self._make_opponents(opponent)
         self.single_observation_space = observation_box(
-            self.config.board_size, self.channels_first
+            self.config.board_size, self.channels_first, observation_dtype
         )
         self.single_action_space = spaces.Discrete(self.config.cells)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -285,7 +286,9 @@ class GomokuVectorEnv(VectorEnv):
         return planes.reshape((planes.shape[0], *self.single_observation_space.shape))
 
     def _observations(self) -> np.ndarray:
-        return self._shape(self.batch.planes.copy())
+        """A copy of every game's planes, in the observation space's dtype."""
+        dtype = self.single_observation_space.dtype
+        return self._shape(self.batch.planes.astype(dtype, copy=True))
 
     def _final_observations(self) -> np.ndarray:
         """The last observations of the games that ended (zeros elsewhere), copying
@@ -293,7 +296,9 @@ class GomokuVectorEnv(VectorEnv):
         final = np.zeros_like(self.out.final_planes)
         ended = self.out.terminated
         final[ended] = self.out.final_planes[ended]
-        return self._shape(final)
+        return self._shape(final).astype(
+            self.single_observation_space.dtype, copy=False
+        )
 
     def _opponent_view(self, games: np.ndarray) -> np.ndarray:
         """Channels-last planes of ``games`` from the opponent's side of the board."""

@@ -37,3 +37,16 @@ def test_the_demo_writes_a_record_and_a_gif_naming_both_players(tmp_path, capsys
     assert record.result == "black" and (tmp_path / "demo.txt").is_file()
     with Image.open(tmp_path / "demo.gif") as gif:
         assert gif.n_frames == len(record.moves) + 1
+
+
+def test_the_demo_shows_the_loop_and_a_policy_learning(capsys):
+    demo = load_demo()
+    final = demo.learn_against_random(updates=200)
+    output = capsys.readouterr().out
+    assert "observation: 64 games of (6, 6, 5) int8 planes" in output
+    assert "action mask: 36 legal points of 36" in output
+    rates = [float(line.split("won ")[1].split("%")[0]) for line in output.splitlines()
+             if line.startswith("update")]  # fmt: skip
+    assert len(rates) == 4
+    # Counted in updates, not seconds: from about half to clearly more.
+    assert rates[0] < 60 and final >= 0.7 and final * 100 > rates[0] + 15

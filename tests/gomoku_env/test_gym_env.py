@@ -303,3 +303,25 @@ def test_opponent_failure_in_reset_ends_the_episode() -> None:
         env.reset(seed=0)
     with pytest.raises(RuntimeError, match=r"opponent failed.*call reset"):
         env.step(40)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "float32"])
+def test_observation_dtype_gives_the_same_planes_in_another_dtype(dtype):
+    import gymnasium
+
+    import gomoku_env
+
+    plain = gymnasium.make(gomoku_env.GYM_ENV_ID, board_size=7, opponent="random")
+    typed = gymnasium.make(
+        gomoku_env.GYM_ENV_ID, board_size=7, opponent="random", observation_dtype=dtype
+    )
+    first, _ = plain.reset(seed=3)
+    second, _ = typed.reset(seed=3)
+    assert second.dtype == np.dtype(dtype) and typed.observation_space.contains(second)
+    np.testing.assert_array_equal(first, second)
+    for action in (24, 10, 3):
+        first, *_ = plain.step(action)
+        second, *_ = typed.step(action)
+        np.testing.assert_array_equal(first, second)
+    with pytest.raises(ValueError, match="observation_dtype"):
+        gymnasium.make(gomoku_env.GYM_ENV_ID, observation_dtype="float16")

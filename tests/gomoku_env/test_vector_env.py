@@ -326,3 +326,19 @@ def test_renju_games_match_the_gymnasium_env(play_as: str) -> None:
         moves += games
     forbidden_seen += sum(opponent_forbidden)
     assert moves >= 300 and endings >= 3 and forbidden_seen > 0
+
+
+def test_vector_env_observation_dtype():
+    import gymnasium
+
+    import gomoku_env
+
+    envs = gymnasium.make_vec(
+        gomoku_env.GYM_ENV_ID, num_envs=3, board_size=6, observation_dtype="float32"
+    )
+    observations, _ = envs.reset(seed=0)
+    assert observations.dtype == np.float32
+    assert envs.observation_space.contains(observations)
+    actions = np.array([np.flatnonzero(mask)[0] for mask in envs.action_masks()])
+    observations, *_ = envs.step(actions)
+    assert observations.dtype == np.float32 and set(np.unique(observations)) <= {0, 1}

@@ -15,12 +15,17 @@ ANCHORS = [0.0, 300.0, 700.0, 1000.0]
 
 
 def _log_likelihood(rating, anchors, points, games, prior=1.0):
+    """The oracle: the prior's virtual draws against the weakest and the strongest
+    anchor played only."""
+    played_anchors = [a for a, g in zip(anchors, games, strict=True) if g > 0]
+    ends = {min(played_anchors), max(played_anchors)}
     total = 0.0
     for anchor, scored, played in zip(anchors, points, games, strict=True):
         if played == 0:
             continue
         expected = score_from_elo(rating - anchor)
-        scored, played = scored + prior / 2, played + prior
+        if anchor in ends:
+            scored, played = scored + prior / 2, played + prior
         total += scored * math.log(expected) + (played - scored) * math.log(
             1 - expected
         )
