@@ -76,7 +76,9 @@ def test_learning_rate_schedule_steps_down() -> None:
 def test_bad_training_settings_name_the_value() -> None:
     with pytest.raises(ValueError, match=r"SelfPlayConfig\.simulations must be"):
         SelfPlayConfig(simulations=0)
-    with pytest.raises(ValueError, match=r"dirichlet_fraction must be a finite number >= 0 and <= 1"):
+    with pytest.raises(
+        ValueError, match=r"dirichlet_fraction must be a finite number >= 0 and <= 1"
+    ):
         SelfPlayConfig(dirichlet_fraction=1.5)
     with pytest.raises(ValueError, match=r"TrainingConfig\.batch_size must be"):
         TrainingConfig(batch_size=0)
