@@ -23,6 +23,8 @@ after each move for overlays and logs.
 from __future__ import annotations
 
 import os
+import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -39,11 +41,23 @@ CACHE_SIZE = 4_096
 def load_weights_option(
     weights: str | os.PathLike[str] | PolicyValueNet | None, board_size: int
 ) -> PolicyValueNet:
-    """The network a ``weights`` option names (default: bundled, for the size)."""
+    """The network a ``weights`` option names (default: bundled, for the size).
+
+    A network trained on another board size still plays (it is fully convolutional),
+    but weaker than its figures say: that is warned about, once per load.
+    """
     if isinstance(weights, PolicyValueNet):
         return weights.eval()
     path = default_weights(board_size) if weights is None else resolve_weights(weights)
-    network, _ = load_network(path)
+    network, metadata = load_network(path)
+    trained = metadata.get("game", {}).get("board_size")
+    if trained is not None and trained != board_size:
+        warnings.warn(
+            f"the AlphaZero network {Path(path).name} was trained on {trained}x{trained}"
+            f" and plays {board_size}x{board_size} here: expect it to be weaker than "
+            f"on its own size (weights=NAME_OR_FILE picks another)",
+            stacklevel=2,
+        )
     return network
 
 

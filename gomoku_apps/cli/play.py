@@ -19,7 +19,7 @@ from gomoku_apps.cli.options import (
 )
 from gomoku_apps.gui.session import HUMAN, GameSession, Seat
 from gomoku_env.config import GameConfig
-from gomoku_env.render.renderer import import_pygame
+from gomoku_env.render.renderer import import_pygame, missing_display
 
 WATCH_DELAY = 0.5
 
@@ -77,6 +77,9 @@ def make_seat(spec: str, config: GameConfig, seed: int | None) -> Seat:
 
 def run_play(arguments: argparse.Namespace) -> int:
     """Open the play window and run it until it is closed."""
+    problem = missing_display("gomoku play")
+    if problem:
+        raise ValueError(problem)
     config = GameConfig(arguments.board_size, arguments.win_length, arguments.rule)
     seed = arguments.seed
     black = make_seat(arguments.black, config, seed)

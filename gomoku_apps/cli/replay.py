@@ -6,7 +6,7 @@ import argparse
 
 from gomoku_apps.cli.options import add_drawing_arguments, drawing_options
 from gomoku_env.records import GameRecord
-from gomoku_env.render.renderer import import_pygame
+from gomoku_env.render.renderer import import_pygame, missing_display
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -30,6 +30,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run_replay(arguments: argparse.Namespace) -> int:
     """Open the replay window on the record and run it until it is closed."""
+    problem = missing_display("gomoku replay")
+    if problem:
+        raise ValueError(problem)
     record = GameRecord.load(arguments.file)
     import_pygame()
     from gomoku_apps.gui.replay_app import ReplayApp

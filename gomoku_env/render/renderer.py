@@ -10,6 +10,7 @@ never initialises it.
 from __future__ import annotations
 
 import os
+import sys
 from types import ModuleType
 
 import numpy as np
@@ -20,6 +21,28 @@ from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.style import RenderOptions
 
 INSTALL_HINT = "pip install 'gomoku_env[render]' (or: pip install pygame-ce pillow)"
+
+
+def missing_display(program: str) -> str | None:
+    """Why ``program`` cannot open a window here, or None when it can (as far as can be
+    told before trying).
+
+    On Linux and the BSDs a window needs an X or Wayland display; without one SDL
+    falls back to an invisible offscreen window and the program would sit there
+    unseen. A driver chosen on purpose (``SDL_VIDEODRIVER``, e.g. ``dummy`` for tests)
+    is respected.
+    """
+    if os.environ.get("SDL_VIDEODRIVER") or not sys.platform.startswith(
+        ("linux", "freebsd", "openbsd", "netbsd")
+    ):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return (
+        f"{program} opens a window, and this session has no display (DISPLAY and "
+        "WAYLAND_DISPLAY are unset): use 'gomoku serve --open' to play in a browser "
+        "(over SSH, forward its port), or run it where there is a screen (ssh -X)"
+    )
 
 
 def import_pygame() -> ModuleType:

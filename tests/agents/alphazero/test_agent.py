@@ -130,3 +130,16 @@ def test_bundled_weights_specs_build_the_network_search() -> None:
     assert batched.tree.config.exploration == 2.0
     timed = make_agent("alphazero:time=0.5", nine, seed=0)
     assert (timed.simulations, timed.time) == (200, 0.5)
+
+
+def test_a_network_on_a_board_it_was_not_trained_on_is_warned_about():
+    import warnings
+
+    from agents.specs import make_agent
+    from gomoku_env import GameConfig
+
+    with pytest.warns(UserWarning, match=r"trained on 15x15 and plays 19x19"):
+        make_agent("alphazero:simulations=10", GameConfig(board_size=19))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        make_agent("alphazero:weights=9x9,simulations=10", GameConfig(board_size=9))

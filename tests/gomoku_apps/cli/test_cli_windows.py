@@ -72,3 +72,14 @@ def test_quitting_while_an_alphazero_agent_thinks_exits_cleanly():
     assert "terminate called" not in finished.stderr
     assert finished.returncode == 0, finished.stderr
     assert "to move" in finished.stdout or "thinking" in finished.stdout
+
+
+@pytest.mark.parametrize("verb", [["play"], ["replay", "game.txt"]])
+def test_without_a_display_the_window_verbs_say_what_to_do(verb, monkeypatch, capsys):
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert main(verb) == 2
+    error = capsys.readouterr().err
+    assert "has no display" in error and "gomoku serve --open" in error
+    assert len(error.strip().splitlines()) == 1
