@@ -8,6 +8,7 @@ run the same command again on the same ``--output`` folder after a kill.
 from __future__ import annotations
 
 import argparse
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,11 @@ from gomoku_env.config import GameConfig
 from gomoku_env.errors import require_extra
 
 DEFAULT_OUT = "runs/alphazero-{size}x{size}"
+RESULT_FILE = "final.pt"
+"""The run's result in its folder, rewritten at the end of every invocation: the
+trained network (``best.pt`` changes only when a gating match is won)."""
+BEFORE_AFTER_GAMES = 8
+"""Games of the closing before/after match (colours alternate)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -177,6 +183,7 @@ def _train(arguments: argparse.Namespace, workers: Any) -> int:
     run = TrainingRun(config, out, device, initial, self_play=workers)
     state = "resuming" if run.resumed else "starting"
     print(f"{state} {out} on {device}: {run.progress.games} games so far")
+    start = copy.deepcopy(run.network).cpu().eval()
     with _progress_bar(
         config.hours, run.progress.seconds, arguments.no_progress
     ) as bar:
@@ -186,10 +193,42 @@ def _train(arguments: argparse.Namespace, workers: Any) -> int:
         f"{progress.samples} samples, {progress.seconds / 3600:.2f} h wall, "
         f"{progress.cpu_seconds / 3600:.2f} h CPU; files in {out}"
     )
+    result = out / RESULT_FILE
+    save_network(run.network, result, metadata=run.export_metadata())
+    print(before_and_after(run.network, start, config.game))
     if arguments.export:
         save_network(run.network, arguments.export, metadata=run.export_metadata())
         print(f"exported the network to {arguments.export}")
+    size = config.game.board_size
+    print(
+        f"the trained network: {result} (play it: gomoku play --white "
+        f"alphazero:weights={result} --board-size {size}; rate it: gomoku rate "
+        f"alphazero:weights={result} --board-size {size})"
+    )
     return 0
+
+
+def before_and_after(trained: Any, start: Any, game: Any) -> str:
+    """A line saying how the trained network scores against the one this invocation
+    started from (a short match with a small search each move): whether it learned,
+    beyond the loss."""
+    from agents.alphazero.agent import AlphaZeroAgent
+    from agents.head_to_head import play_match
+
+    def player(network: Any, seed: int) -> Any:
+        return AlphaZeroAgent(
+            game, weights=copy.deepcopy(network).cpu(), simulations=16, seed=seed
+        )
+
+    score = play_match(
+        player(trained, 1), player(start, 2), game, BEFORE_AFTER_GAMES, seed=0
+    )
+    return (
+        f"before/after: the trained network scored {score.score:.2f} "
+        f"({score.wins} won, {score.draws} drawn, {score.losses} lost) against the "
+        f"network this run started from, {BEFORE_AFTER_GAMES} games, 16 simulations "
+        "a move (0.5 would mean no change)"
+    )
 
 
 class _ProgressBar:

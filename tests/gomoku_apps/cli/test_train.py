@@ -88,3 +88,22 @@ def test_an_unusable_device_is_a_clear_error(
 ) -> None:
     assert main([*TINY_RUN, "--out", str(tmp_path), "--device", device]) == 2
     assert f"gomoku: error: --device {device}" in capsys.readouterr().err
+
+
+def test_the_result_is_final_pt_named_in_the_last_line_with_a_before_after_figure(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    out = tmp_path / "run"
+    assert main([*TINY_RUN, "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-1].startswith(f"the trained network: {out / 'final.pt'}")
+    assert f"gomoku rate alphazero:weights={out / 'final.pt'}" in lines[-1]
+    before_after = next(line for line in lines if line.startswith("before/after:"))
+    assert "8 games" in before_after
+    trained, metadata = load_network(out / "final.pt")
+    manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+    latest, _ = load_network(out / manifest["checkpoint"])
+    # final.pt holds the trained weights (best.pt is only replaced by a won gating).
+    for name, tensor in trained.state_dict().items():
+        assert (tensor == latest.state_dict()[name]).all(), name
+    assert metadata["progress"]["iteration"] >= 1
