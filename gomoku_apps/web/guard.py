@@ -156,7 +156,7 @@ def _headers(scope: Scope) -> dict[str, str]:
 
 
 def _token(scope: Scope, headers: dict[str, str]) -> str:
-    if TOKEN_HEADER in headers:
+    if headers.get(TOKEN_HEADER):
         return headers[TOKEN_HEADER]
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     return next(iter(query.get(TOKEN_PARAMETER, ())), "")
