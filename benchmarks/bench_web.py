@@ -29,6 +29,8 @@ from agents.game import play_game
 from gomoku_apps.web.server import serve_in_background
 from gomoku_env.config import GameConfig
 
+TOKEN = "bench-web"
+"""The served page's token (see docs/web.md, Who can use it)."""
 FIRST_PAINT = """(() => {
   const paint = performance.getEntriesByType("paint");
   const first = paint.find((entry) => entry.name === "first-contentful-paint") || paint[0];
@@ -53,7 +55,7 @@ def _post(address: str, path: str, body: dict) -> dict:
     request = urllib.request.Request(
         address + path,
         data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", "X-Gomoku-Token": TOKEN},
     )
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.loads(response.read())
@@ -65,7 +67,9 @@ def server_moves_per_second(address: str, games: int, size: int) -> float:
 
     options = {"size": size, "black": "random", "white": "random", "delay": 0}
     game = _post(address, "api/games", options | {"seed": 0})
-    socket_address = address.replace("http", "ws", 1) + f"api/games/{game['id']}/ws"
+    socket_address = (
+        address.replace("http", "ws", 1) + f"api/games/{game['id']}/ws?token={TOKEN}"
+    )
     moves, played = 0, -1  # the first game is the warm-up
     with connect(socket_address) as websocket:
         start = time.perf_counter()
@@ -92,7 +96,7 @@ def first_paint_ms(address: str) -> tuple[float, float] | None:
         with chromium_page() as page:
             page.goto("data:text/html,<p>Gomoku</p>")
             blank = page.wait_for_function(FIRST_PAINT, timeout=60_000).json_value()
-            page.goto(address)
+            page.goto(f"{address}?token={TOKEN}")
             painted = page.wait_for_function(FIRST_PAINT, timeout=60_000).json_value()
             return painted, blank
     except RuntimeError as error:
@@ -106,7 +110,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=9, help="board size")
     arguments = parser.parse_args()
     reference = in_process_moves_per_second(arguments.games, arguments.size)
-    with serve_in_background() as address:
+    with serve_in_background(token=TOKEN) as address:
         served = server_moves_per_second(address, arguments.games, arguments.size)
         paint = first_paint_ms(address)
     print(

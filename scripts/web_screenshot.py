@@ -26,11 +26,16 @@ PLAYERS = {
     "white": "mcts:time=3,simulations=1000000",
 }
 WAIT_MS = 300_000
+TOKEN = "web-screenshot"
+"""The served page's token (see docs/web.md, Who can use it)."""
 
 
 def main() -> None:
-    with serve_in_background() as address, chromium_page(1200, 820) as page:
-        page.goto(address)
+    with (
+        serve_in_background(token=TOKEN) as address,
+        chromium_page(1200, 820) as page,
+    ):
+        page.goto(f"{address}?token={TOKEN}")
         page.wait_for_function("window.gomoku.page.game !== null", timeout=WAIT_MS)
         page.fill("#size", "15")
         page.fill("#black", PLAYERS["black"])

@@ -2,13 +2,16 @@
 
 Examples::
 
-    gomoku serve                 # http://127.0.0.1:8000/
+    gomoku serve                 # http://127.0.0.1:8000/?token=...
     gomoku serve --port 0 --open # a free port, opened in the browser
+    gomoku serve --host 0.0.0.0 --weights-dir nets/   # others may play; weights
+                                                      # from nets/ or bundled
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from gomoku_apps.cli.options import positive_float, positive_int
 
@@ -51,8 +54,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--allow-programs",
         action="store_true",
-        help="accept python: and engine: specs when listening on another address "
-        "than loopback (they run code that the page names)",
+        help="accept python: and engine: specs and weights files anywhere when "
+        "listening on another address than loopback (they run code and open files "
+        "that the page names)",
+    )
+    parser.add_argument(
+        "--weights-dir",
+        type=Path,
+        metavar="DIR",
+        help="off loopback, the folder whose files an alphazero:weights=NAME spec "
+        "may name (besides the bundled networks; nothing else is opened)",
     )
     parser.set_defaults(handler=run_serve)
 
@@ -64,23 +75,35 @@ def run_serve(arguments: argparse.Namespace) -> int:
         import uvicorn  # noqa: F401
     except ImportError:
         raise ValueError(WEB_EXTRA_HINT) from None
-    from gomoku_apps.web.server import bind, is_loopback, page_address, serve
+    from gomoku_apps.web.guard import new_token
+    from gomoku_apps.web.server import bind, is_loopback, page_url, serve
 
+    weights_dir = arguments.weights_dir
+    if weights_dir is not None:
+        weights_dir = weights_dir.expanduser().resolve()
+        if not weights_dir.is_dir() or "," in str(weights_dir):
+            raise ValueError(
+                f"--weights-dir must be an existing folder (without a comma in its "
+                f"path), got {str(arguments.weights_dir)!r}"
+            )
     listener = bind(arguments.host, arguments.port)
     local = is_loopback(arguments.host)
-    print(f"gomoku: serving on {page_address(listener)} (Ctrl-C stops)", flush=True)
+    token = new_token()
+    print(f"gomoku: serving on {page_url(listener, token)} (Ctrl-C stops)", flush=True)
     if not local:
         print(
             f"gomoku: listening on {arguments.host}: anyone who reaches this port "
-            "can play",
+            "and has this address (its token) can play",
             flush=True,
         )
     serve(
         listener,
+        token,
         arguments.open,
         max_games=arguments.max_games,
         allow_programs=local or arguments.allow_programs,
         move_time=arguments.move_time,
+        weights_dir=weights_dir,
     )
     print("gomoku: server stopped", flush=True)
     return 0

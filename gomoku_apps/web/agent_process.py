@@ -142,15 +142,18 @@ class AgentProcess:
             return MoveChoice(None, 0.0, "crash", self.failure)
         limit = None if self.move_time is None else self.move_time + KILL_GRACE_S
         try:
-            answer = await asyncio.wait_for(asyncio.shield(self._waiter), limit)
-        except TimeoutError:
+            # asyncio.wait, unlike wait_for before Python 3.12, never swallows a
+            # cancellation that arrives together with the answer.
+            answered, _ = await asyncio.wait({self._waiter}, timeout=limit)
+        finally:
+            self._progress = None
+        if not answered:
             self.failure = f"no move within {self.move_time} s"
             self.kill()
             return MoveChoice(
                 None, time.perf_counter() - started, "timeout", self.failure
             )
-        finally:
-            self._progress = None
+        answer = self._waiter.result()
         if answer[0] == "error":
             return MoveChoice(None, time.perf_counter() - started, "crash", answer[1])
         _, _, action, forfeit, detail, seconds, insight = answer

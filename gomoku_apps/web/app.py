@@ -15,8 +15,9 @@ Endpoints (all JSON unless said; docs/web.md has the full reference):
 ``WS /api/games/{id}/ws``                 state and search messages; commands in
 ========================================  ==============================================
 
-A refused request answers ``{"error": message}`` with its status (400 malformed, 404
-unknown game, 409 not allowed now, 413 too large) and changes nothing.
+A refused request answers ``{"error": message}`` with its status (400 malformed, 403
+not from the page of this run (:mod:`gomoku_apps.web.guard`: Host, token, Origin), 404
+unknown game, 409 not allowed now, 413 too large, 415 not JSON) and changes nothing.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from importlib import resources
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -39,8 +41,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from agents.specs import registered_names
 from gomoku_apps.gui.session import HUMAN
 from gomoku_apps.web import requests as parse
+from gomoku_apps.web.guard import Access, AccessGuard
 from gomoku_apps.web.registry import DEFAULT_MAX_GAMES, GameRegistry
-from gomoku_apps.web.requests import RequestError, TooLargeError
+from gomoku_apps.web.requests import RequestError, SpecPolicy, TooLargeError
 from gomoku_apps.web.room import GameRoom, Message
 from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE, Rule
 from gomoku_env.notation import action_to_notation
@@ -58,6 +61,8 @@ BUILT_IN_PLAYERS = (
 )
 """The players the page offers in its lists (any other spec can be typed in)."""
 WEBSOCKET_CLOSE_UNKNOWN_GAME = 4404
+WEBSOCKET_CLOSE_UNSUPPORTED = 1003
+"""The close code for a binary message (the game's messages are JSON text)."""
 
 
 async def read_body(request: Request) -> bytes:
@@ -100,10 +105,10 @@ class WebApi:
     """The request handlers, over one :class:`GameRegistry`."""
 
     def __init__(
-        self, registry: GameRegistry, allow_programs: bool, move_time: float | None
+        self, registry: GameRegistry, policy: SpecPolicy, move_time: float | None
     ) -> None:
         self.registry = registry
-        self.allow_programs = allow_programs
+        self.policy = policy
         self.move_time = move_time
 
     async def page(self, request: Request) -> Response:
@@ -116,7 +121,7 @@ class WebApi:
                 "agent_names": registered_names(),
                 "rules": [rule.value for rule in Rule],
                 "sizes": {"min": MIN_BOARD_SIZE, "max": MAX_BOARD_SIZE},
-                "allow_programs": self.allow_programs,
+                "allow_programs": self.policy.allow_programs,
             }
         )
 
@@ -129,7 +134,7 @@ class WebApi:
 
     async def create_game(self, request: Request) -> Response:
         data = parse.decode_json(await read_body(request))
-        options = parse.game_options(data, self.allow_programs, self.move_time)
+        options = parse.game_options(data, self.policy, self.move_time)
         room = await self.registry.create(options)
         return JSONResponse(room.state(), status_code=201)
 
@@ -177,8 +182,13 @@ class WebApi:
         try:
             async with _running(sender):
                 while True:
-                    text = await websocket.receive_text()
-                    await self._message(room, text, websocket)
+                    message = await websocket.receive()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    if message.get("text") is None:
+                        await _refuse_binary(websocket)
+                        return
+                    await self._message(room, message["text"], websocket)
         except (WebSocketDisconnect, RuntimeError):
             pass  # the page left, or the game closed and its socket with it
         finally:
@@ -194,6 +204,13 @@ class WebApi:
             await websocket.send_json(
                 {"type": "error", "status": error.status, "message": str(error)}
             )
+
+
+async def _refuse_binary(websocket: WebSocket) -> None:
+    """Answer a binary message with an error and close with 1003 (unsupported)."""
+    message = "binary messages are not accepted: send commands as JSON text"
+    await websocket.send_json({"type": "error", "status": 400, "message": message})
+    await websocket.close(WEBSOCKET_CLOSE_UNSUPPORTED, reason="binary message")
 
 
 async def _forward(queue: asyncio.Queue[Message], websocket: WebSocket) -> None:
@@ -224,20 +241,27 @@ async def _refused(request: Request, error: Exception) -> Response:
 
 
 def create_app(
+    access: Access,
     max_games: int = DEFAULT_MAX_GAMES,
     allow_programs: bool = True,
     move_time: float | None = parse.DEFAULT_MOVE_TIME_S,
+    weights_dir: Path | None = None,
 ) -> Starlette:
     """The Starlette application of ``gomoku serve``.
 
     Args:
+        access: the token and Host addresses every request must show (see
+            :mod:`gomoku_apps.web.guard`).
         max_games: games kept at once (the least recently used closes beyond).
         allow_programs: accept ``python:`` and ``engine:`` specs, which run code
-            named by the request (``gomoku serve`` allows them on loopback only).
+            named by the request, and weights files anywhere (``gomoku serve``
+            allows them on loopback only).
         move_time: seconds an agent may take per move; a slower one forfeits.
+        weights_dir: without ``allow_programs``, the folder whose files a
+            ``weights`` option may name (besides the bundled networks).
     """
     registry = GameRegistry(max_games)
-    api = WebApi(registry, allow_programs, move_time)
+    api = WebApi(registry, SpecPolicy(allow_programs, weights_dir), move_time)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -259,8 +283,10 @@ def create_app(
     ]
     app = Starlette(
         routes=routes,
+        middleware=[Middleware(AccessGuard, access=access)],
         lifespan=lifespan,
         exception_handlers={RequestError: _refused},
     )
     app.state.registry = registry
+    app.state.access = access
     return app

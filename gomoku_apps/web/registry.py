@@ -13,7 +13,12 @@ from collections import OrderedDict
 
 from gomoku_apps.web.agent_process import AgentProcess
 from gomoku_apps.web.game import WebGame, is_agent
-from gomoku_apps.web.requests import GameOptions, RequestError, UnknownGameError
+from gomoku_apps.web.requests import (
+    GameOptions,
+    RequestError,
+    UnknownGameError,
+    shown,
+)
 from gomoku_apps.web.room import GameRoom
 
 DEFAULT_MAX_GAMES = 16
@@ -52,7 +57,7 @@ class GameRegistry:
         """The game with this id, now the most recently used; UnknownGameError if none."""
         room = self._rooms.get(game_id)
         if room is None:
-            raise UnknownGameError(f"unknown game id {game_id!r}")
+            raise UnknownGameError(f"unknown game id {shown(game_id)}")
         self._rooms.move_to_end(game_id)
         return room
 

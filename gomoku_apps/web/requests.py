@@ -5,7 +5,9 @@ errors of the web API, each naming the bad value and carrying its HTTP status.""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from agents import specs
@@ -14,11 +16,30 @@ from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import check_number
 from gomoku_env.notation import notation_to_action
 
+MAX_MESSAGE_CHARS = 300
+"""Longest error message sent back: a refusal names the bad value, never all of it."""
+SHOWN_CHARS = 40
+"""Characters of a bad value quoted in an error (see :func:`shown`)."""
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` cut to :data:`SHOWN_CHARS` characters (then "…"), for quoting
+    what a request sent without echoing it whole."""
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
+
 
 class RequestError(ValueError):
-    """A request the server refuses; nothing changed. ``status`` is the HTTP code."""
+    """A request the server refuses; nothing changed. ``status`` is the HTTP code.
+    The message is cut to :data:`MAX_MESSAGE_CHARS` (a message quoting input from
+    another layer cannot grow with that input)."""
 
     status = 400
+
+    def __init__(self, message: str) -> None:
+        if len(message) > MAX_MESSAGE_CHARS:
+            message = message[:MAX_MESSAGE_CHARS] + "…"
+        super().__init__(message)
 
 
 class UnknownGameError(RequestError):
@@ -50,7 +71,26 @@ PROGRAM_AGENTS = ("python", "engine")
 """Spec names that run code named by the request: allowed only when the server says so
 (by default, when it listens on loopback only)."""
 COMMANDS = ("move", "undo", "resign", "swap", "new", "speed")
+COMMAND_FIELDS = {"move": ("type", "point", "color"), "speed": ("type", "delay")}
+"""The fields each command accepts (a command not listed: ``type`` only)."""
+FILE_OPTIONS = ("weights",)
+"""Spec options that name a file on the server's machine."""
 GAME_FIELDS = ("size", "win_length", "rule", "black", "white", "seed", "delay")
+
+
+@dataclass(frozen=True)
+class SpecPolicy:
+    """What agent specs from the page may name on the server's machine.
+
+    ``allow_programs``: ``python:`` and ``engine:`` specs (code the page names) and
+    weights files anywhere (``gomoku serve`` allows them on loopback only). Without
+    it, a ``weights`` option names a bundled network or a file directly in
+    ``weights_dir`` (when the server was given one), and every other value gets the
+    same refusal, so the page cannot learn which files exist.
+    """
+
+    allow_programs: bool = True
+    weights_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -93,11 +133,21 @@ def decode_json(body: bytes | str) -> dict[str, Any]:
     return data
 
 
+def _check_fields(data: dict, accepted: tuple[str, ...], what: str) -> None:
+    unknown = sorted(set(data) - set(accepted))
+    if unknown:
+        names = ", ".join(shown(name) for name in unknown[:3])
+        more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+        raise RequestError(
+            f"unknown field(s) {names}{more} in {what}; accepted: {list(accepted)}"
+        )
+
+
 def _int_field(data: dict, key: str, default: int | None) -> int | None:
     value = data.get(key, default)
     if value is None or (isinstance(value, int) and not isinstance(value, bool)):
         return value
-    raise RequestError(f"{key} must be an integer, got {value!r}")
+    raise RequestError(f"{key} must be an integer, got {shown(value)}")
 
 
 def _seconds_field(data: dict, key: str, default: float, high: float) -> float:
@@ -107,42 +157,88 @@ def _seconds_field(data: dict, key: str, default: float, high: float) -> float:
         raise RequestError(f"{error} (seconds)") from None
 
 
-def check_spec(spec: object, allow_programs: bool) -> str:
+def check_spec(spec: object, policy: SpecPolicy) -> str:
     """``spec`` if it names a person or a registered agent in valid syntax with
-    options it declares (:func:`agents.specs.check_spec`); their ranges are checked
-    when the agent is built (in its process)."""
+    options it declares (:func:`agents.specs.check_spec`) and what ``policy``
+    allows; their ranges are checked when the agent is built (in its process). A
+    weights file from the server's weights folder comes back as its full path."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 500:
-        raise RequestError(f"a player must be 'human' or an agent spec, got {spec!r}")
+        raise RequestError(
+            f"a player must be 'human' or an agent spec, got {shown(spec)}"
+        )
     spec = spec.strip()
     if spec.lower() == HUMAN:
         return HUMAN
     try:
-        name, _ = specs.check_spec(spec)
+        name, options = specs.check_spec(spec)
     except ValueError as error:
         raise RequestError(str(error)) from None
-    if name in PROGRAM_AGENTS and not allow_programs:
+    if policy.allow_programs:
+        return spec
+    if name in PROGRAM_AGENTS:
         raise RequestError(
-            f"spec {spec!r} runs a program, which this server allows only when it "
-            "listens on loopback (or with --allow-programs)"
+            f"spec {shown(spec)} runs a program, which this server allows only when "
+            "it listens on loopback (or with --allow-programs)"
         )
+    for key in FILE_OPTIONS:
+        if options.get(key) is not None:
+            path = _served_file(str(options[key]), policy.weights_dir)
+            spec = _with_option(spec, key, path)
     return spec
 
 
+def _served_file(value: str, weights_dir: Path | None) -> str:
+    """A bundled network's name, or the path of a file directly in ``weights_dir``;
+    one refusal for every other value, whether or not such a file exists."""
+    bundled = _bundled_weights()
+    if value in bundled:
+        return value
+    if (
+        weights_dir is not None
+        and re.fullmatch(r"[\w.-]+", value)
+        and value.strip(".")
+        and (weights_dir / value).is_file()
+    ):
+        return str(weights_dir / value)
+    choices = ", ".join(bundled) or "none shipped"
+    folder = " or a file in the server's --weights-dir folder" if weights_dir else ""
+    raise RequestError(
+        f"weights must name a bundled network ({choices}){folder}; this server "
+        "opens no other file for the page"
+    )
+
+
+def _bundled_weights() -> list[str]:
+    try:
+        from agents.alphazero.checkpoint import bundled_names
+    except ImportError:  # no torch: no AlphaZero agent will build anyway
+        return []
+    return bundled_names()
+
+
+def _with_option(spec: str, key: str, value: str) -> str:
+    """``spec`` with option ``key`` set to ``value`` (it is given once, as checked)."""
+    name, _, option_text = spec.partition(":")
+    items = [
+        f"{key}={value}" if item.partition("=")[0].strip() == key else item
+        for item in option_text.split(",")
+    ]
+    return f"{name}:{','.join(items)}"
+
+
 def game_options(
-    data: dict[str, Any], allow_programs: bool, move_time: float | None
+    data: dict[str, Any], policy: SpecPolicy, move_time: float | None
 ) -> GameOptions:
     """The :class:`GameOptions` in a new-game request; RequestError names a bad field."""
-    unknown = sorted(set(data) - set(GAME_FIELDS))
-    if unknown:
-        raise RequestError(f"unknown field(s) {unknown}; accepted: {list(GAME_FIELDS)}")
+    _check_fields(data, GAME_FIELDS, "a new game")
     size = _int_field(data, "size", 15)
     win_length = _int_field(data, "win_length", 5)
     try:
         config = GameConfig(size, win_length, Rule.parse(data.get("rule", "freestyle")))
     except (ValueError, TypeError) as error:
         raise RequestError(str(error)) from None
-    black = check_spec(data.get("black", HUMAN), allow_programs)
-    white = check_spec(data.get("white", "random"), allow_programs)
+    black = check_spec(data.get("black", HUMAN), policy)
+    white = check_spec(data.get("white", "random"), policy)
     default_delay = 0.0 if HUMAN in (black, white) else 0.5
     delay = _seconds_field(data, "delay", default_delay, MAX_DELAY_S)
     seed = _int_field(data, "seed", None)
@@ -153,14 +249,17 @@ def command(data: dict[str, Any], board_size: int) -> Command:
     """The :class:`Command` in a command request or websocket message."""
     kind = data.get("type")
     if kind not in COMMANDS:
-        raise RequestError(f"unknown command type {kind!r}; expected one of {COMMANDS}")
+        raise RequestError(
+            f"unknown command type {shown(kind)}; expected one of {COMMANDS}"
+        )
+    _check_fields(data, COMMAND_FIELDS.get(kind, ("type",)), f"a {kind} command")
     if kind == "speed":
         return Command(kind, delay=_seconds_field(data, "delay", -1, MAX_DELAY_S))
     if kind != "move":
         return Command(kind)
     color = data.get("color")
     if color not in (None, "black", "white"):
-        raise RequestError(f"color must be 'black' or 'white', got {color!r}")
+        raise RequestError(f"color must be 'black' or 'white', got {shown(color)}")
     return Command(kind, point=_point(data.get("point"), board_size), color=color)
 
 
@@ -175,5 +274,6 @@ def _point(point: object, board_size: int) -> int:
     if isinstance(point, int) and not isinstance(point, bool) and 0 <= point < cells:
         return point
     raise RequestError(
-        f"point must be a point like 'h8' or an action in 0..{cells - 1}, got {point!r}"
+        f"point must be a point like 'h8' or an action in 0..{cells - 1}, "
+        f"got {shown(point)}"
     )

@@ -7,6 +7,12 @@ without blocking anything, and applies the answer only if the position it was as
 about is still on the board (an undo or a new game meanwhile makes it stale). Every
 change is published to the pages watching the game, and so are samples of the agent's
 search while it thinks.
+
+Closing a game does not rely on cancelling its task alone: before Python 3.12,
+``asyncio.wait_for`` swallows a cancellation that arrives as the awaited answer does,
+and the task would run on. So :meth:`GameRoom.close` marks the room closed (the task
+ends at its next step), stops the agents' processes first, and waits for the task a
+bounded time.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ from gomoku_apps.web.insight import Insight
 from gomoku_apps.web.requests import Command
 
 Message = dict[str, Any]
+CLOSE_TIMEOUT_S = 5.0
+"""Seconds a closing game waits for its turn-taking task (which ends at its next
+step once its agents are stopped; the bound only guards against a hang)."""
 
 
 class GameRoom:
@@ -32,6 +41,7 @@ class GameRoom:
         self._watchers: set[asyncio.Queue[Message]] = set()
         self._changed = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._closed = False
 
     @property
     def thinking(self) -> bool:
@@ -43,13 +53,15 @@ class GameRoom:
         self._task = asyncio.get_running_loop().create_task(self._drive())
 
     async def close(self) -> None:
-        """Stop the agents' turns and their processes; tell the watchers."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        """Stop the agents' processes and their turns; tell the watchers. Returns
+        within about :data:`CLOSE_TIMEOUT_S` plus the agents' stop time, always."""
+        self._closed = True
+        self._changed.set()
         for agent in self.game.agents():
             agent.stop()
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.wait({self._task}, timeout=CLOSE_TIMEOUT_S)
         self._publish({"type": "closed", "id": self.game.id})
 
     def state(self) -> Message:
@@ -98,7 +110,7 @@ class GameRoom:
         self._publish(self.state())
 
     async def _drive(self) -> None:
-        while True:
+        while not self._closed:
             agent = self.game.agent_to_move
             if agent is None:
                 self._changed.clear()
@@ -133,7 +145,7 @@ class GameRoom:
         """Let the move appear no sooner than the game's delay (the speed control,
         which may change meanwhile) after ``started``, unless the game changes."""
         loop = asyncio.get_running_loop()
-        while self.game.session.generation == version:
+        while self.game.session.generation == version and not self._closed:
             remaining = started + self.game.delay - loop.time()
             if remaining <= 0:
                 return

@@ -1,9 +1,10 @@
 """Running the web application with uvicorn until Ctrl-C: ``gomoku serve``.
 
 The socket is bound before the server starts, so the address printed is the one in
-use (port 0 picks a free port). Uvicorn stops on Ctrl-C: it closes the connections,
-the application closes every game and stops its agent processes, and only then does
-the process end.
+use (port 0 picks a free port). The printed address carries the run's token (see
+:mod:`gomoku_apps.web.guard`): only who has it can use the server. Uvicorn stops on
+Ctrl-C: it closes the connections, the application closes every game and stops its
+agent processes, and only then does the process end.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 import webbrowser
 from collections.abc import Iterator
 
+from gomoku_apps.web.guard import TOKEN_PARAMETER, Access, new_token
 from gomoku_apps.web.requests import MAX_REQUEST_BYTES
 
 SHUTDOWN_GRACE_S = 2
@@ -50,20 +52,33 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def page_address(listener: socket.socket) -> str:
-    """The page's URL for a bound socket."""
+    """The server's base URL for a bound socket (no token)."""
     host, port = listener.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
 
 
-def _uvicorn_server(app_options: dict[str, object]):
+def page_url(listener: socket.socket, token: str) -> str:
+    """The page's URL with the run's token: the address a person opens."""
+    return f"{page_address(listener)}?{TOKEN_PARAMETER}={token}"
+
+
+def listener_access(listener: socket.socket, token: str) -> Access:
+    """The Host addresses and token that requests to ``listener`` must show."""
+    host, port = listener.getsockname()[:2]
+    return Access.served(token, host, port, is_loopback(host))
+
+
+def _uvicorn_server(
+    listener: socket.socket, token: str, app_options: dict[str, object]
+):
     """A uvicorn server of the application, not started yet."""
     import uvicorn
 
     from gomoku_apps.web.app import create_app
 
     config = uvicorn.Config(
-        create_app(**app_options),
+        create_app(listener_access(listener, token), **app_options),
         log_level="warning",
         ws_max_size=MAX_REQUEST_BYTES,
         timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
@@ -73,15 +88,16 @@ def _uvicorn_server(app_options: dict[str, object]):
 
 def serve(
     listener: socket.socket,
+    token: str,
     open_browser: bool = False,
     **app_options: object,
 ) -> None:
-    """Serve the page on ``listener`` until Ctrl-C (see :func:`gomoku_apps.web.app.create_app`
-    for ``app_options``)."""
-    server = _uvicorn_server(app_options)
-    address = page_address(listener)
+    """Serve the page on ``listener`` until Ctrl-C, to requests that show ``token``
+    (see :func:`gomoku_apps.web.app.create_app` for ``app_options``)."""
+    server = _uvicorn_server(listener, token, app_options)
     if open_browser:
-        threading.Timer(0.5, webbrowser.open, args=(address,)).start()
+        url = page_url(listener, token)
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     # Uvicorn re-raises the Ctrl-C it handled, once everything has stopped.
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[listener])
@@ -89,12 +105,14 @@ def serve(
 
 @contextlib.contextmanager
 def serve_in_background(
-    host: str = "127.0.0.1", **app_options: object
+    host: str = "127.0.0.1", token: str | None = None, **app_options: object
 ) -> Iterator[str]:
     """Serve the page from a thread on a free port for the duration of the block;
-    yields its address. For tests, benchmarks and scripts that take screenshots."""
+    yields its base address. Requests must show ``token`` (default: a fresh one that
+    nobody knows; pass your own to use the API). For tests, benchmarks and scripts
+    that take screenshots."""
     listener = bind(host, 0)
-    server = _uvicorn_server(app_options)
+    server = _uvicorn_server(listener, token or new_token(), app_options)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [listener]}, daemon=True
     )

@@ -12,12 +12,18 @@ const page = {
 
 const $ = (id) => document.getElementById(id);
 
+// The run's token, from the address that `gomoku serve` printed (?token=...): the
+// server answers only requests that carry it (a header, or the query of the
+// websocket and download URLs, which cannot carry headers).
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+const withToken = (path) => `${path}?token=${encodeURIComponent(TOKEN)}`;
+
 function showMessage(text) {
   $("message").textContent = text || "";
 }
 
 async function api(method, path, body, contentType = "application/json") {
-  const options = { method, headers: {} };
+  const options = { method, headers: { "X-Gomoku-Token": TOKEN } };
   if (body !== undefined) {
     options.body = contentType === "application/json" ? JSON.stringify(body) : body;
     options.headers["Content-Type"] = contentType;
@@ -81,7 +87,7 @@ function showGame() {
   const anyPerson = game.humans.black || game.humans.white;
   $("undo").disabled = !anyPerson || game.moves.length === 0;
   $("resign").disabled = game.over || !anyPerson;
-  $("save").href = `/api/games/${game.id}/record`;
+  $("save").href = withToken(`/api/games/${game.id}/record`);
   $("speed").value = game.delay;
   $("speed-value").textContent = `${game.delay.toFixed(1)} s`;
   $("board").classList.toggle("playable", Boolean(personToMove));
@@ -113,7 +119,7 @@ function onMessage(event) {
 function connect(gameId) {
   if (page.socket) page.socket.close();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws`);
+  const socket = new WebSocket(`${scheme}://${location.host}${withToken(`/api/games/${gameId}/ws`)}`);
   page.socket = socket;
   socket.onmessage = onMessage;
   socket.onclose = () => {
@@ -246,6 +252,10 @@ async function fillChoices() {
 
 async function start() {
   bindControls();
+  if (!TOKEN) {
+    showMessage("open the address with ?token=… that gomoku serve printed");
+    return;
+  }
   await fillChoices();
   const match = location.hash.match(/game=([\w-]+)/);
   if (match) {

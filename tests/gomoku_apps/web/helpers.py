@@ -13,15 +13,24 @@ with warnings.catch_warnings():  # newer Starlette advises httpx2 over httpx
     from starlette.testclient import TestClient
 
 from gomoku_apps.web.app import create_app
+from gomoku_apps.web.guard import TOKEN_HEADER, Access
 from tests.gomoku_apps.web.web_agents import failing_spec
 
 MESSAGES_LIMIT = 500
 """Most websocket messages read while waiting for a state (a hang guard)."""
 
 
+TOKEN = "test-token"
+"""The run's token of the test apps (every request of :func:`client` carries it)."""
+TEST_HOST = "testserver"
+"""The Host that TestClient sends."""
+
+
 def client(**options) -> TestClient:
-    """A TestClient on a fresh app (use it as a context manager)."""
-    return TestClient(create_app(**options))
+    """A TestClient on a fresh app that carries the app's token (use it as a context
+    manager)."""
+    app = create_app(Access(TOKEN, frozenset({TEST_HOST})), **options)
+    return TestClient(app, headers={TOKEN_HEADER: TOKEN})
 
 
 def new_game(test_client: TestClient, **options) -> dict:
@@ -40,4 +49,4 @@ def wait_for(websocket, predicate) -> dict:
     raise AssertionError(f"no matching state in {MESSAGES_LIMIT} messages")
 
 
-__all__ = ["client", "failing_spec", "new_game", "wait_for"]
+__all__ = ["TOKEN", "client", "failing_spec", "new_game", "wait_for"]

@@ -9,6 +9,9 @@ from gomoku_env import GameConfig
 from gomoku_env.records import GameRecord
 from tests.gomoku_apps.web.helpers import client, new_game
 
+JSON = {"Content-Type": "application/json"}
+TEXT = {"Content-Type": "text/plain"}
+
 
 def two_people(api, size=7):
     return new_game(api, size=size, black="human", white="human", seed=1)
@@ -95,7 +98,7 @@ def test_an_uploaded_record_comes_back_as_moves():
     moves = (10, 19, 11, 20, 12, 21, 13, 22, 14)
     record = GameRecord(GameConfig(9), moves, "alice", "bob", "black", "five")
     with client() as api:
-        data = api.post("/api/records", content=record.to_text()).json()
+        data = api.post("/api/records", content=record.to_text(), headers=TEXT).json()
     assert data["size"] == 9 and data["players"] == {"black": "alice", "white": "bob"}
     assert data["moves"][:2] == ["b8", "b7"] and len(data["moves"]) == 9
     assert data["result"] == "black" and len(data["winning_line"]) == 5
@@ -156,16 +159,23 @@ def test_program_specs_are_refused_unless_allowed():
 
 
 def test_malformed_json_and_non_objects_are_refused(api):
-    refused(api.post("/api/games", content=b"{not json"), 400, "not valid JSON")
+    refused(
+        api.post("/api/games", content=b"{not json", headers=JSON), 400, "not valid"
+    )
     refused(api.post("/api/games", json=[1, 2]), 400, "JSON object")
 
 
 def test_an_oversize_request_is_refused(api):
     game_id = two_people(api)["id"]
     big = b'{"type": "move", "point": "' + b"a" * MAX_REQUEST_BYTES + b'"}'
-    refused(api.post(f"/api/games/{game_id}/commands", content=big), 413, str(len(big)))
+    refused(
+        api.post(f"/api/games/{game_id}/commands", content=big, headers=JSON),
+        413,
+        str(len(big)),
+    )
     assert api.get(f"/api/games/{game_id}").json()["moves"] == []
-    refused(api.post("/api/records", content=b"x" * (MAX_REQUEST_BYTES + 1)), 413)
+    oversize = b"x" * (MAX_REQUEST_BYTES + 1)
+    refused(api.post("/api/records", content=oversize, headers=TEXT), 413)
 
 
 def test_an_unknown_game_id_is_refused_everywhere(api):
@@ -216,10 +226,11 @@ def test_undo_and_resign_refused_when_there_is_nothing_to_do(api):
 
 
 def test_a_malformed_record_upload_is_refused_naming_the_line(api):
+    malformed = b"Rule: freestyle\nSize: x\n"
+    refused(api.post("/api/records", content=malformed, headers=TEXT), 400, "line")
     refused(
-        api.post("/api/records", content=b"Rule: freestyle\nSize: x\n"), 400, "line"
+        api.post("/api/records", content=b"\xff\xfe\x00", headers=TEXT), 400, "UTF-8"
     )
-    refused(api.post("/api/records", content=b"\xff\xfe\x00"), 400, "UTF-8")
 
 
 def test_the_page_files_are_package_data():

@@ -43,14 +43,17 @@ def start_server(*arguments):
     )
     line = server.stdout.readline()
     assert "serving on http://127.0.0.1:" in line, line + server.stderr.read()
-    return server, line.split()[3]
+    url = line.split()[3]
+    address, _, token = url.partition("?token=")
+    assert len(token) >= 16, url  # the run's token is in the printed address
+    return server, address, token
 
 
-def post(address, path, body):
+def post(address, token, path, body):
     request = urllib.request.Request(
         address + path.lstrip("/"),
         data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", "X-Gomoku-Token": token},
     )
     with urllib.request.urlopen(request, timeout=HANG_GUARD_S) as response:
         return json.loads(response.read())
@@ -83,14 +86,18 @@ def alive(pid):
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find children")
 def test_ctrl_c_stops_the_server_and_every_agent_process():
-    server, address = start_server()
+    server, address, token = start_server()
     try:
         sleeper = failing_spec("Sleeper")  # thinks for a minute
-        thinking = post(address, "/api/games", {"black": sleeper, "white": "human"})
-        post(address, "/api/games", {"black": "random", "white": "random", "size": 7})
+        thinking = post(
+            address, token, "/api/games", {"black": sleeper, "white": "human"}
+        )
+        random_game = {"black": "random", "white": "random", "size": 7}
+        post(address, token, "/api/games", random_game)
         assert urllib.request.urlopen(address, timeout=HANG_GUARD_S).status == 200
         websocket_address = (
-            address.replace("http", "ws") + f"api/games/{thinking['id']}/ws"
+            address.replace("http", "ws")
+            + f"api/games/{thinking['id']}/ws?token={token}"
         )
         with connect(websocket_address) as websocket:
             assert json.loads(websocket.recv())["type"] == "state"

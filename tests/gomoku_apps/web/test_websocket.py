@@ -10,7 +10,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 from starlette.websockets import WebSocketDisconnect
 
 from gomoku_apps.web.requests import MAX_REQUEST_BYTES
-from tests.gomoku_apps.web.helpers import new_game, wait_for
+from tests.gomoku_apps.web.helpers import TOKEN, new_game, wait_for
 
 
 def test_a_game_against_random_is_played_to_its_end(api):
@@ -132,19 +132,26 @@ def test_a_deleted_game_tells_its_pages(api):
         assert websocket.receive_json() == {"type": "closed", "id": game_id}
 
 
+def real_server_game(address: str) -> str:
+    """Create a game of two people on a server of :func:`serve_in_background`; its id."""
+    request = urllib.request.Request(
+        address + "api/games",
+        data=json.dumps({"black": "human", "white": "human"}).encode(),
+        headers={"Content-Type": "application/json", "X-Gomoku-Token": TOKEN},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())["id"]
+
+
 def test_on_the_real_server_an_oversize_message_closes_the_socket():
     websockets = pytest.importorskip("websockets.sync.client")
     from gomoku_apps.web.server import serve_in_background
 
-    with serve_in_background() as address:
-        request = urllib.request.Request(
-            address + "api/games",
-            data=json.dumps({"black": "human", "white": "human"}).encode(),
-            headers={"Content-Type": "application/json"},
+    with serve_in_background(token=TOKEN) as address:
+        game_id = real_server_game(address)
+        path = (
+            address.replace("http", "ws", 1) + f"api/games/{game_id}/ws?token={TOKEN}"
         )
-        with urllib.request.urlopen(request, timeout=60) as response:
-            game_id = json.loads(response.read())["id"]
-        path = address.replace("http", "ws", 1) + f"api/games/{game_id}/ws"
         with websockets.connect(path, max_size=None) as websocket:
             websocket.recv()
             websocket.send("{" + " " * MAX_REQUEST_BYTES + "}")
