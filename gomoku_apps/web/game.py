@@ -58,6 +58,12 @@ class WebGame:
         self.forfeit: Forfeit | None = None
         seats = [Seat(spec, agents[color]) for color, spec in _players(options)]
         self.session = GameSession(options.config, *seats)
+        self._play_opening()
+
+    def _play_opening(self) -> None:
+        """The options' opening (checked legal when the request was read)."""
+        for action in self.options.opening:
+            self.session.play(action)
 
     @property
     def size(self) -> int:
@@ -122,14 +128,16 @@ class WebGame:
             raise ConflictError("resign: no person can resign now")
 
     def new_game(self) -> None:
-        """The same players from the empty board."""
+        """The same players from the start (the opening, if any)."""
         self.forfeit = None
         self.session.new_game()
+        self._play_opening()
 
     def swap(self) -> None:
-        """The players change colours; a new game starts."""
+        """The players change colours; a new game starts from the opening."""
         self.forfeit = None
         self.session.swap_colors()
+        self._play_opening()
 
     def result(self) -> tuple[str, str]:
         """(result, reason) as in game records."""

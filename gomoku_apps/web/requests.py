@@ -12,9 +12,10 @@ from typing import Any
 
 from agents import specs
 from gomoku_apps.gui.session import HUMAN
+from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import check_number
-from gomoku_env.notation import notation_to_action
+from gomoku_env.notation import action_to_notation, notation_to_action
 
 MAX_MESSAGE_CHARS = 300
 """Longest error message sent back: a refusal names the bad value, never all of it."""
@@ -75,7 +76,9 @@ COMMAND_FIELDS = {"move": ("type", "point", "color"), "speed": ("type", "delay")
 """The fields each command accepts (a command not listed: ``type`` only)."""
 FILE_OPTIONS = ("weights",)
 """Spec options that name a file on the server's machine."""
-GAME_FIELDS = ("size", "win_length", "rule", "black", "white", "seed", "delay")
+GAME_FIELDS = (
+    "size", "win_length", "rule", "black", "white", "seed", "delay", "opening",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,8 @@ class SpecPolicy:
 @dataclass(frozen=True)
 class GameOptions:
     """A new game: its rules, who plays each colour (``"human"`` or a spec), the seed
-    of the agents, the least seconds per agent move, and the move time limit."""
+    of the agents, the least seconds per agent move, the move time limit, and the
+    opening (actions played before anyone moves: a record played on from a move)."""
 
     config: GameConfig
     black: str
@@ -104,6 +108,7 @@ class GameOptions:
     seed: int | None
     delay: float
     move_time: float | None
+    opening: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -242,7 +247,44 @@ def game_options(
     default_delay = 0.0 if HUMAN in (black, white) else 0.5
     delay = _seconds_field(data, "delay", default_delay, MAX_DELAY_S)
     seed = _int_field(data, "seed", None)
-    return GameOptions(config, black, white, seed, delay, move_time)
+    opening = _opening(data.get("opening", []), config)
+    return GameOptions(config, black, white, seed, delay, move_time, opening)
+
+
+def _opening(points: object, config: GameConfig) -> tuple[int, ...]:
+    """The actions of an opening given as points in notation, each legal in turn; one
+    that ends the game is refused too (there would be nothing left to play)."""
+    cells = config.board_size * config.board_size
+    if not isinstance(points, list) or len(points) >= cells:
+        raise RequestError(
+            f"opening must be a list of fewer than {cells} points like 'h8', "
+            f"got {shown(points)}"
+        )
+    board = Board(config)
+    for number, point in enumerate(points, start=1):
+        if not isinstance(point, str):
+            raise RequestError(
+                f"opening move {number} must be a point like 'h8', got {shown(point)}"
+            )
+        try:
+            action = notation_to_action(point, config.board_size)
+        except ValueError as error:
+            raise RequestError(f"opening move {number}: {error}") from None
+        name = action_to_notation(action, config.board_size)
+        if board.cells[action]:
+            raise RequestError(f"opening move {number} {name}: the point is occupied")
+        forbidden = board.forbidden_reason(action)
+        if forbidden:
+            raise RequestError(
+                f"opening move {number} {name}: forbidden to black ({forbidden})"
+            )
+        board.play(action)
+        if board.is_over:
+            raise RequestError(
+                f"opening move {number} {name} ends the game; play on from an "
+                "earlier move"
+            )
+    return tuple(int(move) for move in board.moves)
 
 
 def command(data: dict[str, Any], board_size: int) -> Command:

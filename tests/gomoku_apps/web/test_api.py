@@ -7,7 +7,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 from gomoku_apps.web.requests import MAX_REQUEST_BYTES
 from gomoku_env import GameConfig
 from gomoku_env.records import GameRecord
-from tests.gomoku_apps.web.helpers import client, new_game
+from tests.gomoku_apps.web.helpers import client, new_game, wait_for
 
 JSON = {"Content-Type": "application/json"}
 TEXT = {"Content-Type": "text/plain"}
@@ -253,3 +253,62 @@ def test_the_page_files_are_package_data():
         "board.js",
         "app.js",
     }
+
+
+def test_a_new_game_sets_its_win_length(api):
+    game_id = new_game(api, size=7, win_length=4, black="human", white="human")["id"]
+    assert api.get(f"/api/games/{game_id}").json()["win_length"] == 4
+    for black, white in zip(["a1", "b1", "c1"], ["a7", "b7", "c7"], strict=True):
+        command(api, game_id, type="move", point=black)
+        command(api, game_id, type="move", point=white)
+    state = command(api, game_id, type="move", point="d1").json()
+    assert state["over"] and state["winning_line"] == ["a1", "b1", "c1", "d1"]
+
+
+def test_a_game_plays_on_from_an_opening(api):
+    opening = ["d4", "e5", "c3"]
+    state = new_game(api, size=7, black="human", white="human", opening=opening)
+    assert state["moves"] == opening and state["to_move"] == "white"
+    game_id = state["id"]
+    state = command(api, game_id, type="move", point="a1", color="white").json()
+    assert state["moves"] == [*opening, "a1"]
+    assert command(api, game_id, type="new").json()["moves"] == opening
+    swapped = command(api, game_id, type="swap").json()
+    assert swapped["moves"] == opening and swapped["to_move"] == "white"
+
+
+def test_an_agent_moves_after_the_opening(api):
+    state = new_game(
+        api, size=7, black="human", white="random", delay=0, opening=["d4"]
+    )
+    with api.websocket_connect(f"/api/games/{state['id']}/ws") as websocket:
+        moved = wait_for(websocket, lambda state: len(state["moves"]) == 2)
+    assert moved["moves"][0] == "d4" and moved["to_move"] == "black"
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"win_length": 9, "size": 7}, ["win_length", "9"]),
+        ({"win_length": "four"}, ["win_length", "'four'"]),
+        ({"opening": "d4 e5"}, ["opening", "list"]),
+        ({"opening": ["d4", 12]}, ["opening move 2", "12"]),
+        ({"opening": ["d4", "z9"]}, ["opening move 2", "z9"]),
+        ({"opening": ["d4", "e5", "d4"]}, ["opening move 3", "d4", "occupied"]),
+        (
+            {"size": 7, "win_length": 4, "opening": "a1 a7 b1 b7 c1 c7 d1".split()},
+            ["opening move 7", "d1", "ends the game"],
+        ),
+        (
+            {
+                "rule": "renju",
+                "opening": "h8 a1 i8 a2 g9 a3 g10 a4 g8".split(),
+            },
+            ["opening move 9", "g8", "forbidden", "double_three"],
+        ),
+    ],
+)
+def test_bad_win_lengths_and_openings_are_refused(api, body, words):
+    before = len(api.get("/api/games").json()["games"])
+    refused(api.post("/api/games", json={"white": "human", **body}), 400, *words)
+    assert len(api.get("/api/games").json()["games"]) == before
