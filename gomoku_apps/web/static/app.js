@@ -128,9 +128,18 @@ function connect(gameId) {
   history.replaceState(null, "", `#game=${gameId}`);
 }
 
+// A number field's value as a number, or as the text typed when it is not one (the
+// server refuses it naming the value, and the page shows that message).
+function numberField(id) {
+  const text = $(id).value.trim();
+  const value = Number(text);
+  return text !== "" && Number.isFinite(value) ? value : text;
+}
+
 function formOptions() {
   return {
-    size: parseInt($("size").value, 10),
+    size: numberField("size"),
+    win_length: numberField("win-length"),
     rule: $("rule").value,
     black: $("black").value.trim(),
     white: $("white").value.trim(),
@@ -180,6 +189,19 @@ function stepReplay(index) {
   showSearch();
 }
 
+// A new game from the record's position at the move shown: the record's board and
+// rule, its first moves as the opening, and the players chosen in the form.
+function playFromReplay() {
+  const { record, index } = page.replay;
+  startGame({
+    ...formOptions(),
+    size: record.size,
+    win_length: record.win_length,
+    rule: record.rule,
+    opening: record.moves.slice(0, index),
+  });
+}
+
 function closeReplay() {
   page.replay = null;
   $("game-controls").hidden = false;
@@ -226,6 +248,7 @@ function bindControls() {
   $("replay-next").addEventListener("click", () => stepReplay(page.replay.index + 1));
   $("replay-last").addEventListener("click", () => stepReplay(page.replay.record.moves.length));
   $("replay-slider").addEventListener("input", () => stepReplay(parseInt($("replay-slider").value, 10)));
+  $("replay-play").addEventListener("click", playFromReplay);
   $("replay-close").addEventListener("click", closeReplay);
   document.addEventListener("keydown", (event) => {
     if (!page.replay || event.target.tagName === "INPUT") return;

@@ -46,6 +46,20 @@ const Board = (() => {
     return points;
   }
 
+  // Column letters above and below the grid, row numbers left and right of it, as
+  // on a real board, so a point reads the same from any side.
+  function drawCoordinates(svg, size, index) {
+    const at = (index + 1) * UNIT;
+    const letter = String.fromCharCode(97 + index);
+    const number = String(size - index);
+    const near = UNIT * 0.38;
+    const far = (size + 1) * UNIT - near;
+    text(letter, { class: "coordinate column", x: at, y: near }, svg);
+    text(letter, { class: "coordinate column", x: at, y: far }, svg);
+    text(number, { class: "coordinate row", x: near, y: at }, svg);
+    text(number, { class: "coordinate row", x: far, y: at }, svg);
+  }
+
   function drawGrid(svg, size) {
     const extent = (size + 1) * UNIT;
     svg.setAttribute("viewBox", `0 0 ${extent} ${extent}`);
@@ -55,8 +69,7 @@ const Board = (() => {
       const at = (i + 1) * UNIT;
       element("line", { x1: UNIT, y1: at, x2: size * UNIT, y2: at }, grid);
       element("line", { x1: at, y1: UNIT, x2: at, y2: size * UNIT }, grid);
-      text(String.fromCharCode(97 + i), { class: "coordinate", x: at, y: extent - UNIT * 0.35 }, svg);
-      text(String(size - i), { class: "coordinate", x: UNIT * 0.38, y: at }, svg);
+      drawCoordinates(svg, size, i);
     }
     for (const [col, row] of starPoints(size)) {
       element("circle", { class: "star", cx: (col + 1) * UNIT, cy: (row + 1) * UNIT, r: 3.5 }, svg);

@@ -228,3 +228,71 @@ def test_save_record_downloads_the_game_as_a_record(page):
     assert record.config == GameConfig(7)
     assert (record.black, record.white) == ("human", "random")
     assert [action_to_notation(move, 7) for move in record.moves] == state["moves"]
+
+
+def test_coordinates_are_drawn_on_all_four_sides(page):
+    start_small_game(page)
+    labels = page.evaluate(
+        """[...document.querySelectorAll('#board text.coordinate')].map(
+            (node) => [node.textContent, +node.getAttribute('x'), +node.getAttribute('y')])"""
+    )
+    a1 = page.evaluate("window.gomoku.pointOnPage('a1')")
+    g7 = page.evaluate("window.gomoku.pointOnPage('g7')")
+    assert a1["x"] < g7["x"] and a1["y"] > g7["y"]  # the page is not mirrored
+    letters = sorted((y, x) for text, x, y in labels if text == "a")
+    numbers = sorted((x, y) for text, x, y in labels if text == "7")
+    assert len(letters) == 2 and letters[0][1] == letters[1][1]  # above and below
+    assert len(numbers) == 2 and numbers[0][1] == numbers[1][1]  # left and right
+    grid_top, grid_bottom = 40, 7 * 40  # the first and last lines, in SVG units
+    assert letters[0][0] < grid_top and letters[1][0] > grid_bottom
+    assert numbers[0][0] < grid_top and numbers[1][0] > grid_bottom
+    assert len(labels) == 4 * 7
+
+
+def test_the_form_sets_the_win_length_and_shows_a_refusal(page):
+    page.fill("#win-length", "9")
+    page.fill("#size", "7")
+    page.click("#start")
+    page.wait_for_function(
+        "document.getElementById('message').textContent.includes('win_length')",
+        timeout=WAIT_MS,
+    )
+    assert "9" in page.inner_text("#message")
+    page.fill("#win-length", "4")
+    page.fill("#white", "human")
+    page.click("#start")
+    state = wait_state(page, "game.size === 7 && game.win_length === 4")
+    for point in ["a1", "a7", "b1", "b7", "c1", "c7", "d1"]:
+        count = len(state["moves"])
+        click_point(page, point)
+        state = wait_state(page, f"game.moves.length === {count + 1}")
+    assert state["over"] and state["winning_line"] == ["a1", "b1", "c1", "d1"]
+    page.fill("#win-length", "5")
+    page.fill("#white", "random")
+
+
+def test_a_loaded_record_is_played_on_from_the_move_shown(page, tmp_path):
+    moves = (10, 19, 11, 20, 12, 21, 13, 22, 14)
+    record = GameRecord(GameConfig(9), moves, "alice", "bob", "black", "five")
+    path = tmp_path / "game.txt"
+    record.save(path)
+    page.fill("#black", "human")
+    page.fill("#white", "human")
+    page.set_input_files("#load", str(path))
+    page.wait_for_function(
+        "document.getElementById('status').textContent.includes('move 9 of 9')",
+        timeout=WAIT_MS,
+    )
+    for _ in range(5):
+        page.click("#replay-back")
+    assert "move 4 of 9" in page.inner_text("#status")
+    page.click("#replay-play")
+    state = wait_state(page, "game.size === 9 && game.moves.length === 4")
+    assert state["moves"] == ["b8", "b7", "c8", "c7"] and state["to_move"] == "black"
+    assert state["players"] == {"black": "human", "white": "human"}
+    assert page.is_visible("#game-controls") and not page.is_visible("#replay-controls")
+    click_point(page, "d8")
+    state = wait_state(page, "game.moves.length === 5")
+    assert state["moves"][-1] == "d8" and state["to_move"] == "white"
+    check_stones(page, state["moves"], "e5")
+    page.fill("#white", "random")
