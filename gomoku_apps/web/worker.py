@@ -30,6 +30,7 @@ from agents.game import AGENT_FAILURES, choose_move
 from agents.specs import make_agent
 from gomoku_apps.web.insight import final_insight, live_insight
 from gomoku_env.config import GameConfig
+from gomoku_env.planes import board_from_observation
 
 PROGRESS_INTERVAL_S = 0.25
 """Seconds between two samples of a search in progress."""
@@ -79,7 +80,9 @@ def _answer_move(
     finally:
         done.set()
         sampler.join()
-    insight = None if choice.forfeit else final_insight(agent, config.board_size)
+    insight = None
+    if not choice.forfeit:
+        insight = final_insight(agent, board_from_observation(observation, config))
     sender.send(
         (
             "move",
