@@ -296,13 +296,17 @@ def test_an_agent_moves_after_the_opening(api):
         ({"opening": ["d4", "z9"]}, ["opening move 2", "z9"]),
         ({"opening": ["d4", "e5", "d4"]}, ["opening move 3", "d4", "occupied"]),
         (
-            {"size": 7, "win_length": 4, "opening": "a1 a7 b1 b7 c1 c7 d1".split()},
+            {
+                "size": 7,
+                "win_length": 4,
+                "opening": ["a1", "a7", "b1", "b7", "c1", "c7", "d1"],
+            },
             ["opening move 7", "d1", "ends the game"],
         ),
         (
             {
                 "rule": "renju",
-                "opening": "h8 a1 i8 a2 g9 a3 g10 a4 g8".split(),
+                "opening": ["h8", "a1", "i8", "a2", "g9", "a3", "g10", "a4", "g8"],
             },
             ["opening move 9", "g8", "forbidden", "double_three"],
         ),
