@@ -47,6 +47,9 @@ from gomoku_env.planes import board_from_observation
 DEFAULT_EVALUATOR = RolloutEvaluator(rollout="tactical")
 """Compiled tactical rollouts: the agent's evaluator unless one is given."""
 
+DEFAULT_SIMULATIONS = 1000
+"""Simulations per move when neither ``simulations`` nor ``time`` is given."""
+
 SPEC_ALIASES = {"c": "exploration", "batch": "leaves_per_round"}
 """Spec options kept under their first names (``mcts:c=1.2,batch=8`` means
 ``exploration=1.2, leaves_per_round=8``), for :func:`agents.specs.register_agent`."""
@@ -84,12 +87,18 @@ class MCTSAgent:
     """Tree search with a leaf evaluator; stops at ``simulations`` or ``time``
     seconds, whichever comes first.
 
+    Without either, a move costs :data:`DEFAULT_SIMULATIONS` simulations. Given only
+    ``time``, the time is the whole budget: no simulation count stops the search
+    earlier, and the tree's size is bounded by ``max_nodes`` (a full tree stops
+    growing and the search goes on refining the visits it has).
+
     Args:
         config: the game's rules.
         evaluator: how leaves are valued, and with it the formula: a
             :class:`RolloutEvaluator` (searched with UCT) or an
             :class:`agents.search.Evaluator` with priors (searched with PUCT).
-        simulations: simulations per move (None: only the time budget counts).
+        simulations: simulations per move (None: only the time budget counts, or
+            :data:`DEFAULT_SIMULATIONS` when no time is given either).
         time: seconds per move (None: only the simulation budget counts).
         exploration: the exploration constant of the formula (spec option ``c``).
         leaves_per_round: leaves gathered per round (kept apart by virtual loss);
@@ -111,7 +120,7 @@ class MCTSAgent:
         self,
         config: GameConfig | None = None,
         evaluator: SearchEvaluator = DEFAULT_EVALUATOR,
-        simulations: int | None = 1000,
+        simulations: int | None = None,
         time: float | None = None,
         exploration: float = 1.0,
         leaves_per_round: int = 1,
@@ -124,6 +133,8 @@ class MCTSAgent:
         seed: int | None = None,
     ) -> None:
         rounds = search_rounds(evaluator)  # refuses what is no evaluator
+        if simulations is None and time is None:
+            simulations = DEFAULT_SIMULATIONS
         check_search_options(simulations, time, leaves_per_round, temperature)
         self.config = config if config is not None else GameConfig()
         self.evaluator = evaluator

@@ -26,7 +26,7 @@ from torch import nn
 
 from agents.base import legal_actions
 from gomoku_env.config import GameConfig
-from gomoku_env.files import write_atomically
+from gomoku_env.files import WEIGHTS_LIMIT, check_regular_file, write_atomically
 from gomoku_env.planes import PLANE_COUNT
 
 MASKED_SCORE = -1e9
@@ -115,8 +115,7 @@ def save_policy(
 
 def load_policy(path: str | os.PathLike[str]) -> PolicyNetwork:
     """The network saved by :func:`save_policy` at ``path``, in evaluation mode."""
-    if not Path(path).is_file():
-        raise FileNotFoundError(f"policy file {str(path)!r} does not exist")
+    path = check_regular_file(path, "a policy file", WEIGHTS_LIMIT)
     checkpoint = torch.load(path, map_location="cpu", weights_only=True)
     network = PolicyNetwork(PolicyShape(**checkpoint["shape"]))
     network.load_state_dict(checkpoint["state_dict"])

@@ -6,22 +6,37 @@ metrics, arena records and reports, the Gomocup launcher) goes through
 :func:`write_atomically`; :func:`write_text_atomically` and
 :func:`write_bytes_atomically` cover the common cases.
 
-Reading a user's text file (a game record, an opening book, a ladder) by its name:
-``Path.read_text`` reports bytes that are not UTF-8 as a bare ``UnicodeDecodeError``
-("'utf-8' codec can't decode byte 0x89 in position 0") that names no file, and a
-directory as an ``IsADirectoryError``. Here both are a ValueError (or the subclass the
-caller names) that says which file, which line, and what kind of file was expected.
+Every file the package reads by a name it was given (game records, opening books,
+ladders, training manifests and metrics, replay data, weights) goes through
+:func:`read_file_bytes` or :func:`read_text_file`, or is checked by
+:func:`check_regular_file` just before a library opens it. A name can point anywhere:
+at a device such as ``/dev/zero`` (endless bytes), a FIFO (a read that blocks for
+ever), a directory or a symlink loop. Those are refused with one line naming the path,
+and every read is capped at a size chosen per kind of file, so no file makes the
+program grow without bound. Bytes that are not UTF-8 are a ValueError naming the file
+and the line, not a bare ``UnicodeDecodeError``.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 FILE_MODE = 0o644
 """Mode of written files: mkstemp creates them private (0600); ours are ordinary ones."""
+
+TEXT_LIMIT = 16 * 1024 * 1024
+"""Bytes of a text file read at most (records, openings, ladders, manifests, metrics)."""
+
+WEIGHTS_LIMIT = 2 * 1024 * 1024 * 1024
+"""Bytes of a weights file or a checkpoint loaded at most."""
+
+REPLAY_LIMIT = 16 * 1024 * 1024 * 1024
+"""Bytes of a saved replay buffer loaded at most."""
 
 
 def write_atomically(
@@ -85,21 +100,96 @@ def write_bytes_atomically(
     )
 
 
+def _open_regular_file(
+    path: Path, kind: str, limit: int, error: type[ValueError]
+) -> int:
+    """A read-only descriptor of ``path``, which must be a regular file of at most
+    ``limit`` bytes (the caller closes it).
+
+    Opened with ``O_NONBLOCK`` so that a FIFO without a writer is refused instead of
+    blocking the open, and checked with ``fstat`` on the opened file itself, so a
+    symlink swapped in between a check and the open cannot slip a device through.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{path}: no such file (expected {kind})") from None
+    except OSError as open_error:
+        if open_error.errno == errno.ELOOP:
+            reason = "a symlink loop"
+        else:
+            reason = open_error.strerror or type(open_error).__name__
+        raise error(f"{path}: cannot be read ({reason}); expected {kind}") from None
+    status = os.fstat(descriptor)
+    mode, size = status.st_mode, status.st_size
+    if stat.S_ISREG(mode) and size <= limit:
+        return descriptor
+    os.close(descriptor)
+    if stat.S_ISDIR(mode):
+        raise error(f"{path}: is a directory, not {kind}")
+    if not stat.S_ISREG(mode):
+        raise error(
+            f"{path}: is not a regular file (a device, FIFO or socket), not {kind}"
+        )
+    raise error(f"{path}: {size} bytes is too large for {kind} (at most {limit})")
+
+
+def check_regular_file(
+    path: str | os.PathLike[str],
+    kind: str,
+    limit: int,
+    error: type[ValueError] = ValueError,
+) -> Path:
+    """``path`` if it is a regular file of at most ``limit`` bytes, for a library that
+    opens the file itself (``np.load``); otherwise the error of :func:`read_file_bytes`.
+    """
+    path = Path(path)
+    os.close(_open_regular_file(path, kind, limit, error))
+    return path
+
+
+def read_file_bytes(
+    path: str | os.PathLike[str],
+    kind: str,
+    limit: int,
+    error: type[ValueError] = ValueError,
+) -> bytes:
+    """The bytes of the regular file ``path``, which should be ``kind``.
+
+    At most ``limit + 1`` bytes are ever read, even from a file that grows while it is
+    read.
+
+    Raises:
+        FileNotFoundError: there is no such file.
+        ValueError: (``error``) ``path`` is a directory, a device, a FIFO, a socket, a
+            symlink loop, unreadable, or longer than ``limit`` bytes; the message names
+            the path, the reason and ``kind``.
+    """
+    path = Path(path)
+    descriptor = _open_regular_file(path, kind, limit, error)
+    with os.fdopen(descriptor, "rb") as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise error(f"{path}: more than {limit} bytes is too large for {kind}")
+    return data
+
+
 def read_text_file(
-    path: str | os.PathLike[str], kind: str, error: type[ValueError] = ValueError
+    path: str | os.PathLike[str],
+    kind: str,
+    error: type[ValueError] = ValueError,
+    limit: int = TEXT_LIMIT,
 ) -> str:
     """The UTF-8 text of the file ``path``, which should be ``kind``.
 
     Raises:
         FileNotFoundError: there is no such file.
-        ValueError: (``error``) ``path`` is a directory, or its bytes are not UTF-8
-            text; the message names the file, the line of the first bad byte and
-            ``kind`` ("a game record", "an opening file", ...).
+        ValueError: (``error``) anything :func:`read_file_bytes` refuses, or bytes
+            that are not UTF-8 text; the message names the file, the line of the
+            first bad byte and ``kind`` ("a game record", "an opening file", ...).
     """
     path = Path(path)
-    if path.is_dir():
-        raise error(f"{path}: is a directory, not {kind}")
-    data = path.read_bytes()
+    data = read_file_bytes(path, kind, limit, error)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as decode_error:

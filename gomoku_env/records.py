@@ -19,6 +19,10 @@ standard notation::
 game ended (``five``, ``resign``, ``board_full``…) and may be empty. Lines starting with
 ``#`` are comments. Reading checks everything (headers, move numbers, each move's
 legality, the result against the position) and names the line of the first problem.
+
+A header value holds at most :data:`HEADER_LIMIT` characters: a record is refused when
+one is longer, and a record made by a program cuts a longer player name to that
+length (ending in "…"), so no name costs a viewer more than a line to draw.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ RESULTS = ("black", "white", "draw", "unfinished")
 REQUIRED_HEADERS = ("Rule", "Size", "WinLength", "Black", "White", "Result")
 OPTIONAL_HEADERS = ("Reason", "Date")
 FILE_TITLE = "# gomoku_env game record"
+HEADER_LIMIT = 200
+"""Characters of a header value (a player's name, a date) at most."""
 MESSAGE_LIMIT = 300
 """Characters of an error message kept: a huge bad token must not make a huge error."""
 
@@ -59,11 +65,15 @@ def result_of(board: Board) -> tuple[str, str]:
     return "unfinished", ""
 
 
-def _check_name(label: str, name: str) -> None:
+def _checked_name(label: str, name: str) -> str:
+    """``name`` if it is one line of text, cut to HEADER_LIMIT characters."""
     if not isinstance(name, str) or not name.strip() or "\n" in name:
         raise ValueError(
-            f"{label} must be a non-empty single-line string, got {name!r}"
+            f"{label} must be a non-empty single-line string, got {_cut(repr(name))}"
         )
+    if len(name) > HEADER_LIMIT:
+        return name[: HEADER_LIMIT - 1] + "…"
+    return name
 
 
 @dataclass(frozen=True)
@@ -85,8 +95,8 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "moves", tuple(int(move) for move in self.moves))
-        _check_name("black", self.black)
-        _check_name("white", self.white)
+        object.__setattr__(self, "black", _checked_name("black", self.black))
+        object.__setattr__(self, "white", _checked_name("white", self.white))
         if self.result not in RESULTS:
             raise ValueError(f"result must be one of {RESULTS}, got {self.result!r}")
         if "\n" in self.reason or " " in self.reason.strip():
@@ -253,7 +263,14 @@ class _RecordParser:
                 line_number,
                 f"header {key!r} given twice (first on line {self.headers[key][0]})",
             )
-        self.headers[key] = (line_number, value.strip())
+        value = value.strip()
+        if len(value) > HEADER_LIMIT:
+            raise self.error(
+                line_number,
+                f"header {key!r} is {len(value)} characters long; a record's header "
+                f"values hold at most {HEADER_LIMIT}",
+            )
+        self.headers[key] = (line_number, value)
 
     def _read_move_line(self, line_number: int, line: str) -> None:
         number, dot, rest = line.partition(".")

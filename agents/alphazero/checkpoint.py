@@ -26,7 +26,7 @@ import torch
 
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import NetworkConfig
-from gomoku_env.files import write_atomically
+from gomoku_env.files import WEIGHTS_LIMIT, check_regular_file, write_atomically
 from gomoku_env.planes import PLANE_COUNT
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -105,9 +105,9 @@ def save_network(
 
 def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The payload of a file written by :func:`save_network`, checked for our format."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no weights file at {str(path)!r}")
+    path = check_regular_file(
+        path, "an AlphaZero weights file", WEIGHTS_LIMIT, CheckpointError
+    )
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises several types for damaged files

@@ -11,7 +11,11 @@ import io
 import os
 from pathlib import Path
 
-from gomoku_env.files import write_bytes_atomically, write_text_atomically
+from gomoku_env.files import (
+    read_text_file,
+    write_bytes_atomically,
+    write_text_atomically,
+)
 
 COLUMNS = (
     "iteration",
@@ -37,9 +41,9 @@ class MetricsLog:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.rows: list[dict[str, str]] = []
-        if self.path.is_file():
-            with self.path.open(encoding="utf-8", newline="") as stream:
-                self.rows = list(csv.DictReader(stream))
+        if self.path.exists():
+            text = read_text_file(self.path, "a training metrics CSV file")
+            self.rows = list(csv.DictReader(io.StringIO(text, newline="")))
 
     def append(self, row: dict[str, float | int | str | None]) -> None:
         """Add one row (missing columns left blank) and rewrite the file."""

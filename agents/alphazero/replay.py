@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from gomoku_env.board import SYMMETRY_COUNT, transform_cells, transform_planes
-from gomoku_env.files import write_atomically
+from gomoku_env.files import REPLAY_LIMIT, check_regular_file, write_atomically
 from gomoku_env.planes import PLANE_COUNT
 
 
@@ -131,6 +131,7 @@ class ReplayBuffer:
     @classmethod
     def load(cls, path: str | os.PathLike[str], capacity: int) -> ReplayBuffer:
         """A buffer of ``capacity`` holding the samples saved in ``path``."""
+        check_regular_file(path, "a saved replay buffer", REPLAY_LIMIT)
         try:
             with np.load(path) as data:
                 planes, policy, value = data["planes"], data["policy"], data["value"]

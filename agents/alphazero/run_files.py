@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from agents.alphazero.checkpoint import CheckpointError
-from gomoku_env.files import write_text_atomically
+from gomoku_env.files import read_text_file, write_text_atomically
 
 MANIFEST = "manifest.json"
 LEGACY_CHECKPOINT = "latest.pt"
@@ -27,6 +29,45 @@ LEGACY_REPLAY = "replay.npz"
 # Files of past or unfinished iterations, and temporary files of our atomic writes.
 STEP_PATTERNS = ("latest-*.pt", "replay-*.npz", LEGACY_CHECKPOINT, LEGACY_REPLAY)
 TEMPORARY_PREFIXES = (".latest", ".replay", ".best.pt.", ".metrics.", f".{MANIFEST}.")
+
+
+TORCH_WRITE_FAILURES = ("PytorchStreamWriter", "inline_container")
+"""Words of the RuntimeError torch raises when its zip writer fails (a full disk)."""
+
+
+class RunFolderError(ValueError):
+    """A training run's folder that cannot be written (read-only, full disk)."""
+
+
+@contextmanager
+def run_folder_writes(directory: str | os.PathLike[str]) -> Iterator[None]:
+    """Turn a failed write under ``directory`` into one :class:`RunFolderError`.
+
+    An OSError (a read-only folder, a full disk) or torch's RuntimeError from its zip
+    writer (``inline_container.cc``: a checkpoint that did not fit) becomes a message
+    naming the folder and the cause. Every file of an iteration is written atomically
+    and the manifest last, so the last committed iteration is intact.
+    FileNotFoundError passes through: it already names the missing path.
+    """
+    try:
+        yield
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        cause = error.strerror or str(error)
+        raise RunFolderError(_cannot_write(directory, cause)) from None
+    except RuntimeError as error:
+        if not any(word in str(error) for word in TORCH_WRITE_FAILURES):
+            raise
+        cause = "torch could not write a checkpoint (is the disk full?)"
+        raise RunFolderError(_cannot_write(directory, cause)) from None
+
+
+def _cannot_write(directory: str | os.PathLike[str], cause: str) -> str:
+    return (
+        f"cannot write the training run in {str(directory)!r}: {cause}; "
+        "its last committed iteration, if any, is intact"
+    )
 
 
 @dataclass(frozen=True)
@@ -61,9 +102,16 @@ class RunFiles:
         """The network kept for the learning curve after ``iteration``."""
         return self.directory / "snapshots" / f"iteration-{iteration:06d}.pt"
 
-    def read_manifest(self) -> Manifest | None:
-        """The run's committed state, or None for a new run."""
+    def read_manifest(self, metrics_rows: int) -> Manifest | None:
+        """The run's committed state, or None for a new run.
+
+        ``metrics_rows`` is how many rows ``metrics.csv`` holds: a manifest that
+        commits more rows than that (or names anything but this folder's step files)
+        is refused, since resuming from it would pass off missing rows as committed.
+        """
         manifest = self._stored_manifest()
+        if manifest is not None:
+            self._check_manifest(manifest, metrics_rows)
         for name in (manifest.checkpoint, manifest.replay) if manifest else ():
             if not (self.directory / name).is_file():
                 raise CheckpointError(
@@ -73,14 +121,37 @@ class RunFiles:
                 )
         return manifest
 
+    def _check_manifest(self, manifest: Manifest, metrics_rows: int) -> None:
+        path = str(self.directory / MANIFEST)
+        for name in (manifest.checkpoint, manifest.replay):
+            if not isinstance(name, str) or Path(name).name != name or not name:
+                raise CheckpointError(
+                    f"{path!r} names {name!r}, not a file name in the run's folder"
+                )
+        rows = manifest.metrics_rows
+        if rows is None:
+            return
+        if isinstance(rows, bool) or not isinstance(rows, int) or rows < 0:
+            raise CheckpointError(
+                f"{path!r}: metrics_rows must be a whole number >= 0, got {rows!r}"
+            )
+        if rows > metrics_rows:
+            raise CheckpointError(
+                f"{path!r} commits {rows} metrics rows but "
+                f"{str(self.directory / 'metrics.csv')!r} holds only {metrics_rows}: "
+                "the run's files do not match its manifest; start again in another "
+                "--out folder (--init can take its best.pt)"
+            )
+
     def _stored_manifest(self) -> Manifest | None:
         path = self.directory / MANIFEST
-        if not path.is_file():
+        if not os.path.lexists(path):
             if (self.directory / LEGACY_CHECKPOINT).is_file():
                 return Manifest(LEGACY_CHECKPOINT, LEGACY_REPLAY, None)
             return None
         try:
-            return Manifest(**json.loads(path.read_text("utf-8")))
+            text = read_text_file(path, "a training manifest", CheckpointError)
+            return Manifest(**json.loads(text))
         except (OSError, ValueError, TypeError) as error:
             raise CheckpointError(f"cannot read {str(path)!r}: {error}") from None
 

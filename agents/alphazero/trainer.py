@@ -115,7 +115,7 @@ class TrainingRun:
         self.device = torch.device(device)
         self.progress = Progress()
         self.metrics = MetricsLog(self.directory / "metrics.csv")
-        manifest = self.files.read_manifest()
+        manifest = self.files.read_manifest(len(self.metrics.rows))
         self.files.remove_leftovers(manifest)
         network = self._initial_network(manifest, initial_weights)
         self.learner = Learner(network, config.learner, self.device)

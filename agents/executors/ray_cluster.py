@@ -121,8 +121,12 @@ def connect(address: str) -> bool:
     try:
         ray.init(address=address, **options)
     except (ConnectionError, RuntimeError) as error:
+        ray.shutdown()
         reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
         raise ValueError(f"cannot join the Ray at {address!r}: {reason}") from None
+    except BaseException:  # a Ctrl-C while Ray starts: stop what it started so far
+        ray.shutdown()
+        raise
     return True
 
 
@@ -151,20 +155,28 @@ class RayExecutor(ClosingExecutor):
             check_number("workers", workers, minimum=1, integer=True)
         check_number("max_retries", max_retries, minimum=0, integer=True)
         self._ray = import_ray()
+        self.max_retries = max_retries
+        self._worker_exit = worker_exit
+        self.actors: list[Any] = []
+        self.replaced = 0
+        """Actors that died and were replaced, over this executor's life."""
         self._owns_ray = connect(address)
+        try:
+            self._start_workers(workers)
+        except BaseException:  # a Ctrl-C while the workers start: no Ray left behind
+            self.close()
+            raise
+
+    def _start_workers(self, workers: int | None) -> None:
+        """Start the actors, one CPU each, and wait until they answer."""
         cpus = int(self._ray.cluster_resources().get("CPU", 0))
         if workers is not None and workers > cpus:
-            self._shutdown()
             raise ValueError(
                 f"{workers} Ray workers need one CPU each, and the cluster has {cpus}"
             )
         self.workers = workers if workers is not None else max(1, cpus)
-        self.max_retries = max_retries
-        self._worker_exit = worker_exit
         self._actor_class = self._ray.remote(num_cpus=1)(RayWorker)
         self.actors = [self._new_actor() for _ in range(self.workers)]
-        self.replaced = 0
-        """Actors that died and were replaced, over this executor's life."""
         self._check_started()
 
     def _check_started(self) -> None:
@@ -172,7 +184,6 @@ class RayExecutor(ClosingExecutor):
         try:
             self._ray.get([actor.ready.remote() for actor in self.actors])
         except self._ray.exceptions.RayActorError as error:
-            self.close()
             raise ValueError(
                 f"the Ray workers cannot start ({last_error_line(error)}): every "
                 "machine of the cluster needs this gomoku_env installed"

@@ -163,7 +163,9 @@ class Arena:
             ``ray`` extra.
         move_time_limit: seconds per move; a slower move forfeits the game.
         records_dir: when given, every game is saved there as a record (the folder
-            is created at once; ValueError if it cannot be written).
+            is created at once; ValueError if it cannot be written, or if it is not
+            empty and ``overwrite_records`` is False).
+        overwrite_records: let the records replace the files of a non-empty folder.
     """
 
     def __init__(
@@ -175,6 +177,7 @@ class Arena:
         move_time_limit: float | None = None,
         records_dir: str | Path | None = None,
         ray: str | None = None,
+        overwrite_records: bool = False,
     ) -> None:
         if jobs is not None or ray is None:
             check_number("jobs", jobs, minimum=1, integer=True)
@@ -193,7 +196,9 @@ class Arena:
         self.ray = ray
         self.move_time_limit = move_time_limit
         self.records_dir = (
-            None if records_dir is None else prepare_records_dir(records_dir)
+            None
+            if records_dir is None
+            else prepare_records_dir(records_dir, overwrite_records)
         )
 
     def check_specs(self, specs: Sequence[str]) -> None:

@@ -70,19 +70,29 @@ def format_record(result: GameResult, config: GameConfig) -> str:
     return "\n".join([title, *notes, rest])
 
 
-def prepare_records_dir(directory: str | Path) -> Path:
+def prepare_records_dir(directory: str | Path, overwrite: bool = False) -> Path:
     """Create ``directory`` for records now, so an unusable one fails before any game.
 
+    A folder that already holds files (an earlier match's ``game-00000.txt``...) is
+    refused unless ``overwrite``: this run's records would silently replace them.
+
     Raises:
-        ValueError: the folder cannot be created or written to.
+        ValueError: the folder cannot be created or written to, or is not empty.
     """
     directory = Path(directory)
     try:
         directory.mkdir(parents=True, exist_ok=True)
+        first_entry = next(directory.iterdir(), None)
     except OSError as error:
         raise ValueError(f"cannot write records in {directory}: {error}") from None
     if not os.access(directory, os.W_OK | os.X_OK):
         raise ValueError(f"cannot write records in {directory}: permission denied")
+    if first_entry is not None and not overwrite:
+        raise ValueError(
+            f"the records folder {directory} is not empty (it holds "
+            f"{first_entry.name!r}); its game-NNNNN.txt files would be replaced: "
+            "name an empty or new folder, or pass --force to write over them"
+        )
     return directory
 
 

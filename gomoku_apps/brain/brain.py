@@ -11,12 +11,14 @@ the brain adopts them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TextIO
 
 from agents.base import Agent
 from agents.gomocup.protocol import (
     OWN_STONE,
+    UNLIMITED_TIME_LEFT_MS,
     ProtocolError,
     format_about,
     format_point,
@@ -196,7 +198,7 @@ class Brain:
         if key in _TIME_KEYS:
             setattr(self.clock, _TIME_KEYS[key], _time_value(key, value))
         elif key == "rule":
-            self._set_rule(parse_int(value, "INFO rule"))
+            self._set_rule(_info_number("rule", value, "a rule code"))
         elif key in _STORED_KEYS:
             self.info[key] = value
         return []
@@ -305,13 +307,40 @@ class Brain:
         return [*notes, format_point(action, board.size)]
 
 
+INFO_NUMBER_LIMIT = UNLIMITED_TIME_LEFT_MS
+"""The largest ``INFO`` number: managers send 32-bit integers (this one is "no limit")."""
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
+def _info_number(key: str, text: str, unit: str) -> int:
+    """The whole number of an ``INFO`` line, within the 32-bit range of the protocol.
+
+    A value out of that range is refused as such (not as "not an integer"), in the
+    manager's terms: the key, the value (cut if long) and the largest value allowed.
+    """
+    shown = text if len(text) <= 30 else f"{text[:30]}..."
+    if _WHOLE_NUMBER.fullmatch(text) is None:
+        raise ProtocolError(
+            f"INFO {key} must be a whole number ({unit}), got {shown!r}"
+        )
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(INFO_NUMBER_LIMIT)) or abs(int(text)) > INFO_NUMBER_LIMIT:
+        bound = (
+            f"at least -{INFO_NUMBER_LIMIT}"
+            if text.startswith("-")
+            else (f"at most {INFO_NUMBER_LIMIT}")
+        )
+        raise ProtocolError(f"INFO {key} {shown} is out of range: {bound} {unit}")
+    return int(text)
+
+
 def _time_value(key: str, text: str) -> int:
     """The milliseconds of an ``INFO`` time value; only ``time_left`` may be negative.
 
     ``timeout_turn 0`` means "play as fast as possible" and ``timeout_match 0`` "no
     limit" (the Gomocup protocol); a negative limit is an error.
     """
-    value = parse_int(text, f"INFO {key}")
+    value = _info_number(key, text, "milliseconds")
     if value < 0 and key != "time_left":
         raise ProtocolError(f"INFO {key} must be >= 0 milliseconds, got {value}")
     return value

@@ -150,6 +150,12 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--records", metavar="DIR", help="save every game as a record in DIR"
     )
     run.add_argument(
+        "--force",
+        action="store_true",
+        help="let --records write into a folder that is not empty, replacing its "
+        "game-NNNNN.txt files (without it such a folder is refused)",
+    )
+    run.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr"
     )
 
@@ -171,6 +177,7 @@ def arena_from_options(arguments: argparse.Namespace):
         move_time_limit=arguments.move_time,
         records_dir=arguments.records,
         ray=arguments.ray,
+        overwrite_records=arguments.force,
     )
 
 

@@ -173,6 +173,7 @@ def run_training(arguments: argparse.Namespace) -> int:
 def _train(arguments: argparse.Namespace, workers: Any) -> int:
     from agents.alphazero.checkpoint import resolve_weights, save_network
     from agents.alphazero.evaluator import configure_threads
+    from agents.alphazero.run_files import run_folder_writes
     from agents.alphazero.trainer import TrainingRun
 
     config = training_config(arguments)
@@ -180,21 +181,22 @@ def _train(arguments: argparse.Namespace, workers: Any) -> int:
     out = Path(arguments.output.format(size=config.game.board_size))
     initial = resolve_weights(arguments.init) if arguments.init else None
     device = pick_device(arguments.device)
-    run = TrainingRun(config, out, device, initial, self_play=workers)
-    state = "resuming" if run.resumed else "starting"
-    print(f"{state} {out} on {device}: {run.progress.games} games so far")
-    start = copy.deepcopy(run.network).cpu().eval()
-    with _progress_bar(
-        config.hours, run.progress.seconds, arguments.no_progress
-    ) as bar:
-        progress = run.run(report=bar.report)
+    with run_folder_writes(out):
+        run = TrainingRun(config, out, device, initial, self_play=workers)
+        state = "resuming" if run.resumed else "starting"
+        print(f"{state} {out} on {device}: {run.progress.games} games so far")
+        start = copy.deepcopy(run.network).cpu().eval()
+        with _progress_bar(
+            config.hours, run.progress.seconds, arguments.no_progress
+        ) as bar:
+            progress = run.run(report=bar.report)
+        result = out / RESULT_FILE
+        save_network(run.network, result, metadata=run.export_metadata())
     print(
         f"done: {progress.iteration} iterations, {progress.games} games, "
         f"{progress.samples} samples, {progress.seconds / 3600:.2f} h wall, "
         f"{progress.cpu_seconds / 3600:.2f} h CPU; files in {out}"
     )
-    result = out / RESULT_FILE
-    save_network(run.network, result, metadata=run.export_metadata())
     print(before_and_after(run.network, start, config.game))
     if arguments.export:
         save_network(run.network, arguments.export, metadata=run.export_metadata())

@@ -40,19 +40,41 @@ def draw_text(
     return rect
 
 
+DRAWN_CHARACTERS = 300
+"""Characters of one line ever measured or drawn: no picture is wide enough for more,
+and measuring a longer text (a name of 50 000 characters) would cost its length."""
+
+
+def _fits(text: str, size: int, width: float) -> bool:
+    return font(size).size(text)[0] <= width
+
+
 def elide(text: str, size: int, width: float) -> str:
     """``text``, cut and ended with "…" if needed, so that it fits ``width`` pixels at
-    ``size``: status lines keep one font size whatever they say."""
-    if font(size).size(text)[0] <= width:
+    ``size``: status lines keep one font size whatever they say.
+
+    The text is first cut to :data:`DRAWN_CHARACTERS`, then the longest prefix that
+    fits is found by bisection, so the cost is a few measurements of a short text
+    whatever the length of ``text``.
+    """
+    shown = text[:DRAWN_CHARACTERS]
+    if shown == text and _fits(text, size, width):
         return text
-    while text and font(size).size(text + "…")[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    kept, too_many = 0, len(shown)
+    while kept < too_many:  # the longest prefix of ``shown`` that fits with "…"
+        middle = (kept + too_many + 1) // 2
+        if _fits(shown[:middle] + "…", size, width):
+            kept = middle
+        else:
+            too_many = middle - 1
+    return shown[:kept].rstrip() + "…"
 
 
 def fitting_size(text: str, size: int, width: float, smallest: int = 10) -> int:
-    """The largest font size up to ``size`` at which ``text`` fits ``width`` pixels."""
-    while size > smallest and font(size).size(text)[0] > width:
+    """The largest font size up to ``size`` at which ``text`` fits ``width`` pixels
+    (``text`` measured up to :data:`DRAWN_CHARACTERS`)."""
+    text = text[:DRAWN_CHARACTERS]
+    while size > smallest and not _fits(text, size, width):
         size -= 1
     return size
 

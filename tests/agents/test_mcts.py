@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import agents.mcts
 import gomoku_env
 from agents.mcts import DEFAULT_EVALUATOR, MCTSAgent
 from agents.search import RolloutEvaluator
@@ -181,3 +182,28 @@ def test_spec_aliases_name_the_agents_arguments() -> None:
 def test_the_agent_refuses_nan_and_infinity(options: dict[str, float]) -> None:
     with pytest.raises(ValueError, match=next(iter(options))):
         MCTSAgent(GAME, **options)
+
+
+@pytest.mark.parametrize(
+    ("spec", "budget"),
+    [
+        ("mcts:time=5", (None, 5.0)),
+        ("mcts", (1000, None)),
+        ("mcts:time=5,simulations=200", (200, 5.0)),
+        ("mcts:simulations=50", (50, None)),
+    ],
+)
+def test_a_spec_naming_only_time_searches_for_that_time(monkeypatch, spec, budget):
+    budgets = []
+    search = agents.mcts.run_searches
+
+    def record_budget(trees, rounds, simulations, time, leaves_per_round):
+        budgets.append((simulations, time))  # then search briefly, whatever was asked
+        return search(trees, rounds, 10, None, leaves_per_round)
+
+    monkeypatch.setattr(agents.mcts, "run_searches", record_budget)
+    agent = make_agent(spec, GameConfig(board_size=7))
+    assert (agent.simulations, agent.time) == budget
+    board = Board(GameConfig(board_size=7))
+    agent.act_on_board(board)
+    assert budgets == [budget]

@@ -109,3 +109,18 @@ class Dying(RandomAgent):
 
     def act(self, observation):
         os._exit(3)
+
+
+class StallingAfterMarker(RandomAgent):
+    """Creates ``marker`` on its first move, then thinks for a minute: a run that is
+    surely busy with its games when the test presses Ctrl-C."""
+
+    def __init__(self, seed=None, marker=""):
+        super().__init__(seed)
+        self.marker = marker
+
+    def act(self, observation):
+        with open(self.marker, "a"):
+            pass
+        time.sleep(60)
+        return super().act(observation)

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from gomoku_env import Board, GameConfig
-from gomoku_env.records import GameRecord, RecordError
+from gomoku_env.records import HEADER_LIMIT, GameRecord, RecordError
 
 WIN = [112, 113, 97, 98, 82, 83, 67, 68, 52]  # black h8-h12 wins on 15×15
 
@@ -181,3 +181,18 @@ def test_save_refuses_to_replace_a_symlink_or_a_special_file(tmp_path):
         "pipe",
         "target.txt",
     ]
+
+
+def test_a_header_value_over_the_limit_is_refused_naming_the_line():
+    text = replace_line(GOOD, "Black: human", "Black: " + "x" * 50_000)
+    with pytest.raises(
+        RecordError, match=r"line 5: header 'Black' is 50000 characters long"
+    ) as error:
+        GameRecord.from_text(text)
+    assert len(str(error.value)) < 400
+
+
+def test_a_program_s_long_player_name_is_cut_to_the_limit():
+    record = GameRecord(GameConfig(9), (), "p" * 5_000, "white")
+    assert len(record.black) == HEADER_LIMIT and record.black.endswith("…")
+    assert GameRecord.from_text(record.to_text()) == record

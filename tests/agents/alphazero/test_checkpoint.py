@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import fractions
+import os
 from pathlib import Path
 
 import numpy as np
@@ -78,8 +79,20 @@ def test_weights_of_another_shape(saved: tuple[PolicyValueNet, Path]) -> None:
 
 
 def test_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match="no weights file"):
+    with pytest.raises(FileNotFoundError, match=r"absent\.pt: no such file"):
         load_network(tmp_path / "absent.pt")
+
+
+def test_a_device_or_fifo_as_weights_is_refused_before_torch_reads_it(
+    tmp_path: Path,
+) -> None:
+    device = tmp_path / "zero.pt"
+    device.symlink_to("/dev/zero")
+    fifo = tmp_path / "pipe.pt"
+    os.mkfifo(fifo)
+    for path in (device, fifo):
+        with pytest.raises(CheckpointError, match=f"{path.name}: is not a regular"):
+            load_network(path)
 
 
 def _rewrite(path: Path, **changes: object) -> None:

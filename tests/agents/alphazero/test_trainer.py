@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from pathlib import Path
 
@@ -239,3 +240,24 @@ def test_short_budgets_get_small_iterations_that_learn_at_once() -> None:
     assert two_minutes == BudgetDefaults(parallel_games=8, min_replay=64)
     assert budget_defaults(0.25) == BudgetDefaults(parallel_games=32, min_replay=64)
     assert budget_defaults(4.0) == BudgetDefaults(parallel_games=64, min_replay=2_000)
+
+
+def test_a_manifest_naming_more_metrics_rows_than_exist_is_refused(
+    tmp_path: Path,
+) -> None:
+    TrainingRun(QUICK, tmp_path, plot=False).iterate()
+    manifest = tmp_path / "manifest.json"
+    committed = json.loads(manifest.read_text("utf-8"))
+    assert committed["metrics_rows"] == 1
+    manifest.write_text(json.dumps({**committed, "metrics_rows": 5}), "utf-8")
+    with pytest.raises(
+        CheckpointError, match=r"commits 5 metrics rows but .*metrics\.csv.* only 1"
+    ):
+        TrainingRun(QUICK, tmp_path, plot=False)
+    for bad in (-1, "2", 1.5):
+        manifest.write_text(json.dumps({**committed, "metrics_rows": bad}), "utf-8")
+        with pytest.raises(CheckpointError, match="metrics_rows must be a whole"):
+            TrainingRun(QUICK, tmp_path, plot=False)
+    manifest.write_text(json.dumps({**committed, "replay": "../elsewhere.npz"}))
+    with pytest.raises(CheckpointError, match="not a file name in the run's folder"):
+        TrainingRun(QUICK, tmp_path, plot=False)

@@ -7,6 +7,7 @@ import doctest
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -169,3 +170,54 @@ def test_the_docstring_example_runs_as_written() -> None:
 
     result = doctest.testmod(agents.executors)
     assert result.attempted > 0 and result.failed == 0
+
+
+class _RayStartedThenInterrupted:
+    """Stands in for the ``ray`` module: a Ctrl-C arrives while ``stage`` runs."""
+
+    class exceptions:  # noqa: N801 - the name of ray's own submodule
+        class RayActorError(Exception):
+            pass
+
+    def __init__(self, stage: str) -> None:
+        self.stage, self.calls = stage, []
+
+    def is_initialized(self) -> bool:
+        return False
+
+    def init(self, **options: object) -> None:
+        self.calls.append("init")
+        if self.stage == "init":
+            raise KeyboardInterrupt
+
+    def cluster_resources(self) -> dict[str, float]:
+        return {"CPU": 2.0}
+
+    def remote(self, **options: object):
+        return lambda cls: type("Actor", (), {"remote": staticmethod(self._actor)})
+
+    def _actor(self, *arguments: object) -> SimpleNamespace:
+        self.calls.append("actor")
+        return SimpleNamespace(ready=SimpleNamespace(remote=lambda: "ready"))
+
+    def get(self, references: object) -> None:
+        raise KeyboardInterrupt  # while waiting for the workers to answer
+
+    def kill(self, actor: object) -> None:
+        self.calls.append("kill")
+
+    def shutdown(self) -> None:
+        self.calls.append("shutdown")
+
+
+@pytest.mark.parametrize("stage", ["init", "workers"])
+def test_a_ctrl_c_while_ray_starts_leaves_no_ray_behind(
+    monkeypatch: pytest.MonkeyPatch, stage: str
+) -> None:
+    fake = _RayStartedThenInterrupted(stage)
+    monkeypatch.setattr("agents.executors.ray_cluster.import_ray", lambda: fake)
+    with pytest.raises(KeyboardInterrupt):
+        RayExecutor("local", workers=2)
+    assert fake.calls[-1] == "shutdown"
+    if stage == "workers":
+        assert fake.calls == ["init", "actor", "actor", "kill", "kill", "shutdown"]

@@ -4,7 +4,11 @@ dies loses no game, the progress bar counts every game; without Ray, a clear err
 from __future__ import annotations
 
 import io
+import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -99,3 +103,52 @@ def test_a_word_after_ray_that_is_no_address_is_refused(
     with pytest.raises(SystemExit):
         main(["ladder", "--ray", "random", "heuristic"])
     assert "'random' is not a Ray address" in capsys.readouterr().err
+
+
+def _processes_in_group(group: int) -> list[str]:
+    """The command lines of the live processes whose process group is ``group``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) == group and fields[0] != "Z":
+                found.append((entry / "cmdline").read_bytes().replace(b"\0", b" "))
+        except (OSError, ValueError, IndexError):
+            continue  # not a process, or one that ended meanwhile
+    return [command.decode(errors="replace") for command in found]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_ctrl_c_stops_an_arena_on_ray_with_a_report_and_no_ray_left(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("ray", reason="needs the ray extra")
+    marker = tmp_path / "thinking"
+    staller = f"python:{ROGUE_AGENTS}:StallingAfterMarker,marker={marker}"
+    command = [sys.executable, "-m", "gomoku_apps.cli.main", "arena", staller]
+    command += ["random", "--games", "8", "--board-size", "7", "--openings", "none"]
+    command += ["--ray", "--jobs", "2", "--no-progress"]
+    process = subprocess.Popen(
+        command,
+        start_new_session=True,  # its own process group, as a terminal gives it
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 240  # only a hang reaches it
+        while not marker.exists():
+            assert process.poll() is None, process.communicate()[0]
+            assert time.monotonic() < deadline, "the games never started"
+            time.sleep(0.2)
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C in its terminal
+        output, _ = process.communicate(timeout=240)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 1, output
+    assert "stopped early: interrupted after 0 of 8 games" in output
+    deadline = time.monotonic() + 60
+    while _processes_in_group(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.5)  # Ray's own processes end a moment after the driver
+    assert _processes_in_group(process.pid) == []

@@ -341,3 +341,33 @@ def test_the_agent_is_warmed_up_before_start_is_answered():
     assert brain.handle("START 15") == ["OK"]
     assert Counting.acts == 1 and brain.agent.resets == 1
     assert brain.handle("BEGIN") == ["0,0"]
+
+
+@pytest.mark.parametrize(
+    ("line", "answer"),
+    [
+        (
+            "INFO timeout_turn 99999999999999999999",
+            "ERROR INFO timeout_turn 99999999999999999999 is out of range: at most "
+            "2147483647 milliseconds",
+        ),
+        (
+            "INFO time_left -2147483648",
+            "ERROR INFO time_left -2147483648 is out of range: at least -2147483647 "
+            "milliseconds",
+        ),
+        (
+            "INFO rule 1" + "0" * 5000,
+            "ERROR INFO rule 1" + "0" * 29 + "... is out of range: at most 2147483647",
+        ),
+        ("INFO timeout_match 2.5", "ERROR INFO timeout_match must be a whole number"),
+    ],
+)
+def test_info_numbers_out_of_range_say_so_and_change_nothing(line, answer):
+    brain = make_brain()
+    assert brain.handle("INFO timeout_turn 5000") == []
+    (reply,) = brain.handle(line)
+    assert reply.startswith(answer) and len(reply) < 200
+    assert brain.clock.turn_ms == 5000 and brain.clock.match_ms is None
+    assert brain.handle("INFO timeout_turn 2147483647") == []
+    assert brain.clock.turn_ms == 2147483647

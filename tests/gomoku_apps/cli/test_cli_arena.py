@@ -195,3 +195,18 @@ def test_a_ladder_cut_short_is_a_clear_error(capsys):
     arguments = ["ladder", "random", agent, "--board-size", "7", "--no-progress"]
     assert main(arguments) == 1
     assert "gomoku: error: the ladder stopped: interrupted" in capsys.readouterr().err
+
+
+def test_records_onto_an_earlier_match_s_folder_need_force(tmp_path, capsys):
+    arguments = ["arena", "random", "random", "--games", "2", "--board-size", "7"]
+    arguments += ["--no-progress", "--records", str(tmp_path)]
+    earlier = tmp_path / "game-00000.txt"
+    earlier.write_text("an earlier match's record")
+    assert main(arguments) == 2
+    captured = capsys.readouterr()
+    assert f"the records folder {tmp_path} is not empty" in captured.err
+    assert "--force" in captured.err and captured.out == ""
+    assert earlier.read_text() == "an earlier match's record"
+    assert main([*arguments, "--force"]) == 0
+    assert earlier.read_text().startswith("# gomoku_env game record")
+    assert len(list(tmp_path.glob("game-*.txt"))) == 2

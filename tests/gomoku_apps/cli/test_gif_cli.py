@@ -1,5 +1,7 @@
 """``gomoku gif RECORD``: a record drawn as an animated GIF, or a clear error."""
 
+import os
+
 from PIL import Image
 
 from gomoku_apps.cli.main import main
@@ -43,3 +45,33 @@ def test_gif_replay_and_arena_name_a_binary_file(tmp_path, capsys):
     assert main(arguments) == 2
     error = capsys.readouterr().err
     assert f"{binary}, line 1: not UTF-8 text" in error and "codec" not in error
+
+
+def _not_regular_files(tmp_path):
+    device = tmp_path / "device.txt"
+    device.symlink_to("/dev/zero")
+    fifo = tmp_path / "fifo.txt"
+    os.mkfifo(fifo)
+    loop = tmp_path / "loop.txt"
+    loop.symlink_to(loop)
+    return {device: "not a regular file", fifo: "not a regular file", loop: "loop"}
+
+
+def test_gif_and_replay_refuse_devices_fifos_and_loops_in_one_line(tmp_path, capsys):
+    for path, reason in _not_regular_files(tmp_path).items():
+        for command in (
+            ["gif", str(path), "-o", str(tmp_path / "x.gif")],
+            ["replay", str(path)],
+        ):
+            assert main(command) == 2
+            error = capsys.readouterr().err
+            assert error.startswith(f"gomoku: error: {path}") and reason in error
+            assert error.count("\n") == 1
+
+
+def test_gif_refuses_a_record_with_a_50_kb_name_at_once(tmp_path, capsys):
+    text = GameRecord.from_board(Board(GameConfig(5, 5)), "a", "b").to_text()
+    path = tmp_path / "long.txt"
+    path.write_text(text.replace("Black: a", "Black: " + "n" * 50_000))
+    assert main(["gif", str(path), "-o", str(tmp_path / "x.gif")]) == 2
+    assert "header 'Black' is 50000 characters long" in capsys.readouterr().err

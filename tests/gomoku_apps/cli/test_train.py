@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -107,3 +109,66 @@ def test_the_result_is_final_pt_named_in_the_last_line_with_a_before_after_figur
     for name, tensor in trained.state_dict().items():
         assert (tensor == latest.state_dict()[name]).all(), name
     assert metadata["progress"]["iteration"] >= 1
+
+
+def test_a_read_only_out_folder_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    out.chmod(0o555)
+    if os.geteuid() == 0:  # root writes into read-only folders: make the write fail
+
+        def read_only(*args: object, **kwargs: object) -> None:
+            raise PermissionError(errno.EACCES, "Permission denied", str(out))
+
+        monkeypatch.setattr("gomoku_env.files.tempfile.mkstemp", read_only)
+    try:
+        assert main([*TINY_RUN, "--out", str(out)]) == 2
+    finally:
+        out.chmod(0o755)
+    error = capsys.readouterr().err
+    assert error.startswith(f"gomoku: error: cannot write the training run in '{out}'")
+    assert "Permission denied" in error and error.count("\n") == 1
+    assert not (out / "manifest.json").exists()
+
+
+def _disk_full(*args: object, **kwargs: object) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def _torch_disk_full(*args: object, **kwargs: object) -> None:
+    raise RuntimeError(
+        "[enforce fail at inline_container.cc:626] . unexpected pos 64 vs 0"
+    )
+
+
+@pytest.mark.parametrize(
+    ("writer", "failure", "cause"),
+    [
+        ("agents.alphazero.replay.write_atomically", _disk_full, "No space left"),
+        ("agents.alphazero.checkpoint.torch.save", _torch_disk_full, "disk full"),
+    ],
+)
+def test_a_full_disk_is_one_line_and_keeps_the_last_iteration(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    writer: str,
+    failure: object,
+    cause: str,
+) -> None:
+    out = tmp_path / "run"
+    assert main([*TINY_RUN, "--out", str(out)]) == 0
+    committed = (out / "manifest.json").read_text("utf-8")
+    capsys.readouterr()
+    more_time = [*TINY_RUN, "--out", str(out), "--hours", "0.01"]
+    with monkeypatch.context() as patch:
+        patch.setattr(writer, failure)
+        assert main(more_time) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"gomoku: error: cannot write the training run in '{out}'")
+    assert cause in error and error.count("\n") == 1
+    assert (out / "manifest.json").read_text("utf-8") == committed
+    manifest = json.loads(committed)
+    assert load_network(out / manifest["checkpoint"])[1]["progress"]["iteration"] >= 1

@@ -97,3 +97,26 @@ def test_elide_keeps_text_that_fits():
     assert elide("short", 20, 500) == "short"
     cut = elide("x" * 200, 20, 100)
     assert cut.endswith("…") and font(20).size(cut)[0] <= 100
+
+
+class _CountingFont:
+    """Stands in for a pygame font: 10 pixels a character, every measurement noted."""
+
+    def __init__(self, measured):
+        self.measured = measured
+
+    def size(self, text):
+        self.measured.append(len(text))
+        return (10 * len(text), 10)
+
+
+def test_elide_of_a_huge_name_measures_few_short_texts(monkeypatch):
+    measured = []
+    monkeypatch.setattr(caption_module, "font", lambda size: _CountingFont(measured))
+    cut = elide("n" * 500_000, 20, 100)
+    assert cut == "n" * 9 + "…"
+    assert len(measured) <= 12
+    assert max(measured) <= caption_module.DRAWN_CHARACTERS + 1
+    measured.clear()
+    assert caption_module.fitting_size("m" * 500_000, 30, 100) == 10
+    assert max(measured) <= caption_module.DRAWN_CHARACTERS
