@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time as clock
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +39,7 @@ from agents.search import (
     run_searches,
     search_rounds,
 )
+from agents.search.pattern_evaluator import PatternEvaluator
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
@@ -250,3 +252,35 @@ def check_search_options(
         check_number("time", time, above=0)
     check_number("leaves_per_round", leaves_per_round, minimum=1, integer=True)
     check_number("temperature", temperature, minimum=0)
+
+
+MCTS_EVALUATORS = ("rollout", "patterns")
+"""The ``evaluator`` option of the ``mcts`` spec."""
+
+
+def mcts_from_spec(
+    config: GameConfig,
+    seed: int | None,
+    evaluator: str = "rollout",
+    rollout: str | None = None,
+    **options: Any,
+) -> MCTSAgent:
+    """An :class:`MCTSAgent` with the leaf evaluator its spec names.
+
+    Args:
+        evaluator: how leaves are valued: ``rollout`` (random playouts, searched with
+            UCT) or ``patterns`` (the pattern evaluator's priors and values, PUCT).
+        rollout: the playout policy of ``evaluator=rollout``: ``tactical`` (takes
+            and blocks wins in one; the default) or ``random``.
+    """
+    if evaluator not in MCTS_EVALUATORS:
+        raise ValueError(
+            f"evaluator must be one of {MCTS_EVALUATORS}, got {evaluator!r}"
+        )
+    if evaluator == "patterns":
+        if rollout is not None:
+            raise ValueError(f"rollout={rollout!r} needs evaluator=rollout")
+        leaf_evaluator: SearchEvaluator = PatternEvaluator(config)
+    else:
+        leaf_evaluator = RolloutEvaluator(rollout or "tactical")
+    return MCTSAgent(config, leaf_evaluator, seed=seed, **options)

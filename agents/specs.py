@@ -37,7 +37,7 @@ from typing import Any
 from agents.base import Agent, AgentFailedError, RandomAgent
 from agents.classic.alphabeta import AlphaBetaAgent, AlphaBetaOptions
 from agents.classic.heuristic import HeuristicAgent
-from agents.mcts import SPEC_ALIASES, MCTSAgent
+from agents.mcts import SPEC_ALIASES, MCTSAgent, mcts_from_spec
 from agents.options import (
     RESERVED,
     convert,
@@ -46,8 +46,6 @@ from agents.options import (
     type_name,
 )
 from agents.python_agent import load_python_agent
-from agents.search import RolloutEvaluator, SearchEvaluator
-from agents.search.pattern_evaluator import PatternEvaluator
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import require_extra
 
@@ -347,66 +345,23 @@ def _make_random(config: GameConfig, seed: int | None) -> Agent:
 
 register_agent("random", _make_random)
 register_agent("python", load_python_agent, positional="target")
-MCTS_EVALUATORS = ("rollout", "patterns")
-"""The ``evaluator`` option of the ``mcts`` spec."""
-
-
-def _make_mcts(
-    config: GameConfig,
-    seed: int | None,
-    evaluator: str = "rollout",
-    rollout: str | None = None,
-    **options: Any,
-) -> Agent:
-    """An :class:`MCTSAgent` with the leaf evaluator its spec names.
-
-    Args:
-        evaluator: how leaves are valued: ``rollout`` (random playouts, searched with
-            UCT) or ``patterns`` (the pattern evaluator's priors and values, PUCT).
-        rollout: the playout policy of ``evaluator=rollout``: ``tactical`` (takes
-            and blocks wins in one; the default) or ``random``.
-    """
-    if evaluator not in MCTS_EVALUATORS:
-        raise ValueError(
-            f"evaluator must be one of {MCTS_EVALUATORS}, got {evaluator!r}"
-        )
-    if evaluator == "patterns":
-        if rollout is not None:
-            raise ValueError(f"rollout={rollout!r} needs evaluator=rollout")
-        leaf_evaluator: SearchEvaluator = PatternEvaluator(config)
-    else:
-        leaf_evaluator = RolloutEvaluator(rollout or "tactical")
-    return MCTSAgent(config, leaf_evaluator, seed=seed, **options)
-
-
 register_agent(
-    "mcts", _make_mcts, options=(_make_mcts, MCTSAgent), aliases=SPEC_ALIASES
+    "mcts", mcts_from_spec, options=(mcts_from_spec, MCTSAgent), aliases=SPEC_ALIASES
 )
 
 
-def _make_engine(
-    config: GameConfig, seed: int | None, path: str = "", **options: Any
-) -> Agent:
-    """An :class:`EngineAgent` from ``"engine:PATH,time=...,grace=..."``; no seed used.
-
-    Args:
-        path: the engine's program (a Gomocup ``pbrain-*`` brain).
-    """
+def _make_engine(config: GameConfig, seed: int | None, **options: Any) -> Agent:
     # Imported here so that only specs naming an engine load the engine client.
-    from agents.gomocup.engine_agent import EngineAgent
+    from agents.gomocup.engine_agent import engine_from_spec
 
-    if not path:
-        raise ValueError(
-            "the engine spec needs a path, as in 'engine:/path/to/pbrain-x'"
-        )
-    return EngineAgent(path, config=config, **options)
+    return engine_from_spec(config, seed, **options)
 
 
 def _engine_options() -> list[Callable[..., Any]]:
     """The engine spec's options: the path, then :class:`EngineAgent`'s keywords."""
-    from agents.gomocup.engine_agent import EngineAgent
+    from agents.gomocup.engine_agent import EngineAgent, engine_from_spec
 
-    return [_make_engine, EngineAgent]
+    return [engine_from_spec, EngineAgent]
 
 
 register_agent("engine", _make_engine, positional="path", options=_engine_options)

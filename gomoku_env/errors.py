@@ -90,9 +90,19 @@ class MissingExtraError(ImportError):
     """An optional dependency is not installed; the message names the extra."""
 
 
+def install_hint(extra: str) -> str:
+    """How to install an extra: the package comes from a clone or a built wheel (it is
+    not on PyPI), so the command names the clone; ``make setup`` installs every extra.
+
+    >>> install_hint("ray")
+    "pip install -e '.[ray]' in the gomoku_env folder (make setup installs every extra)"
+    """
+    return f"pip install -e '.[{extra}]' in the gomoku_env folder (make setup installs every extra)"
+
+
 def require_extra(modules: tuple[str, ...], extra: str, purpose: str) -> None:
     """Import each of ``modules``, or raise :class:`MissingExtraError` saying that
-    ``purpose`` needs it and that ``pip install 'gomoku_env[EXTRA]'`` installs it."""
+    ``purpose`` needs it and how to install the extra (:func:`install_hint`)."""
     for name in modules:
         try:
             importlib.import_module(name)
@@ -100,5 +110,5 @@ def require_extra(modules: tuple[str, ...], extra: str, purpose: str) -> None:
             hint = f"; {TORCH_CPU_HINT}" if name == "torch" else ""
             raise MissingExtraError(
                 f"{purpose} needs {name}, which is not installed: "
-                f"pip install 'gomoku_env[{extra}]'{hint}"
+                f"{install_hint(extra)}{hint}"
             ) from error

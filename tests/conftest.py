@@ -19,7 +19,7 @@ def ray_cluster():
     import this checkout: Ray puts the driver's working directory on their path.
     """
     ray = pytest.importorskip(
-        "ray", reason="needs the ray extra: pip install 'gomoku_env[ray]'"
+        "ray", reason="needs the ray extra: pip install -e '.[ray]'"
     )
     ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING)
     yield ray

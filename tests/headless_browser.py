@@ -25,7 +25,7 @@ CHROMIUM_FLAGS = (
 )
 MISSING = (
     "no Chromium to drive: install Debian's chromium (make browser) and the webtest "
-    "extra (pip install 'gomoku_env[webtest]')"
+    "extra (pip install -e '.[webtest]')"
 )
 
 

@@ -9,6 +9,7 @@ checking that the package data (networks, anchors, opening book, web page) came 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -45,10 +46,28 @@ QUICK_START = textwrap.dedent(
 )
 
 
+def source_copy(destination: Path) -> Path:
+    """The tree's files (tracked, and new ones git does not ignore) copied to
+    ``destination``: a build there cannot pick up stale modules from a ``build/``
+    folder of earlier builds, nor touch the working tree."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    ).stdout.split("\0")  # fmt: skip
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():
+            target = destination / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return destination
+
+
 def test_a_built_wheel_installs_and_runs_the_quick_start(tmp_path: Path) -> None:
+    source = source_copy(tmp_path / "source")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-         "--quiet", "-w", str(tmp_path / "dist"), str(ROOT)],
+         "--quiet", "-w", str(tmp_path / "dist"), str(source)],
         check=True,
         cwd=tmp_path,
     )  # fmt: skip

@@ -76,7 +76,7 @@ def test_alphazero_without_torch_names_the_extra():
         """
     )
     assert result.returncode == 0, result.stderr
-    assert "pip install 'gomoku_env[alphazero]'" in result.stdout
+    assert "pip install -e '.[alphazero]'" in result.stdout
     assert "needs torch" in result.stdout
     assert "https://download.pytorch.org/whl/cpu" in result.stdout
 
@@ -95,7 +95,7 @@ def test_sb3_without_it_names_the_extra():
     lines = result.stdout.splitlines()
     assert len(lines) == 2
     assert all(line.startswith("MissingExtraError") for line in lines)
-    assert all("pip install 'gomoku_env[sb3]'" in line for line in lines)
+    assert all("pip install -e '.[sb3]'" in line for line in lines)
 
 
 def test_the_cli_reports_a_missing_torch_as_an_error_not_a_traceback():
@@ -107,5 +107,5 @@ def test_the_cli_reports_a_missing_torch_as_an_error_not_a_traceback():
         """
     )
     assert result.returncode == 2, result.stderr
-    assert "gomoku_env[alphazero]" in result.stderr
+    assert "'.[alphazero]'" in result.stderr
     assert "Traceback" not in result.stderr

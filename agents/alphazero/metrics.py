@@ -86,30 +86,43 @@ def _column(rows: list[dict[str, str]], name: str) -> tuple[list[float], list[fl
 def plot_metrics(
     csv_path: str | os.PathLike[str], png_path: str | os.PathLike[str]
 ) -> None:
-    """Draw losses, win rates and throughput against self-play games into a PNG."""
+    """Draw losses, win rates and throughput against self-play games into a PNG: a
+    panel per kind of figure the run has (no evaluation match: no score panel)."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot
 
     rows = MetricsLog(csv_path).rows
-    figure, axes = pyplot.subplots(1, 3, figsize=(15, 4))
-    panels = (
-        (axes[0], ("loss", "value_loss", "policy_loss"), "loss"),
-        (axes[1], ("win_rate_vs_best", "win_rate_vs_mcts"), "score (draw = ½)"),
-        (axes[2], ("games_per_hour", "samples_per_hour"), "per hour"),
+    panels = [
+        (names, label)
+        for names, label in (
+            (("loss", "value_loss", "policy_loss"), "loss"),
+            (("win_rate_vs_best", "win_rate_vs_mcts"), "score (draw = ½)"),
+            (("games_per_hour", "samples_per_hour"), "per hour"),
+        )
+        if any(_column(rows, name)[0] for name in names)  # no empty panel
+    ] or [(("loss",), "loss")]
+    figure, axes = pyplot.subplots(
+        1, len(panels), figsize=(5 * len(panels), 4), squeeze=False
     )
-    for axis, names, label in panels:
+    for axis, (names, label) in zip(axes[0], panels, strict=True):
         for name in names:
             games, values = _column(rows, name)
+            if not games:
+                continue
             axis.plot(
                 games, values, marker="." if len(games) < 30 else None, label=name
             )
         axis.set_xlabel("self-play games")
         axis.set_ylabel(label)
-        axis.legend()
+        if axis.get_legend_handles_labels()[0]:
+            axis.legend()
         axis.grid(alpha=0.3)
-    axes[2].set_yscale("log")
+        if label == "per hour" and all(
+            value > 0 for name in names for value in _column(rows, name)[1]
+        ):
+            axis.set_yscale("log")
     figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=80)

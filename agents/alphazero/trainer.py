@@ -56,6 +56,7 @@ from agents.alphazero.replay import ReplayBuffer
 from agents.alphazero.run_files import Manifest, RunFiles
 from agents.alphazero.selfplay_workers import InProcessSelfPlay, SelfPlayWorkers
 from agents.alphazero.training_config import TrainingConfig
+from gomoku_env.errors import install_hint
 
 LOGGER = logging.getLogger(__name__)
 
@@ -318,7 +319,7 @@ class TrainingRun:
             self.plot = False
             LOGGER.warning(
                 "matplotlib is not installed: metrics.png is not drawn "
-                "(pip install 'gomoku_env[plot]' to get it)"
+                f"({install_hint('plot')} to get it)"
             )
 
     def _save_best(self) -> None:

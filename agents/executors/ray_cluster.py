@@ -30,11 +30,11 @@ from agents.executors.base import (
     WorkerExit,
     WorkerLostError,
 )
-from gomoku_env.errors import check_number
+from gomoku_env.errors import check_number, install_hint
 
 LOCAL_CLUSTER = "local"
 """Ray's address for "start a new Ray on this machine" (``auto`` joins a running one)."""
-INSTALL_HINT = "pip install 'gomoku_env[ray]'"
+INSTALL_HINT = install_hint("ray")
 IN_FLIGHT_PER_WORKER = 2
 STOP_TIMEOUT_SECONDS = 30.0
 LOGGER = logging.getLogger(__name__)

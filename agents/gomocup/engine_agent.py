@@ -23,6 +23,7 @@ import time as clock
 from collections import deque
 from collections.abc import Sequence
 from types import TracebackType
+from typing import Any
 
 import numpy as np
 
@@ -275,3 +276,18 @@ class EngineAgent:
             raise EngineError(
                 f"engine {process.name!r} answered RESTART with {answer!r}"
             )
+
+
+def engine_from_spec(
+    config: GameConfig, seed: int | None, path: str = "", **options: Any
+) -> EngineAgent:
+    """An :class:`EngineAgent` from ``"engine:PATH,time=...,grace=..."``; no seed used.
+
+    Args:
+        path: the engine's program (a Gomocup ``pbrain-*`` brain).
+    """
+    if not path:
+        raise ValueError(
+            "the engine spec needs a path, as in 'engine:/path/to/pbrain-x'"
+        )
+    return EngineAgent(path, config=config, **options)

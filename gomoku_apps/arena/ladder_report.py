@@ -1,6 +1,6 @@
 """The ladder written out: Markdown tables, a CSV file and a PNG plot.
 
-The plot needs matplotlib (the ``plot`` extra: ``pip install 'gomoku_env[plot]'``);
+The plot needs matplotlib (the ``plot`` extra);
 the Markdown and CSV files need nothing beyond the standard library.
 """
 
@@ -11,6 +11,7 @@ import io
 from pathlib import Path
 
 from gomoku_apps.arena.ladder import Ladder
+from gomoku_env.errors import install_hint
 from gomoku_env.files import write_atomically, write_text_atomically
 
 CSV_COLUMNS = (
@@ -112,7 +113,7 @@ def _pyplot():
         import matplotlib.pyplot as plt
     except ImportError as error:
         raise ImportError(
-            "the ladder plot needs matplotlib: pip install 'gomoku_env[plot]'"
+            f"the ladder plot needs matplotlib: {install_hint('plot')}"
         ) from error
     return plt
 

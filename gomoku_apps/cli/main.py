@@ -8,12 +8,14 @@ code) as a default. Modules are imported when the parser is built, so heavy impo
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
 from collections.abc import Sequence
 
 from gomoku_apps.cli.parsing import CommandParser
 from gomoku_env import __version__
+from gomoku_env.errors import MissingExtraError, require_extra
 
 SUBCOMMANDS: list[str] = [
     "brain",
@@ -30,6 +32,32 @@ SUBCOMMANDS: list[str] = [
 ]
 
 
+VERB_EXTRAS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "play": (("render", ("pygame",)),),
+    "replay": (("render", ("pygame",)),),
+    "gif": (("render", ("pygame", "PIL")),),
+    "train": (("train", ("torch", "tqdm", "matplotlib")),),
+    "ladder": (("plot", ("matplotlib",)),),
+    "serve": (("web", ("starlette", "uvicorn", "websockets")),),
+}
+"""The extras each verb needs (extra, its modules), checked before the verb starts, so
+that a missing one is one line naming it, not a traceback after the work is done (the
+ladder plots after playing every game; ``--no-plot`` skips that need)."""
+
+
+def missing_extra(arguments: argparse.Namespace) -> str | None:
+    """The one-line error for an extra the chosen verb needs and lacks, or None."""
+    needs = VERB_EXTRAS.get(getattr(arguments, "verb", ""), ())
+    if getattr(arguments, "no_plot", False):
+        needs = tuple(need for need in needs if need[0] != "plot")
+    for extra, modules in needs:
+        try:
+            require_extra(modules, extra, f"gomoku {arguments.verb}")
+        except MissingExtraError as error:
+            return str(error)
+    return None
+
+
 def build_parser() -> CommandParser:
     """The full ``gomoku`` argument parser."""
     parser = CommandParser(
@@ -39,6 +67,7 @@ def build_parser() -> CommandParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for module_name in SUBCOMMANDS:
         importlib.import_module(f"gomoku_apps.cli.{module_name}").add_parser(subparsers)
+        subparsers.choices[module_name].set_defaults(verb=module_name)
     return parser
 
 
@@ -50,12 +79,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    problem = missing_extra(arguments)
+    if problem:
+        print(f"gomoku: error: {problem}", file=sys.stderr)
+        return 2
     # Imported here: `import agents` loads every agent, which `gomoku --help` need not.
     from agents.base import AgentFailedError
 
     try:
         return int(handler(arguments) or 0)
-    except (ValueError, FileNotFoundError, AgentFailedError) as error:
+    except (
+        ValueError,
+        FileNotFoundError,
+        AgentFailedError,
+        MissingExtraError,
+    ) as error:
         print(f"gomoku: error: {error}", file=sys.stderr)
         return 2
 

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE, Rule
-from gomoku_env.errors import check_number
+from gomoku_env.errors import check_number, install_hint
 from gomoku_env.render.geometry import MAX_CELL_PIXELS, MIN_CELL_PIXELS
 from gomoku_env.render.style import RenderOptions
 
@@ -196,7 +196,9 @@ _WIDTH = 30
 class ProgressBar:
     """Redraws ``[#####.....] done/total games, elapsed, remaining`` in place.
 
-    Draws only on a terminal (or when ``force``), so logs and pipes stay clean.
+    Draws only on a terminal (or when ``force``), so logs and pipes stay clean; there
+    it says once, from the first games, how long the rest will take, so that a long
+    run (the default 200 games) is never silent.
     """
 
     def __init__(
@@ -206,17 +208,33 @@ class ProgressBar:
         self.stream = stream or sys.stderr
         self.enabled = force or self.stream.isatty()
         self.start = time.monotonic()
+        self.estimated = False
 
     def __call__(self, result: object, done: int, total: int) -> None:
         """The arena's ``on_result`` callback."""
-        if not self.enabled or total == 0:
+        if total == 0 or done == 0:
             return
         elapsed = time.monotonic() - self.start
-        filled = round(_WIDTH * done / total)
         remaining = elapsed / done * (total - done)
+        if not self.enabled:
+            self._estimate_once(done, total, remaining)
+            return
+        filled = round(_WIDTH * done / total)
         self.stream.write(
             f"\r{self.label} [{'#' * filled}{'.' * (_WIDTH - filled)}] "
             f"{done}/{total} games, {elapsed:.0f}s elapsed, ~{remaining:.0f}s left "
+        )
+        self.stream.flush()
+
+    def _estimate_once(self, done: int, total: int, remaining: float) -> None:
+        """One line, after the first games (a twentieth of them, at least two), with
+        the time the rest should take."""
+        if self.estimated or done < max(2, total // 20) or done == total:
+            return
+        self.estimated = True
+        self.stream.write(
+            f"{self.label}: {done}/{total} games played, about {remaining / 60:.0f} "
+            f"min left at this pace (--games sets how many)\n"
         )
         self.stream.flush()
 
@@ -230,7 +248,7 @@ class ProgressBar:
 # Ray's own names (see agents.executors.ray_cluster), spelt out here so that building
 # the parser imports no agents.
 LOCAL_CLUSTER = "local"
-INSTALL_HINT = "pip install 'gomoku_env[ray]'"
+INSTALL_HINT = install_hint("ray")
 
 
 def ray_address(text: str) -> str:

@@ -15,8 +15,6 @@ from pathlib import Path
 
 from gomoku_apps.cli.options import positive_float, positive_int
 
-WEB_EXTRA_HINT = "the web server needs its extra: pip install 'gomoku_env[web]'"
-
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``serve`` command."""
@@ -70,11 +68,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run_serve(arguments: argparse.Namespace) -> int:
     """Serve the page until Ctrl-C."""
-    try:
-        import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
-    except ImportError:
-        raise ValueError(WEB_EXTRA_HINT) from None
     from gomoku_apps.web.guard import new_token
     from gomoku_apps.web.server import bind, is_loopback, page_url, serve
 

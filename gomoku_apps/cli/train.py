@@ -28,7 +28,6 @@ from gomoku_apps.cli.options import (
     self_play_workers,
 )
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import require_extra
 
 DEFAULT_OUT = "runs/alphazero-{size}x{size}"
 RESULT_FILE = "final.pt"
@@ -165,7 +164,6 @@ def pick_device(name: str) -> str:
 
 def run_training(arguments: argparse.Namespace) -> int:
     """Handler of ``gomoku train``: self-play here, or on Ray workers with ``--ray``."""
-    require_extra(("torch", "tqdm", "matplotlib"), "train", "gomoku train")
     with self_play_workers(arguments.ray) as workers:
         return _train(arguments, workers)
 

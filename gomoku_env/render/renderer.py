@@ -17,10 +17,11 @@ import numpy as np
 from gymnasium.error import DependencyNotInstalled
 
 from gomoku_env.board import Board
+from gomoku_env.errors import install_hint
 from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.style import RenderOptions
 
-INSTALL_HINT = "pip install 'gomoku_env[render]' (or: pip install pygame-ce pillow)"
+INSTALL_HINT = install_hint("render")
 
 
 def missing_display(program: str) -> str | None:

@@ -1,7 +1,9 @@
 """Text on the picture, with pygame's bundled font (no system fonts): fonts by pixel
-size created once, the caption strip under the board (a status line or an overlay's text
-and value), and the players' legend over a game's pictures (a stone of each colour and
-who plays it, so a GIF's viewer knows who is who without the record).
+size created once and drawn by FreeType with kerning (``pygame.font`` spaces some
+letter pairs unevenly at small sizes, "mct s"), the caption strip under the board (a
+status line or an overlay's text and value), and the players' legend over a game's
+pictures (a stone of each colour and who plays it, so a GIF's viewer knows who is who
+without the record).
 """
 
 from __future__ import annotations
@@ -12,13 +14,43 @@ import pygame
 
 from gomoku_env.render.style import Theme
 
+DEFAULT_FONT_SCALE = 0.6875
+"""pygame.font draws its default font at this fraction of the size asked for; the
+FreeType font is asked for the same, so every layout keeps its measures."""
+
+
+class Font:
+    """pygame's default font at one size, drawn by FreeType with kerning: the two
+    calls the drawing code makes, ``size(text)`` and ``render(text, antialias,
+    color)``, as ``pygame.font.Font`` has them."""
+
+    def __init__(self, size: int) -> None:
+        import pygame.freetype
+
+        if not pygame.freetype.get_init():
+            pygame.freetype.init()
+        self._face = pygame.freetype.Font(None, round(size * DEFAULT_FONT_SCALE))
+        self._face.kerning = True
+        self._face.pad = True  # the line's full height, as pygame.font gives it
+
+    def size(self, text: str) -> tuple[int, int]:
+        """The width and height of ``text`` drawn in this font, in pixels."""
+        rect = self._face.get_rect(text)
+        return rect.width, rect.height
+
+    def render(
+        self, text: str, antialias: bool, color: tuple[int, int, int]
+    ) -> pygame.Surface:
+        """``text`` drawn on a transparent surface of its size."""
+        self._face.antialiased = antialias
+        image, _ = self._face.render(text, fgcolor=color)
+        return image
+
 
 @functools.lru_cache(maxsize=64)
-def font(size: int) -> pygame.font.Font:
-    """pygame's default font at ``size`` pixels (starts the font module if needed)."""
-    if not pygame.font.get_init():
-        pygame.font.init()
-    return pygame.font.Font(None, max(8, int(size)))
+def font(size: int) -> Font:
+    """pygame's default font at ``size`` pixels, created once per size."""
+    return Font(max(8, int(size)))
 
 
 def draw_text(

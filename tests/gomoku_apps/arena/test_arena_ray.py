@@ -93,7 +93,7 @@ def test_without_ray_the_option_says_how_to_install_it(
     monkeypatch.setitem(sys.modules, "ray", None)
     arguments = ["arena", "random", "random", "--board-size", "7", "--games", "2"]
     assert main([*arguments, "--ray"]) == 2
-    assert "pip install 'gomoku_env[ray]'" in capsys.readouterr().err
+    assert "pip install -e '.[ray]'" in capsys.readouterr().err
     assert main([*arguments, "--no-progress"]) == 0  # without --ray, no Ray needed
 
 

@@ -210,3 +210,14 @@ def test_records_onto_an_earlier_match_s_folder_need_force(tmp_path, capsys):
     assert main([*arguments, "--force"]) == 0
     assert earlier.read_text().startswith("# gomoku_env game record")
     assert len(list(tmp_path.glob("game-*.txt"))) == 2
+
+
+def test_off_a_terminal_a_long_run_says_once_how_long_the_rest_takes():
+    quiet = io.StringIO()
+    bar = ProgressBar("a vs b", quiet)
+    for done in range(1, 201):
+        bar(None, done, 200)
+    lines = quiet.getvalue().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("a vs b: 10/200 games played, about")
+    assert "--games sets how many" in lines[0]

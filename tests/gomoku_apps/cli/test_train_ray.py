@@ -44,5 +44,5 @@ def test_train_with_ray_missing_says_how_to_install_it(
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
     assert main([*TINY_RUN, "--out", str(tmp_path / "run"), "--ray"]) == 2
-    assert "pip install 'gomoku_env[ray]'" in capsys.readouterr().err
+    assert "pip install -e '.[ray]'" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()

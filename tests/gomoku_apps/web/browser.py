@@ -5,7 +5,7 @@ import pytest
 pytest.importorskip("uvicorn", reason="the web extra is not installed")
 pytest.importorskip(
     "playwright",
-    reason="Playwright is not installed: pip install 'gomoku_env[webtest]'",
+    reason="Playwright is not installed: pip install -e '.[webtest]'",
 )
 
 import contextlib
