@@ -95,7 +95,7 @@ def test_without_ray_installed_asking_for_it_says_how_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(ValueError, match=r"pip install 'gomoku_env\[ray\]'"):
+    with pytest.raises(ValueError, match=r"pip install -e '\.\[ray\]'"):
         open_executor(ray="local")
     with InlineExecutor() as inline:  # everything else works without it
         assert dict(inline.map_unordered(square, [3])) == {0: 9}

@@ -13,7 +13,7 @@ from tests.docs_examples import ROOT
 BLOCKED = {
     "play": ("pygame", ["play"]),
     "replay": ("pygame", ["replay", "game.txt"]),
-    "gif": ("PIL", ["gif", "game.txt"]),
+    "gif": ("PIL", ["gif", "game.txt", "-o", "game.gif"]),
     "train": ("tqdm", ["train", "--hours", "0.001"]),
     "ladder": ("matplotlib", ["ladder", "random", "random:x=1", "--games", "2"]),
     "serve": ("uvicorn", ["serve"]),
