@@ -149,17 +149,6 @@ def random_move(batch: GameBatch, game: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def is_legal(batch: GameBatch, game: int, action: int) -> bool:
-    """Whether the side to move in ``game`` may play ``action``."""
-    count = cell_count(batch)
-    return (
-        0 <= action < count
-        and batch.cells[game * count + action] == EMPTY
-        and batch.forbidden[game, action] == 0
-    )
-
-
-@njit(cache=True, nogil=True, inline="always")
 def remove_empty(batch: GameBatch, game: int, cell: int) -> None:
     """Take ``cell`` out of the empty list (the last empty cell fills its slot)."""
     last = cell_count(batch) - batch.move_count[game] - 1
@@ -309,7 +298,14 @@ def step_game(
     out.rewards[game] = 0.0
     out.terminated[game] = False
     out.needs_opponent[game] = False
-    legal = is_legal(batch, game, action)
+    # The legality test is written here rather than in an inlined helper: the
+    # helper's short-circuit return cost 12-15% of a 1024-game step (bench_vector).
+    count = cell_count(batch)
+    legal = (
+        0 <= action < count
+        and batch.cells[game * count + action] == EMPTY
+        and batch.forbidden[game, action] == 0
+    )
     out.illegal[game] = not legal
     if not legal and illegal_policy == ILLEGAL_LOSE:
         out.rewards[game] = -1.0
