@@ -16,7 +16,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev,render,plot,sb3,train,alphazero,docs,web,webtest,ray,tianshou,torchrl,rllib]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,render,plot,sb3,train,alphazero,ppo,docs,web,webtest,ray,tianshou,torchrl,rllib]'
 	touch $(STAMP)
 	@echo "Set up .venv. For the gomoku command: source $(BIN)/activate (or run $(BIN)/gomoku)"
 

@@ -390,3 +390,20 @@ register_agent(
     options=lambda: (_make_alphazero, _alphazero_agent()),
     aliases=SPEC_ALIASES,
 )
+
+
+def _ppo_loader() -> Callable[..., Agent]:
+    """:func:`agents.ppo.policy.load_ppo_agent`, imported on first use (torch)."""
+    require_extra(("torch",), "ppo", "The PPO policy (agents.ppo)")
+    from agents.ppo.policy import load_ppo_agent
+
+    return load_ppo_agent
+
+
+def _make_ppo(
+    config: GameConfig, seed: int | None, weights: str | None = None
+) -> Agent:
+    return _ppo_loader()(config, seed=seed, weights=weights)
+
+
+register_agent("ppo", _make_ppo)

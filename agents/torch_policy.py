@@ -16,7 +16,8 @@ its weights fit any board size.
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,47 @@ class PolicyShape:
                 raise ValueError(
                     f"PolicyShape.{name} must be an int >= 1, got {value!r}"
                 )
+
+
+@dataclass(frozen=True)
+class BundledWeights:
+    """Networks shipped inside the package: the ``*.pt`` files of ``directory``, each
+    named by its stem, plus ``aliases`` (a name served by another name's file).
+
+    ``kind`` names them in errors ("AlphaZero network", "PPO policy").
+    """
+
+    directory: Path
+    kind: str
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def names(self) -> list[str]:
+        """Names of the shipped files (aliases included), sorted."""
+        files = {path.stem for path in self.directory.glob("*.pt")}
+        aliased = {alias for alias, name in self.aliases.items() if name in files}
+        return sorted(files | aliased)
+
+    def file(self, name: str) -> Path | None:
+        """The shipped file called ``name``, or None."""
+        path = self.directory / f"{self.aliases.get(name, name)}.pt"
+        return path if path.is_file() else None
+
+    def resolve(self, weights: str | os.PathLike[str]) -> Path:
+        """The file that ``weights`` names: a shipped name or an existing path."""
+        if not isinstance(weights, (str, os.PathLike)) or not str(weights):
+            raise ValueError(
+                f"weights must be a bundled name or a path, got {weights!r}"
+            )
+        bundled = self.file(weights) if isinstance(weights, str) else None
+        if bundled is not None:
+            return bundled
+        path = Path(weights).expanduser()
+        if path.is_file():
+            return path
+        raise ValueError(
+            f"weights {str(weights)!r} is neither a bundled {self.kind} "
+            f"({', '.join(self.names()) or 'none shipped'}) nor an existing file"
+        )
 
 
 def planes_to_tensor(planes: np.ndarray | torch.Tensor) -> torch.Tensor:

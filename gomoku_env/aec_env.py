@@ -126,16 +126,16 @@ from pettingzoo.utils import wrappers
 
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
-from gomoku_env.errors import IllegalMoveError, check_number
+from gomoku_env.errors import IllegalMoveError
 from gomoku_env.game_state import (
     AGENTS,
     GameState,
     observation_box,
     validate_choice,
 )
-from gomoku_env.kernels import BLACK, EMPTY, WHITE
+from gomoku_env.kernels import BLACK, WHITE
 from gomoku_env.notation import render_text
-from gomoku_env.openings import OPENING_RADIUS, centre_area, parse_opening
+from gomoku_env.openings import check_random_opening, parse_opening
 from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
@@ -204,7 +204,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.action_spaces = {
             agent: spaces.Discrete(self.config.cells) for agent in AGENTS
         }
-        self._opening_area = centre_area(self.config.board_size)
         self._np_random, _ = seeding.np_random(None)
         self._reset_state(self.opening)
 
@@ -297,7 +296,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def _reset_state(self, opening: list[int]) -> None:
         while True:
             self.game.reset(opening)
-            self._play_random_opening()
+            self.game.play_random_opening(self.random_opening, self._np_random)
             if not self.game.board.is_over:
                 break
         self.agents = self.possible_agents[:]
@@ -307,14 +306,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-
-    def _play_random_opening(self) -> None:
-        board = self.game.board
-        for _ in range(self.random_opening):
-            free = self._opening_area[board.cells[self._opening_area] == EMPTY]
-            self.game.play(int(self._np_random.choice(free)))
-            if board.is_over:
-                return
 
     def _finish(
         self, reason: str, offender: str | None = None, detail: str = ""
@@ -351,8 +342,4 @@ def _check_options(
     """Reject env options outside their ranges, naming the bad value."""
     if render_mode is not None:
         validate_choice("render_mode", render_mode, tuple(metadata["render_modes"]))
-    check_number("random_opening", random_opening, minimum=0, integer=True)
-    if random_opening > (2 * OPENING_RADIUS + 1) ** 2 // 2:
-        raise ValueError(
-            f"random_opening {random_opening} is too many stones for the centre area"
-        )
+    check_random_opening(random_opening)

@@ -55,7 +55,8 @@ class GameBatch(NamedTuple):
     ``flat_planes`` the same memory flat, written with the stride
     (``cell_step``, ``channel_step``) of :mod:`gomoku_env.planes` (a tuple field
     would not pass into a ``prange`` loop); ``forbidden`` (n, cells) holds black's forbidden
-    points while black is to move (renju), ``forbidden_count`` their number."""
+    points while black is to move (renju), ``forbidden_count`` their number; every game
+    starts with ``opening_stones`` stones on random legal points of ``opening_area``."""
 
     cells: np.ndarray
     planes: np.ndarray
@@ -70,6 +71,8 @@ class GameBatch(NamedTuple):
     empty_index: np.ndarray
     forbidden: np.ndarray
     forbidden_count: np.ndarray
+    opening_area: np.ndarray
+    opening_stones: int
     size: int
     win_length: int
     rule_code: int
@@ -244,6 +247,33 @@ def place(batch: GameBatch, game: int, action: int) -> int:
     return result
 
 
+@njit(cache=True, nogil=True)
+def random_opening_point(batch: GameBatch, game: int) -> int:
+    """A uniformly drawn legal point of ``opening_area`` (drawn again until legal: the
+    area holds at most half its points in stones)."""
+    area = batch.opening_area
+    base = game * cell_count(batch)
+    while True:
+        high = next_random(batch.rng_state, game) >> np.uint64(32)
+        cell = area[(high * np.uint64(area.size)) >> np.uint64(32)]
+        if batch.cells[base + cell] == EMPTY and batch.forbidden[game, cell] == 0:
+            return cell
+
+
+@njit(cache=True, nogil=True)
+def play_opening(batch: GameBatch, game: int) -> None:
+    """Reset ``game`` and play its random opening stones; again if one ends it."""
+    while True:
+        reset_game(batch, game)
+        result = ONGOING
+        for _ in range(batch.opening_stones):
+            result = place(batch, game, random_opening_point(batch, game))
+            if result != ONGOING:
+                break
+        if result == ONGOING:
+            return
+
+
 @njit(cache=True, nogil=True, inline="always")
 def opponent_to_move(batch: GameBatch, game: int) -> bool:
     """Whether the side to move in ``game`` is the opponent's."""
@@ -255,9 +285,13 @@ def opponent_to_move(batch: GameBatch, game: int) -> bool:
 def start_game(
     batch: GameBatch, out: StepOutput, game: int, random_opponent: bool
 ) -> None:
-    """Reset ``game``; where the opponent opens, play (or flag) its first move."""
+    """Reset ``game`` (with its opening); where the opponent is to move, play (or
+    flag) its first move."""
     out.needs_opponent[game] = False
-    reset_game(batch, game)
+    if batch.opening_stones == 0:
+        reset_game(batch, game)
+    else:
+        play_opening(batch, game)
     if opponent_to_move(batch, game):
         if random_opponent:
             place(batch, game, random_move(batch, game))

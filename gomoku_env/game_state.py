@@ -25,6 +25,7 @@ from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.notation import action_to_notation
+from gomoku_env.openings import centre_area
 from gomoku_env.planes import PLANE_COUNT, ObservationPlanes
 
 FORBIDDEN_OPTIONS = ("mask", "lose")
@@ -108,6 +109,17 @@ class GameState:
         self.reason: str | None = None
         for action in opening:
             self.play(action)
+
+    def play_random_opening(self, stones: int, rng: np.random.Generator) -> None:
+        """Play ``stones`` moves on points drawn from ``rng`` among the legal ones near
+        the centre (:func:`gomoku_env.openings.centre_area`), colours alternating as
+        usual; stops early if one ends the game (the caller may start again)."""
+        area = centre_area(self.config.board_size)
+        for _ in range(stones):
+            legal = (self.legal_mask()[area] == 1) & (self._forbidden[area] == 0)
+            self.play(int(rng.choice(area[legal])))
+            if self.over:
+                return
 
     @property
     def over(self) -> bool:

@@ -46,6 +46,7 @@ from gomoku_env.game_state import (
 )
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.notation import render_text
+from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import OpponentLike, resolve_opponent
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
@@ -65,6 +66,10 @@ class GomokuEnv(gymnasium.Env):
         channels_first: observation shape (C, N, N) instead of (N, N, C).
         observation_dtype: "int8" (the planes as the env keeps them), or "uint8" or
             "float32" (copies, 0 and 1 still) for libraries that expect those.
+        random_opening: stones placed at random near the centre before the learner's
+            first move (colours alternating, black first; the opponent answers first
+            when the opening leaves it to move), drawn from the ``reset`` seed's
+            generator: varied starts, as the arena's openings give in evaluation.
         render_mode: None, "ansi" (text), "human" (a pygame window) or "rgb_array"
             (pictures), as in the AEC env.
         config: the game as one :class:`GameConfig`, instead of the three options.
@@ -87,9 +92,11 @@ class GomokuEnv(gymnasium.Env):
         render_mode: str | None = None,
         config: GameConfig | None = None,
         observation_dtype: str = "int8",
+        random_opening: int = 0,
     ) -> None:
         self.config = GameConfig.from_options(config, board_size, win_length, rule)
         check_learner_options(play_as, illegal_action)
+        self.random_opening = check_random_opening(random_opening)
         self.play_as, self.illegal_action = play_as, illegal_action
         if render_mode is not None:
             validate_choice(
@@ -121,7 +128,9 @@ class GomokuEnv(gymnasium.Env):
         else:
             self.learner_color = COLORS[self.play_as]
         self._start_game()
-        if self.learner_color == WHITE:
+        while self.game.over:  # a random opening made a five: draw another
+            self._start_game()
+        if self.board.to_move != self.learner_color:
             self._play_opponent()
         return self._observation(), self._info()
 
@@ -172,6 +181,7 @@ class GomokuEnv(gymnasium.Env):
 
     def _start_game(self) -> None:
         self.game.reset()
+        self.game.play_random_opening(self.random_opening, self.np_random)
         self._forfeited = False
         self._opponent_failure: str | None = None
 

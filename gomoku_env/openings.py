@@ -11,7 +11,7 @@ import numpy as np
 
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import IllegalMoveError
+from gomoku_env.errors import IllegalMoveError, check_number
 from gomoku_env.kernels import centre_point
 from gomoku_env.notation import parse_moves
 
@@ -54,6 +54,17 @@ def _as_action(index: int, action: object) -> int:
             f"opening move {index + 1} must be an int action, got {action!r}"
         )
     return int(action)
+
+
+def check_random_opening(random_opening: int) -> int:
+    """``random_opening`` if it is a stone count the centre area can hold (at most half
+    its points); otherwise a ValueError naming it."""
+    check_number("random_opening", random_opening, minimum=0, integer=True)
+    if random_opening > (2 * OPENING_RADIUS + 1) ** 2 // 2:
+        raise ValueError(
+            f"random_opening {random_opening} is too many stones for the centre area"
+        )
+    return random_opening
 
 
 def centre_area(size: int) -> np.ndarray:

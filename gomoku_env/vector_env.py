@@ -47,6 +47,7 @@ from gomoku_env.game_state import (
     check_learner_options,
     observation_box,
 )
+from gomoku_env.openings import centre_area, check_random_opening
 from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
 from gomoku_env.planes import (
     FORBIDDEN,
@@ -101,6 +102,8 @@ class GomokuVectorEnv(VectorEnv):
     agent per game, reset when its game starts; an Agent object
     or a callable is shared by all games, so it should not keep per-game state.
     ``action_masks()`` gives the (num_envs, N*N) legal mask for MaskablePPO.
+    ``random_opening`` stones are drawn from each game's own generator, so they are
+    not the stones ``GomokuEnv`` draws for the same seed.
     ``num_threads`` > 1 shares the games of a step among that many numba threads
     (same results; worth it for hundreds of games on idle cores, while on a busy
     machine one thread, the default, avoids waiting for a descheduled thread).
@@ -124,8 +127,10 @@ class GomokuVectorEnv(VectorEnv):
         num_threads: int = 1,
         config: GameConfig | None = None,
         observation_dtype: str = "int8",
+        random_opening: int = 0,
     ) -> None:
         check_number("num_envs", num_envs, minimum=1, integer=True)
+        self.random_opening = check_random_opening(random_opening)
         self.config = GameConfig.from_options(config, board_size, win_length, rule)
         self.num_envs = num_envs
         check_learner_options(play_as, illegal_action)
@@ -254,6 +259,8 @@ class GomokuVectorEnv(VectorEnv):
             empty_index=np.zeros((n, cells), dtype=np.int16),
             forbidden=np.zeros((n, cells), dtype=np.int8),
             forbidden_count=np.zeros(n, dtype=np.int64),
+            opening_area=centre_area(self.config.board_size).astype(np.int64),
+            opening_stones=self.random_opening,
             size=self.config.board_size,
             win_length=self.config.win_length,
             rule_code=self.config.rule.code,

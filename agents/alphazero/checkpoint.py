@@ -26,6 +26,7 @@ import torch
 
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import NetworkConfig
+from agents.torch_policy import BundledWeights
 from gomoku_env.files import WEIGHTS_LIMIT, check_regular_file, write_atomically
 from gomoku_env.planes import PLANE_COUNT
 
@@ -35,37 +36,15 @@ FALLBACK = "15x15"
 ALIASES = {"8x8": "9x9"}
 
 
-def bundled_names() -> list[str]:
-    """Names of the shipped networks (aliases included), sorted."""
-    files = {path.stem for path in WEIGHTS_DIR.glob("*.pt")}
-    return sorted(files | {alias for alias, name in ALIASES.items() if name in files})
-
-
-def _bundled_file(name: str) -> Path | None:
-    path = WEIGHTS_DIR / f"{ALIASES.get(name, name)}.pt"
-    return path if path.is_file() else None
-
-
-def resolve_weights(weights: str | Path) -> Path:
-    """The file that ``weights`` names: a bundled network or an existing path."""
-    if not isinstance(weights, (str, Path)) or not str(weights):
-        raise ValueError(f"weights must be a bundled name or a path, got {weights!r}")
-    bundled = _bundled_file(weights) if isinstance(weights, str) else None
-    if bundled is not None:
-        return bundled
-    path = Path(weights).expanduser()
-    if path.is_file():
-        return path
-    raise ValueError(
-        f"weights {str(weights)!r} is neither a bundled network "
-        f"({', '.join(bundled_names()) or 'none shipped'}) nor an existing file"
-    )
+BUNDLED = BundledWeights(WEIGHTS_DIR, "network", ALIASES)
+bundled_names = BUNDLED.names
+resolve_weights = BUNDLED.resolve
 
 
 def default_weights(board_size: int) -> Path:
     """The bundled network for ``board_size``, else the fallback one."""
     for name in (f"{board_size}x{board_size}", FALLBACK, *bundled_names()):
-        path = _bundled_file(name)
+        path = BUNDLED.file(name)
         if path is not None:
             return path
     raise ValueError("no AlphaZero network is shipped with this copy of gomoku_env")

@@ -3,7 +3,7 @@
 Two kinds, one module. :class:`LearningCurve` is a recipe's own curve: its score
 against fixed opponent specs at points of the run (the model-free recipe writes it as
 it trains), one CSV row per evaluation rewritten atomically, and a PNG of the scores
-over CPU hours (needs the ``plot`` extra).
+over CPU hours and over env steps (needs the ``plot`` extra).
 
 The other rates an AlphaZero run's kept networks on a fixed reference scale.
 
@@ -26,7 +26,11 @@ from pathlib import Path
 from gomoku_apps.arena.match import Arena
 from gomoku_apps.arena.rate import rate_agent
 from gomoku_apps.arena.reference import RatingScale
-from gomoku_env.files import write_bytes_atomically, write_text_atomically
+from gomoku_env.files import (
+    read_text_file,
+    write_bytes_atomically,
+    write_text_atomically,
+)
 
 COLUMNS = (
     "iteration",
@@ -183,6 +187,30 @@ class LearningCurve:
     def columns(self) -> tuple[str, ...]:
         return ("steps", "cpu_hours", *self.opponents)
 
+    def load_rows(self) -> None:
+        """Take the rows of an earlier run's CSV at ``csv_path`` (a resumed run goes
+        on from them); nothing if there is none.
+
+        Raises:
+            ValueError: the CSV's columns are not this curve's.
+        """
+        if not self.csv_path.exists():
+            return
+        text = read_text_file(self.csv_path, "a learning-curve CSV")
+        reader = csv.DictReader(io.StringIO(text))
+        if tuple(reader.fieldnames or ()) != self.columns:
+            raise ValueError(
+                f"{str(self.csv_path)!r} has the columns {reader.fieldnames}, "
+                f"not this curve's {list(self.columns)}"
+            )
+        self.rows = [
+            {
+                name: int(value) if name == "steps" else float(value)
+                for name, value in row.items()
+            }
+            for row in reader
+        ]
+
     def add(self, steps: int, cpu_hours: float, scores: Mapping[str, float]) -> None:
         """Record one evaluation and rewrite the CSV (and the PNG, if any).
 
@@ -212,22 +240,26 @@ class LearningCurve:
         write_text_atomically(self.csv_path, text.getvalue(), create_parents=True)
 
     def plot(self) -> None:
-        """Draw every opponent's score over CPU hours to ``png_path``."""
+        """Draw every opponent's score over CPU hours (left) and env steps (right)
+        to ``png_path``."""
         import matplotlib
 
         matplotlib.use("Agg")
         from matplotlib import pyplot
 
-        figure, axes = pyplot.subplots(figsize=(7, 4))
-        hours = [row["cpu_hours"] for row in self.rows]
-        for spec in self.opponents:
-            axes.plot(hours, [row[spec] for row in self.rows], marker="o", label=spec)
-        axes.axhline(0.6, color="grey", linestyle=":", label="target vs heuristic")
-        axes.set(
-            xlabel="CPU hours", ylabel="score (win 1, draw 1/2)", ylim=(-0.02, 1.02)
-        )
-        axes.legend(loc="lower right")
-        axes.grid(alpha=0.3)
+        figure, panels = pyplot.subplots(1, 2, figsize=(11, 4), sharey=True)
+        for axes, column, label in (
+            (panels[0], "cpu_hours", "CPU hours"),
+            (panels[1], "steps", "env steps"),
+        ):
+            x = [row[column] for row in self.rows]
+            for spec in self.opponents:
+                axes.plot(x, [row[spec] for row in self.rows], marker="o", label=spec)
+            axes.axhline(0.6, color="grey", linestyle=":", label="target vs heuristic")
+            axes.set(xlabel=label, ylim=(-0.02, 1.02))
+            axes.grid(alpha=0.3)
+        panels[0].set_ylabel("score (win 1, draw 1/2)")
+        panels[1].legend(loc="lower right")
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
         pyplot.close(figure)

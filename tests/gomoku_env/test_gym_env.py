@@ -214,6 +214,8 @@ def test_illegal_opponent_action_is_a_clear_error() -> None:
         ({"illegal_action": "ignore"}, ValueError, "illegal_action 'ignore'"),
         ({"render_mode": "window"}, ValueError, "render_mode 'window'"),
         ({"board_size": 3}, ValueError, "board_size"),
+        ({"random_opening": 13}, ValueError, "random_opening 13 is too many"),
+        ({"random_opening": 1.5}, TypeError, "random_opening must be an int"),
     ],
 )
 def test_bad_arguments_are_clear_errors(
@@ -325,3 +327,25 @@ def test_observation_dtype_gives_the_same_planes_in_another_dtype(dtype):
         np.testing.assert_array_equal(first, second)
     with pytest.raises(ValueError, match="observation_dtype"):
         gymnasium.make(gomoku_env.GYM_ENV_ID, observation_dtype="float16")
+
+
+@pytest.mark.parametrize("play_as", ["black", "white"])
+def test_random_opening_starts_near_the_centre_with_the_learner_to_move(
+    play_as: str,
+) -> None:
+    env = GomokuEnv(board_size=9, play_as=play_as, random_opening=3)
+    starts = set()
+    for seed in range(6):
+        observation, _ = env.reset(seed=seed)
+        moves = env.unwrapped.board.moves
+        assert env.unwrapped.board.to_move == env.unwrapped.learner_color
+        # three opening stones, and the opponent's reply when they leave it to move
+        assert len(moves) == (4 if play_as == "black" else 3)
+        rows, cols = np.divmod(np.array(moves[:3]), 9)
+        assert (abs(rows - 4) <= 2).all() and (abs(cols - 4) <= 2).all()
+        assert observation[..., :2].sum() == len(moves)
+        starts.add(tuple(moves))
+    assert len(starts) == 6
+    again, _ = env.reset(seed=0)
+    first, _ = GomokuEnv(board_size=9, play_as=play_as, random_opening=3).reset(seed=0)
+    assert np.array_equal(again, first)

@@ -12,7 +12,13 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from agents import specs
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.gym_env import GomokuEnv
-from gomoku_env.planes import FORBIDDEN, PLANE_COUNT
+from gomoku_env.planes import (
+    FORBIDDEN,
+    OBSERVER_IS_BLACK,
+    OPPONENT_STONES,
+    OWN_STONES,
+    PLANE_COUNT,
+)
 from gomoku_env.vector_env import GomokuVectorEnv
 
 
@@ -170,6 +176,8 @@ def test_bad_arguments_are_clear_errors() -> None:
         GomokuVectorEnv(0)
     with pytest.raises(ValueError, match="play_as"):
         GomokuVectorEnv(4, play_as="both")
+    with pytest.raises(ValueError, match="random_opening must be an int >= 0, got -1"):
+        GomokuVectorEnv(4, random_opening=-1)
     env = GomokuVectorEnv(4, board_size=5)
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"4 integers, got shape \(3,\)"):
@@ -342,3 +350,32 @@ def test_vector_env_observation_dtype():
     actions = np.array([np.flatnonzero(mask)[0] for mask in envs.action_masks()])
     observations, *_ = envs.step(actions)
     assert observations.dtype == np.float32 and set(np.unique(observations)) <= {0, 1}
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+def test_random_opening_starts_every_game_near_the_centre(rule: str) -> None:
+    env = GomokuVectorEnv(
+        64, board_size=9, play_as="random", random_opening=3, rule=rule
+    )
+    observations, _ = env.reset(seed=5)
+    stones = observations[..., OWN_STONES] + observations[..., OPPONENT_STONES]
+    counts = stones.sum(axis=(1, 2))
+    black = observations[:, 0, 0, OBSERVER_IS_BLACK] == 1
+    # three stones; a black learner is to move after the opponent's reply
+    assert (counts[black] == 4).all() and (counts[~black] == 3).all()
+    assert black.any() and (~black).any()
+    centre = np.zeros((9, 9), dtype=bool)
+    centre[2:7, 2:7] = True
+    assert (stones[~black][:, ~centre] == 0).all()
+    assert len({stones[game].tobytes() for game in range(64)}) > 32
+    assert run(env, seed=5, steps=40) == run(env, seed=5, steps=40)
+    # games that end start again from a fresh opening
+    for _ in range(40):
+        observations, _, terminated, _, _ = env.step(
+            random_actions(env.action_masks(), np.random.default_rng(0))
+        )
+        restarted = observations[terminated]
+        played = (restarted[..., OWN_STONES] + restarted[..., OPPONENT_STONES]).sum(
+            axis=(1, 2)
+        )
+        assert set(played.tolist()) <= {3, 4}

@@ -44,3 +44,20 @@ def test_bad_scores_are_refused_and_change_nothing(tmp_path: Path) -> None:
     assert curve.rows == [] and not (tmp_path / "c.csv").exists()
     with pytest.raises(ValueError, match="at least one"):
         LearningCurve(tmp_path / "c.csv", [])
+
+
+def test_a_resumed_run_keeps_the_rows_so_far(tmp_path: Path) -> None:
+    first = LearningCurve(tmp_path / "c.csv", ["random", "heuristic"])
+    first.add(0, 0.5, {"random": 0.5, "heuristic": 0.0})
+    resumed = LearningCurve(tmp_path / "c.csv", ["random", "heuristic"])
+    resumed.load_rows()
+    resumed.add(100, 0.75, {"random": 1.0, "heuristic": 0.25})
+    assert [(r["steps"], r["heuristic"]) for r in read_rows(tmp_path / "c.csv")] == [
+        ("0", "0.0"),
+        ("100", "0.25"),
+    ]
+    other = LearningCurve(tmp_path / "c.csv", ["random"])
+    with pytest.raises(ValueError, match="not this curve's"):
+        other.load_rows()
+    assert other.rows == []
+    LearningCurve(tmp_path / "none.csv", ["random"]).load_rows()  # no file: no rows
