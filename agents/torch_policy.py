@@ -41,17 +41,28 @@ class PolicyShape:
     Attributes:
         channels: width of the 3×3 convolutions.
         layers: number of 3×3 convolutions.
+        border: add a plane of ones to the input, so that the convolutions' zero
+            padding marks the board's edge (a line against the edge is closed; without
+            it white, whose colour plane is zeros, cannot see the edge).
     """
 
     channels: int = 32
     layers: int = 3
+    border: bool = False
 
     def __post_init__(self) -> None:
-        for name, value in asdict(self).items():
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        for name, most in (("channels", 1024), ("layers", 64)):
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not 1 <= value <= most
+            ):
                 raise ValueError(
-                    f"PolicyShape.{name} must be an int >= 1, got {value!r}"
+                    f"PolicyShape.{name} must be an int from 1 to {most}, got {value!r}"
                 )
+        if not isinstance(self.border, bool):
+            raise ValueError(f"PolicyShape.border must be a bool, got {self.border!r}")
 
 
 @dataclass(frozen=True)
@@ -120,7 +131,7 @@ class PolicyNetwork(nn.Module):
         super().__init__()
         self.shape = shape or PolicyShape()
         layers: list[nn.Module] = []
-        width = PLANE_COUNT
+        width = PLANE_COUNT + int(self.shape.border)
         for _ in range(self.shape.layers):
             layers += [nn.Conv2d(width, self.shape.channels, 3, padding=1), nn.ReLU()]
             width = self.shape.channels
@@ -130,7 +141,11 @@ class PolicyNetwork(nn.Module):
 
     def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Planes (batch, N, N, 5) channels last → scores (batch, N*N), values (batch,)."""
-        features = self.trunk(planes_to_tensor(planes))
+        inputs = planes_to_tensor(planes)
+        if self.shape.border:
+            ones = inputs.new_ones(inputs.shape[0], 1, *inputs.shape[2:])
+            inputs = torch.cat([inputs, ones], dim=1)
+        features = self.trunk(inputs)
         scores = self.score_head(features).flatten(1)
         values = self.value_head(features.mean(dim=(2, 3))).squeeze(-1)
         return scores, values

@@ -33,7 +33,7 @@ from gomoku_apps.arena.match import Arena
 class RecipeArgs(PPOConfig):
     run_dir: str = "runs/ppo-9x9"
     """folder of the checkpoint, the policy and the curve (an existing run resumes)"""
-    point_every: int = 500_000
+    point_every: int = 300_000
     """env steps between learning-curve points"""
     point_games: int = 20
     """arena games per opponent per curve point"""

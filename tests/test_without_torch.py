@@ -81,6 +81,23 @@ def test_alphazero_without_torch_names_the_extra():
     assert "https://download.pytorch.org/whl/cpu" in result.stdout
 
 
+def test_ppo_without_torch_names_the_extra():
+    result = run_without_torch(
+        """
+        import gomoku_env
+        from agents.specs import make_agent
+
+        try:
+            make_agent("ppo:weights=9x9", gomoku_env.GameConfig(board_size=9))
+        except ValueError as error:
+            print(error)
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert "The PPO policy (agents.ppo) needs torch" in result.stdout
+    assert "pip install -e '.[ppo]'" in result.stdout
+
+
 def test_sb3_without_it_names_the_extra():
     result = run_without_torch(
         """

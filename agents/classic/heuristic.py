@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from agents.classic.heuristic_batch import heuristic_moves
+from agents.classic.heuristic_batch import heuristic_moves, heuristic_scores
 from agents.classic.patterns import point_values
 from agents.classic.point_shapes import ATTACK_WEIGHT, DEFENCE_WEIGHT
 from agents.classic.reports import SearchReport, position_of
@@ -112,6 +112,30 @@ class HeuristicAgent:
         among tied points one drawn uniformly with this agent's generator (one draw per
         game), which is not the point ``act`` would draw.
         """
+        planes = self._checked_planes(planes)
+        self.last_report = None
+        return heuristic_moves(
+            planes, self.config.board_size, self.config.win_length,
+            self.config.rule.code, self._table, self._weights(),
+            self._rng.random(planes.shape[0]),
+        )  # fmt: skip
+
+    def scores_batch(self, planes: np.ndarray) -> np.ndarray:
+        """:meth:`scores` for a batch of channels-last observation ``planes`` (games,
+        N, N, 5), in one compiled call: (games, N*N) int64, -1 where no stone may go
+        (an empty board scores only its centre). The points of a row's top score are
+        the moves :meth:`act_batch` chooses among."""
+        return heuristic_scores(
+            self._checked_planes(planes), self.config.board_size,
+            self.config.win_length, self.config.rule.code, self._table,
+            self._weights(),
+        )  # fmt: skip
+
+    def _weights(self) -> np.ndarray:
+        return np.array([self.attack, self.defence], dtype=np.int64)
+
+    def _checked_planes(self, planes: np.ndarray) -> np.ndarray:
+        """``planes`` as contiguous int8, if they are a batch of this board's."""
         size = self.config.board_size
         planes = np.asarray(planes)
         if planes.ndim != 4 or planes.shape[1:3] != (size, size):
@@ -119,10 +143,4 @@ class HeuristicAgent:
                 f"planes of shape {planes.shape} are not (games, {size}, {size}, "
                 "planes) observations of this agent's board"
             )
-        self.last_report = None
-        return heuristic_moves(
-            np.ascontiguousarray(planes, dtype=np.int8), size, self.config.win_length,
-            self.config.rule.code, self._table,
-            np.array([self.attack, self.defence], dtype=np.int64),
-            self._rng.random(planes.shape[0]),
-        )  # fmt: skip
+        return np.ascontiguousarray(planes, dtype=np.int8)

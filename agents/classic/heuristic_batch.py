@@ -36,34 +36,50 @@ def pick_best(scores: np.ndarray, draw: float) -> int:
 
 
 @njit(cache=True, nogil=True)
-def heuristic_moves(
+def heuristic_scores(
     planes: np.ndarray, size: int, win_length: int, rule_code: int,
-    table: np.ndarray, weights: np.ndarray, draws: np.ndarray,
+    table: np.ndarray, weights: np.ndarray,
 ) -> np.ndarray:  # fmt: skip
-    """The heuristic's move in each game of ``planes`` (games, H, W, PLANE_COUNT).
+    """Every point's move score in each game of ``planes`` (games, H, W, PLANE_COUNT)
+    for the side to move, as :meth:`HeuristicAgent.scores` gives it: -1 on stones and
+    on black's renju forbidden points; an empty board scores only its centre (1).
 
-    ``weights`` holds the attack and defence weights; ``draws`` one uniform number per
-    game for tie-breaking. An empty board gets the centre point.
+    ``weights`` holds the attack and defence weights.
     """
     games, count = planes.shape[0], size * size
-    moves = np.empty(games, dtype=np.int64)
+    scores = np.empty((games, count), dtype=np.int64)
     cells = np.empty(count, dtype=np.int8)
     own = np.empty(count, dtype=np.int64)
     other = np.empty(count, dtype=np.int64)
     for game in range(games):
         mover = read_cells(planes[game], cells)
         if not cells.any():
-            moves[game] = centre_point(size)
+            scores[game] = -1
+            scores[game, centre_point(size)] = 1
             continue
         point_values(cells, size, win_length, rule_code, mover, table, own)
         point_values(
             cells, size, win_length, rule_code, other_color(mover), table, other
         )
-        scores = weights[0] * own + weights[1] * other
+        scores[game] = weights[0] * own + weights[1] * other
         banned = rule_code == RENJU and mover == BLACK
         codes = forbidden_codes(cells, size) if banned else cells
         for point in range(count):
             if cells[point] != EMPTY or (banned and codes[point] != ALLOWED):
-                scores[point] = -1
-        moves[game] = pick_best(scores, draws[game])
+                scores[game, point] = -1
+    return scores
+
+
+@njit(cache=True, nogil=True)
+def heuristic_moves(
+    planes: np.ndarray, size: int, win_length: int, rule_code: int,
+    table: np.ndarray, weights: np.ndarray, draws: np.ndarray,
+) -> np.ndarray:  # fmt: skip
+    """The heuristic's move in each game of ``planes``: the best of
+    :func:`heuristic_scores`, ties broken by ``draws`` (one uniform number per game).
+    An empty board gets the centre point."""
+    scores = heuristic_scores(planes, size, win_length, rule_code, table, weights)
+    moves = np.empty(planes.shape[0], dtype=np.int64)
+    for game in range(planes.shape[0]):
+        moves[game] = pick_best(scores[game], draws[game])
     return moves

@@ -5,14 +5,18 @@ starting from a few random stones near the centre, as evaluation games start fro
 arena's opening book:
 
 1. **Warm start** (``teacher_samples`` > 0): games of the ``heuristic`` against itself,
-   a share of the learner's moves played at random so that the positions vary, every
-   position labelled with the heuristic's move and the game's result.
-   :class:`PolicyNetwork` learns both by supervised steps, under random board
-   symmetries. The network then plays about as well as its teacher.
-2. **PPO** against ``opponent`` (the heuristic by default, stepped in one compiled
-   call for all games): clipped surrogate, generalised advantage estimation, an
-   entropy bonus, rewards +1/−1/0 at the end of a game. Against a fixed opponent PPO
-   finds the lines that beat it, which one ply of pattern scores cannot see coming.
+   a ``teacher_noise`` share of the learner's moves played at random so that the
+   positions vary. Each position is labelled with the heuristic's best points (its
+   top score: it plays one of them at random) and the game's result; the network
+   learns both by supervised steps under random board symmetries, and then plays
+   about as well as its teacher.
+2. **PPO** against the heuristic (:class:`NoisyHeuristic`, stepped in one compiled call
+   for all games): clipped surrogate, generalised advantage estimation, an entropy
+   bonus, rewards +1/-1/0 at the end of a game. A curriculum keeps the reward
+   informative: a share of the opponent's moves is random, and after each update the
+   share falls while the learner wins more than half its games (rises while it wins
+   less), down to the plain heuristic. Against a fixed opponent PPO finds the lines
+   that beat it, which one ply of pattern scores cannot see coming.
 
 :func:`train` runs both and stops at ``env_steps`` or ``cpu_hours`` (the process's CPU
 time for training, evaluations left out). Its run folder holds ``checkpoint.pt``
@@ -38,7 +42,7 @@ from torch.nn import functional
 from agents.classic.heuristic import HeuristicAgent
 from agents.options import bounded, check_fields
 from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores, save_policy
-from gomoku_env.board import inverse_permutations, symmetry_permutations
+from gomoku_env.board import symmetry_permutations
 from gomoku_env.config import GameConfig
 from gomoku_env.files import WEIGHTS_LIMIT, check_regular_file, write_atomically
 from gomoku_env.vector_env import GomokuVectorEnv
@@ -54,19 +58,22 @@ class PPOConfig:
     """side of the board"""
     win_length: int = bounded(5, minimum=3, maximum=10)
     """stones in a row that win"""
-    opponent: str = "heuristic"
-    """agent spec of the PPO phase's opponent"""
+    opponent_noise: float = bounded(0.5, minimum=0.0, maximum=1.0)
+    """share of the opponent heuristic's moves played at random when PPO starts"""
+    noise_step: float = bounded(0.02, minimum=0.0, maximum=1.0)
+    """after each update the share falls by this while the learner wins more than
+    half its training games, and rises by it while it wins less"""
     random_opening: int = bounded(3, minimum=0, maximum=12)
     """random stones near the centre that start every training game"""
-    channels: int = bounded(64, minimum=1, maximum=512)
+    channels: int = bounded(48, minimum=1, maximum=512)
     """width of the network's 3x3 convolutions"""
     layers: int = bounded(5, minimum=1, maximum=40)
     """number of 3x3 convolutions"""
-    teacher_samples: int = bounded(200_000, minimum=0)
+    teacher_samples: int = bounded(250_000, minimum=0)
     """positions of the heuristic's games for the warm start (0: none)"""
     teacher_epochs: int = bounded(3, minimum=1)
     """passes over the warm start's positions"""
-    teacher_noise: float = bounded(0.3, minimum=0.0, maximum=1.0)
+    teacher_noise: float = bounded(0.15, minimum=0.0, maximum=1.0)
     """share of the learner's moves in the teacher games played at random"""
     teacher_learning_rate: float = bounded(2e-3, above=0.0)
     """Adam learning rate of the warm start"""
@@ -90,7 +97,7 @@ class PPOConfig:
     """weight of the entropy bonus"""
     value_weight: float = bounded(0.5, minimum=0.0)
     """weight of the value loss"""
-    env_steps: int = bounded(4_000_000, minimum=1)
+    env_steps: int = bounded(10_000_000, minimum=1)
     """PPO env steps (learner moves) to train for"""
     cpu_hours: float = bounded(2.0, minimum=0.0)
     """stop once training has used this much CPU time, warm start included (0: no
@@ -119,6 +126,7 @@ class RunState:
     cpu_seconds: float = 0.0
     warm_started: bool = False
     updates: int = 0
+    opponent_noise: float = 0.0
 
     @property
     def cpu_hours(self) -> float:
@@ -150,10 +158,11 @@ class CpuClock:
 def teacher_games(
     config: PPOConfig,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``teacher_samples`` positions of heuristic-against-heuristic games: planes
-    (n, N, N, 5) int8, legal masks (n, N*N) bool, the heuristic's moves and the game's
-    result for the side to move (+1, -1, 0). The learner's moves are the heuristic's
-    but for a ``teacher_noise`` share played at random; only finished games count."""
+    """Positions of heuristic-against-heuristic games, at least ``teacher_samples``:
+    planes (n, N, N, 5) int8, legal masks (n, N*N) bool, the heuristic's best points
+    (n, N*N) bool (its top score; it plays one of them at random) and the game's result
+    for the side to move (+1, -1, 0). The learner's moves are the heuristic's but for a
+    ``teacher_noise`` share played at random; only finished games count."""
     game = config.game
     envs = GomokuVectorEnv(
         config.num_envs, "heuristic", config=game, play_as="random",
@@ -162,20 +171,20 @@ def teacher_games(
     teacher = HeuristicAgent(game, seed=config.seed)
     rng = np.random.default_rng(config.seed)
     observations, _ = envs.reset(seed=config.seed)
-    slots = np.arange(config.num_envs)
-    pending: list[list[int]] = [[] for _ in slots]
-    planes, masks, moves, results = [], [], [], []
+    pending: list[list[int]] = [[] for _ in range(config.num_envs)]
+    planes, masks, best, results = [], [], [], []
     kept = 0
     while kept < config.teacher_samples:
         legal = envs.action_masks()
-        chosen = teacher.act_batch(observations, legal.astype(np.int8), slots)
+        scores = teacher.scores_batch(observations)
+        top = scores == scores.max(axis=1, keepdims=True)
         explore = rng.random(config.num_envs) < config.teacher_noise
-        actions = np.where(explore, random_legal(legal, rng), chosen)
-        for slot in slots:
-            pending[slot].append(len(moves))
+        actions = random_legal(np.where(explore[:, None], legal, top), rng)
+        for slot in range(config.num_envs):
+            pending[slot].append(len(best))
         planes.append(observations)
         masks.append(legal)
-        moves.append(chosen)
+        best.append(top)
         results.append(np.zeros(config.num_envs, dtype=np.float32))
         observations, rewards, terminated, _, _ = envs.step(actions)
         for slot in np.flatnonzero(terminated):
@@ -183,12 +192,12 @@ def teacher_games(
                 results[index][slot] = rewards[slot]
             kept += len(pending[slot])
             pending[slot] = []
-    finished = np.ones((len(moves), config.num_envs), dtype=bool)
-    for slot in slots:
-        finished[pending[slot], slot] = False
+    finished = np.ones((len(best), config.num_envs), dtype=bool)
+    for slot, indices in enumerate(pending):
+        finished[indices, slot] = False
     return (
         np.stack(planes)[finished], np.stack(masks)[finished],
-        np.stack(moves)[finished], np.stack(results)[finished],
+        np.stack(best)[finished], np.stack(results)[finished],
     )  # fmt: skip
 
 
@@ -199,23 +208,23 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def symmetric_batch(
-    planes: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor, symmetry: int
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """A batch of positions, their masks and moves under one board symmetry."""
+    planes: torch.Tensor, cells: list[torch.Tensor], symmetry: int
+) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """A batch of positions and per-cell arrays (n, N*N) under one board symmetry."""
     size = planes.shape[1]
     gather = torch.from_numpy(symmetry_permutations(size)[symmetry].copy())
-    moved = torch.from_numpy(inverse_permutations(size)[symmetry].copy())
     flat = planes.reshape(planes.shape[0], size * size, -1)[:, gather]
-    return flat.reshape(planes.shape), masks[:, gather], moved[actions]
+    return flat.reshape(planes.shape), [array[:, gather] for array in cells]
 
 
 def warm_start(
     network: PolicyNetwork, config: PPOConfig, generator: torch.Generator
 ) -> dict[str, float]:
-    """Supervised steps on :func:`teacher_games`: cross-entropy on the heuristic's
-    moves plus ``value_weight`` times the squared error of the results. Returns the
-    last epoch's losses and how often the network's top move is the teacher's."""
-    planes, masks, moves, results = (
+    """Supervised steps on :func:`teacher_games`: cross-entropy against the uniform
+    choice among the heuristic's best points, plus ``value_weight`` times the squared
+    error of the results. Returns the last epoch's losses and how often the network's
+    top move is one of the teacher's best."""
+    planes, masks, best, results = (
         torch.as_tensor(array) for array in teacher_games(config)
     )
     optimizer = torch.optim.Adam(network.parameters(), lr=config.teacher_learning_rate)
@@ -233,11 +242,12 @@ def warm_start(
         for step in range(steps_per_epoch):
             rows = order[step * config.minibatch : (step + 1) * config.minibatch]
             symmetry = int(torch.randint(8, (1,), generator=generator))
-            batch, legal, targets = symmetric_batch(
-                planes[rows], masks[rows], moves[rows], symmetry
+            batch, (legal, top) = symmetric_batch(
+                planes[rows], [masks[rows], best[rows]], symmetry
             )
             scores, values = network(batch)
             scores = mask_scores(scores, legal)
+            targets = top / top.sum(dim=1, keepdim=True)
             policy_loss = functional.cross_entropy(scores, targets)
             value_loss = functional.mse_loss(values, results[rows])
             loss = policy_loss + config.value_weight * value_loss
@@ -245,11 +255,44 @@ def warm_start(
             loss.backward()
             optimizer.step()
             schedule.step()
-            agreement = (scores.argmax(dim=1) == targets).float().mean()
+            agreement = top.gather(1, scores.argmax(dim=1, keepdim=True)).float().mean()
             totals["policy_loss"] += policy_loss.item() / steps_per_epoch
             totals["value_loss"] += value_loss.item() / steps_per_epoch
             totals["agreement"] += agreement.item() / steps_per_epoch
     return totals
+
+
+class NoisyHeuristic:
+    """The heuristic as the PPO opponent, a ``noise`` share of its moves random: the
+    curriculum's knob, moved after each update by :meth:`adapt` so that the learner
+    wins about half its games until the share reaches 0 (the plain heuristic).
+
+    A batch opponent of the vector env (``act_batch``).
+    """
+
+    def __init__(self, game: GameConfig, noise: float, step: float, seed: int) -> None:
+        self.heuristic = HeuristicAgent(game, seed=seed)
+        self.noise = noise
+        self.step = step
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.heuristic.reset(seed)
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act_batch(
+        self, planes: np.ndarray, masks: np.ndarray, games: np.ndarray
+    ) -> np.ndarray:
+        moves = self.heuristic.act_batch(planes, masks, games)
+        explore = self.rng.random(moves.size) < self.noise
+        return np.where(explore, random_legal(masks.astype(bool), self.rng), moves)
+
+    def adapt(self, win_rate: float) -> None:
+        """Less noise while the learner wins more than half its games, more while it
+        wins less."""
+        change = -self.step if win_rate > 0.5 else self.step
+        self.noise = float(np.clip(self.noise + change, 0.0, 1.0))
 
 
 @dataclass
@@ -434,10 +477,10 @@ def train(
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     generator = torch.Generator().manual_seed(config.seed)
-    network = PolicyNetwork(PolicyShape(config.channels, config.layers))
+    network = PolicyNetwork(PolicyShape(config.channels, config.layers, border=True))
     optimizer = torch.optim.Adam(network.parameters(), lr=config.learning_rate)
     checkpoint = run_dir / "checkpoint.pt"
-    state = RunState()
+    state = RunState(opponent_noise=config.opponent_noise)
     if checkpoint.exists():
         state = load_checkpoint(checkpoint, network, optimizer, config)
         log(f"resumed at {state.env_steps} env steps, {state.cpu_hours:.3f} CPU h")
@@ -451,8 +494,11 @@ def train(
         save_checkpoint(checkpoint, network, optimizer, state, config)
     point = _points(network, state, clock, on_point, point_every)
     point(force=True)
+    opponent = NoisyHeuristic(
+        config.game, state.opponent_noise, config.noise_step, config.seed
+    )
     envs = GomokuVectorEnv(
-        config.num_envs, config.opponent, config=config.game, play_as="random",
+        config.num_envs, opponent, config=config.game, play_as="random",
         random_opening=config.random_opening,
     )  # fmt: skip
     observations, _ = envs.reset(seed=config.seed + state.updates)
@@ -465,13 +511,17 @@ def train(
         stats = ppo_update(network, optimizer, rollout, config, generator)
         state.env_steps += rollout.actions.numel()
         state.updates += 1
+        won = int((rollout.rewards > 0).sum())
+        opponent.adapt(won / max(finished, 1))
+        state.opponent_noise = opponent.noise
         games += finished
-        wins += int((rollout.rewards > 0).sum())
+        wins += won
         clock.tick()
         if state.updates % 20 == 0:
             log(
                 f"{state.env_steps:>9} steps {state.cpu_hours:6.3f} CPU h  won "
-                f"{wins / max(games, 1):.2f} of {games} training games  "
+                f"{wins / max(games, 1):.2f} of {games} training games, opponent "
+                f"noise {opponent.noise:.2f}  "
                 f"{_format(stats)}"
             )
             wins = games = 0

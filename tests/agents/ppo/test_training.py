@@ -11,8 +11,10 @@ import pytest
 import torch
 
 from agents.base import RandomAgent
+from agents.classic.heuristic import HeuristicAgent
 from agents.head_to_head import play_match
 from agents.ppo.training import (
+    NoisyHeuristic,
     PPOConfig,
     Rollout,
     symmetric_batch,
@@ -21,9 +23,10 @@ from agents.ppo.training import (
 )
 from agents.torch_policy import NetworkAgent, PolicyNetwork, PolicyShape, load_policy
 from gomoku_env.board import transform_action, transform_planes
+from gomoku_env.config import GameConfig
 
 TINY = PPOConfig(
-    board_size=6, win_length=4, opponent="random", random_opening=0, channels=16,
+    board_size=6, win_length=4, opponent_noise=1.0, random_opening=0, channels=16,
     layers=2, teacher_samples=0, num_envs=32, rollout_steps=8, epochs=2, minibatch=128,
     learning_rate=1e-3, entropy=0.01, env_steps=24_000, cpu_hours=0.0,
     checkpoint_every=8_000, threads=1,
@@ -66,37 +69,49 @@ def test_a_stopped_run_resumes_from_its_checkpoint(tmp_path: Path) -> None:
         train(dataclasses.replace(short, channels=8), tmp_path, log=lambda _: None)
 
 
-def test_teacher_games_hold_the_heuristics_moves_and_the_results() -> None:
+def test_teacher_games_hold_the_heuristics_best_points_and_the_results() -> None:
     config = dataclasses.replace(
         TINY, board_size=7, teacher_samples=300, random_opening=2, num_envs=8
     )
-    planes, masks, moves, results = teacher_games(config)
+    planes, masks, best, results = teacher_games(config)
     count = planes.shape[0]
-    assert count >= 300 and masks.shape == (count, 49) and moves.shape == (count,)
-    assert masks[np.arange(count), moves].all()  # every label is a legal move
+    assert count >= 300 and masks.shape == best.shape == (count, 49)
+    assert best.any(axis=1).all() and not (best & ~masks).any()  # best points legal
+    teacher = HeuristicAgent(config.game, seed=0)
+    scores = teacher.scores_batch(planes[:20])
+    assert np.array_equal(best[:20], scores == scores.max(axis=1, keepdims=True))
     assert set(np.unique(results)) <= {-1.0, 0.0, 1.0} and (results != 0).any()
     stones = planes[..., 0].sum(axis=(1, 2)) + planes[..., 1].sum(axis=(1, 2))
     assert stones.min() >= 2  # every game starts from its random opening
 
 
-def test_symmetric_batch_moves_planes_masks_and_moves_together() -> None:
+def test_symmetric_batch_moves_planes_and_cell_arrays_together() -> None:
     rng = np.random.default_rng(0)
     planes = rng.integers(0, 2, (3, 5, 5, 5), dtype=np.int8)
     masks = rng.integers(0, 2, (3, 25)).astype(bool)
-    moves = np.array([0, 7, 24])
     for symmetry in range(8):
-        moved_planes, moved_masks, moved_moves = symmetric_batch(
-            torch.as_tensor(planes), torch.as_tensor(masks), torch.as_tensor(moves),
-            symmetry,
-        )  # fmt: skip
-        expected = transform_planes(planes, symmetry)
-        assert np.array_equal(moved_planes.numpy(), expected)
-        for row in range(3):
-            target = transform_action(int(moves[row]), 5, symmetry)
-            assert int(moved_moves[row]) == target
-            grid = masks[row].reshape(5, 5, 1)
-            moved_grid = transform_planes(grid, symmetry).reshape(25)
-            assert np.array_equal(moved_masks[row].numpy(), moved_grid)
+        moved_planes, (moved_masks,) = symmetric_batch(
+            torch.as_tensor(planes), [torch.as_tensor(masks)], symmetry
+        )
+        assert np.array_equal(moved_planes.numpy(), transform_planes(planes, symmetry))
+        grids = masks.reshape(3, 5, 5, 1)
+        expected = transform_planes(grids, symmetry).reshape(3, 25)
+        assert np.array_equal(moved_masks.numpy(), expected)
+        # a point keeps its mark: where the mark of cell 7 goes is transform_action
+        if masks[0, 7]:
+            assert moved_masks[0, transform_action(7, 5, symmetry)]
+
+
+def test_the_curriculum_weakens_the_opponent_while_the_learner_loses() -> None:
+    opponent = NoisyHeuristic(GameConfig(7, 4), noise=0.5, step=0.1, seed=0)
+    opponent.adapt(0.2)
+    assert opponent.noise == pytest.approx(0.6)
+    for _ in range(10):
+        opponent.adapt(0.9)
+    assert opponent.noise == 0.0  # never below the plain heuristic
+    planes = np.zeros((4, 7, 7, 5), dtype=np.int8)
+    masks = np.ones((4, 49), dtype=np.int8)
+    assert (opponent.act_batch(planes, masks, np.arange(4)) == 24).all()  # centre
 
 
 def test_advantages_stop_at_the_end_of_a_game() -> None:
