@@ -9,6 +9,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from tests.docs_examples import ROOT
 
 BLOCK_TORCH = """
@@ -63,39 +65,29 @@ def test_envs_and_non_network_agents_play_without_torch():
     assert lines[-1] == "False"
 
 
-def test_alphazero_without_torch_names_the_extra():
+@pytest.mark.parametrize(
+    ("spec", "purpose", "extra"),
+    [
+        ("alphazero:weights=9x9", "AlphaZero (agents.alphazero)", "alphazero"),
+        ("ppo:weights=9x9", "The PPO policy (agents.ppo)", "ppo"),
+    ],
+)
+def test_network_agents_without_torch_name_the_extra(spec, purpose, extra):
     result = run_without_torch(
-        """
+        f"""
         import gomoku_env
         from agents.specs import make_agent
 
         try:
-            make_agent("alphazero:weights=9x9", gomoku_env.GameConfig(board_size=9))
+            make_agent({spec!r}, gomoku_env.GameConfig(board_size=9))
         except ValueError as error:
             print(error)
         """
     )
     assert result.returncode == 0, result.stderr
-    assert "pip install -e '.[alphazero]'" in result.stdout
-    assert "needs torch" in result.stdout
+    assert f"{purpose} needs torch" in result.stdout
+    assert f"pip install -e '.[{extra}]'" in result.stdout
     assert "https://download.pytorch.org/whl/cpu" in result.stdout
-
-
-def test_ppo_without_torch_names_the_extra():
-    result = run_without_torch(
-        """
-        import gomoku_env
-        from agents.specs import make_agent
-
-        try:
-            make_agent("ppo:weights=9x9", gomoku_env.GameConfig(board_size=9))
-        except ValueError as error:
-            print(error)
-        """
-    )
-    assert result.returncode == 0, result.stderr
-    assert "The PPO policy (agents.ppo) needs torch" in result.stdout
-    assert "pip install -e '.[ppo]'" in result.stdout
 
 
 def test_sb3_without_it_names_the_extra():

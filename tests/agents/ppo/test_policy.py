@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import gomoku_env
@@ -14,6 +15,7 @@ from agents.specs import make_agent
 from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
 from gomoku_env.config import GameConfig
 from gomoku_env.game_state import GameState
+from gomoku_env.gym_env import GomokuEnv
 from gomoku_env.kernels import WHITE
 
 NINE = GameConfig(board_size=9)
@@ -69,3 +71,14 @@ def test_a_policy_file_from_the_recipe_is_a_spec(tmp_path: Path) -> None:
 def test_bad_specs_say_what_is_wrong(spec: str, size: int, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_agent(spec, GameConfig(board_size=size))
+
+
+def test_the_shipped_policy_is_a_gymnasium_opponent_that_respects_the_mask() -> None:
+    env = GomokuEnv(opponent="ppo:weights=9x9", board_size=9, play_as="white")
+    observation, info = env.reset(seed=0)
+    assert observation[..., 1].sum() == 1  # the policy opened as black
+    terminated = False
+    while not terminated:
+        legal = np.flatnonzero(info["action_mask"])
+        observation, reward, terminated, _, info = env.step(int(legal[0]))
+    assert reward in (-1.0, 0.0, 1.0) and "illegal_move" not in info
