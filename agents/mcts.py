@@ -107,6 +107,9 @@ class MCTSAgent:
             with an evaluator, leaves per ``evaluate`` call (spec option ``batch``).
         distance: candidate points within this distance of a stone (0: every point).
         tactical: always take a win in one and block the opponent's win in one.
+        vcf_nodes: 0 for none; n > 0 proves forced wins by fours in the tree with n
+            solver nodes per node expanded, and at the root plays its own and stops
+            the opponent's (:mod:`agents.search.tactics`).
         reuse: keep the subtree under the moves played between searches.
         temperature: 0 plays the best move; > 0 samples visits ** (1 / temperature).
         max_nodes: tree capacity in nodes (memory bound).
@@ -128,6 +131,7 @@ class MCTSAgent:
         leaves_per_round: int = 1,
         distance: int = 2,
         tactical: bool = True,
+        vcf_nodes: int = 0,
         reuse: bool = True,
         temperature: float = 0.0,
         max_nodes: int = 1_000_000,
@@ -150,6 +154,7 @@ class MCTSAgent:
             exploration=exploration,
             candidate_distance=distance,
             tactical=tactical,
+            vcf_nodes=vcf_nodes,
             max_nodes=max_nodes,
             max_edges=max_nodes * edges_per_node,
         )

@@ -36,6 +36,9 @@ from gomoku_env.config import GameConfig
 
 MAX_NODES = 50_000
 CACHE_SIZE = 4_096
+VCF_NODES = 200
+"""Solver nodes of each leaf's forced-win check (the alpha-beta agent gives its
+horizon's check as many)."""
 
 
 def load_weights_option(
@@ -73,6 +76,9 @@ class AlphaZeroAgent(MCTSAgent):
         exploration: the PUCT exploration constant (spec option ``c``).
         leaves_per_round: leaves evaluated per network call (kept apart by virtual
             loss; spec option ``batch``).
+        vcf_nodes: solver nodes of the forced-win check of each node expanded (0:
+            none); the root's checks play a VCF and stop the opponent's
+            (:mod:`agents.search.tactics`).
         reuse: keep the subtree under the moves played.
         temperature: 0 plays the best move; > 0 samples visits ** (1 / temperature).
         seed: seeds the search.
@@ -88,6 +94,7 @@ class AlphaZeroAgent(MCTSAgent):
         time: float | None = None,
         exploration: float = 1.5,
         leaves_per_round: int = 8,
+        vcf_nodes: int = VCF_NODES,
         reuse: bool = True,
         temperature: float = 0.0,
         seed: int | None = None,
@@ -110,6 +117,7 @@ class AlphaZeroAgent(MCTSAgent):
             exploration=exploration,
             leaves_per_round=leaves_per_round,
             distance=0,
+            vcf_nodes=vcf_nodes,
             reuse=reuse,
             temperature=temperature,
             max_nodes=MAX_NODES,

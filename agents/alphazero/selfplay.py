@@ -27,7 +27,7 @@ from agents.alphazero.training_config import SelfPlayConfig
 from agents.search import Evaluator, SearchConfig, SearchTree, run_searches
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.kernels import BLACK, EMPTY
+from gomoku_env.kernels import BLACK, EMPTY, other_color
 from gomoku_env.planes import PLANE_COUNT, ObservationPlanes
 
 TREE_SEARCHES = 4
@@ -55,6 +55,7 @@ class _Game:
     tree: SearchTree
     budget: int = 0
     full_search: bool = False
+    winner: int | None = None  # the proven winner of a game ended before its end
     sample_planes: list[np.ndarray] = field(default_factory=list)
     sample_policy: list[np.ndarray] = field(default_factory=list)
     sample_colors: list[int] = field(default_factory=list)
@@ -73,6 +74,7 @@ def search_config(game: GameConfig, config: SelfPlayConfig) -> SearchConfig:
         exploration=config.exploration,
         dirichlet_alpha=config.dirichlet_alpha,
         dirichlet_fraction=config.dirichlet_fraction,
+        vcf_nodes=config.vcf_nodes,
         max_nodes=max_nodes,
         max_edges=max_nodes * game.cells,
     )
@@ -160,12 +162,17 @@ class SelfPlay:
         )
 
     def _play_move(self, game: _Game) -> bool:
-        """Record a sample if due, play the chosen move; True when the game is over."""
+        """Record a sample if due, play the chosen move; True when the game is over,
+        or decided: a root proven won or lost ends the game with that result."""
         board, tree = game.board, game.tree
         if game.full_search:
             game.sample_planes.append(game.planes.view(board.to_move))
             game.sample_policy.append(tree.visit_distribution(temperature=1.0))
             game.sample_colors.append(board.to_move)
+        if tree.is_solved and abs(tree.root_value()) == 1.0:
+            won = tree.root_value() > 0
+            game.winner = board.to_move if won else other_color(board.to_move)
+            return True
         action = self._choose(tree, len(board.moves))
         previous, color = board.last_move, board.to_move
         board.play(action)
@@ -190,7 +197,7 @@ class SelfPlay:
         planes, policy, values = [], [], []
         black_wins = draws = 0
         for game in finished:
-            winner = game.board.winner
+            winner = game.board.winner if game.winner is None else game.winner
             black_wins += winner == BLACK
             draws += winner == EMPTY
             planes.extend(game.sample_planes)

@@ -99,6 +99,9 @@ class SelfPlayConfig:
     """weight of the root noise on full moves"""
     exploration: float = bounded(1.5, minimum=0)
     """the PUCT constant"""
+    vcf_nodes: int = bounded(200, minimum=0)
+    """solver nodes of each searched node's forced-win check (0: none); a game whose
+    root is proven ends there, labelled with the proven result"""
 
     def __post_init__(self) -> None:
         check_fields(self)

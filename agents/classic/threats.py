@@ -92,6 +92,18 @@ def _attack_moves(state: PatternState, side: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
+def _attack_outcome(state: PatternState, side: int, plies: int) -> int:
+    """What a node of the attacker (``side`` to move) is worth before its moves are
+    tried: 1 when it has a five, 0 when it is out of plies, -1 when its fours are to
+    be tried."""
+    if plies < 1:
+        return 0
+    if state.counts[side, COUNT_FIVES] > 0:
+        return 1
+    return -1 if plies >= 3 else 0
+
+
+@njit(cache=True, nogil=True)
 def vcf_search(
     state: PatternState, color: int, plies: int, line: np.ndarray, ply: int,
     budget: np.ndarray,
@@ -99,37 +111,77 @@ def vcf_search(
     """Length of a forced win by fours for ``color`` (to move) within ``plies``, or 0.
 
     The winning moves go to ``line[ply:]``; ``budget[0]`` is the number of nodes left
-    and ``budget[1]`` counts the nodes searched.
+    and ``budget[1]`` counts the nodes searched. A depth-first search written as a
+    loop over an explicit stack (numba cannot link a cached recursive function into
+    a caller compiled later), one frame per attacker move: frame ``d`` sits
+    ``2 * d`` plies deep, its four moves in ``moves[d]``.
     """
     side = side_of(color)
-    budget[0] -= 1
-    budget[1] += 1
-    if budget[0] < 0 or plies < 1:
-        return 0
-    if state.counts[side, COUNT_FIVES] > 0:
-        line[ply] = five_point(state, side)
-        return ply + 1
-    if plies < 3:
-        return 0
     defender = other_color(color)
-    for move in _attack_moves(state, side):
-        place(state, move, color)
-        block = five_point(state, side)
-        found = 0
-        if block >= 0 and blocked_by_ban(state, 1 - side, block):
-            found = ply + 1
-        elif block >= 0 and state.scores[1 - side, block] != FIVE_SCORE:
-            place(state, block, defender)
-            found = vcf_search(state, color, plies - 2, line, ply + 2, budget)
-            remove(state, block)
+    frames = plies // 2 + 1
+    moves = np.empty((frames, state.cells.size), dtype=np.int64)
+    counts = np.zeros(frames, dtype=np.int64)
+    tried = np.zeros(frames, dtype=np.int64)
+    blocks = np.empty(frames, dtype=np.int64)
+    depth = 0
+    entering = True
+    result = 0
+    while True:
+        if entering:
+            entering = False
+            budget[0] -= 1
+            budget[1] += 1
+            outcome = -1 if budget[0] >= 0 else 0
+            if outcome < 0:
+                outcome = _attack_outcome(state, side, plies - 2 * depth)
+            if outcome == 1:
+                line[ply + 2 * depth] = five_point(state, side)
+                result = ply + 2 * depth + 1
+            elif outcome == 0:
+                result = 0
+            else:
+                found = _attack_moves(state, side)
+                counts[depth] = found.size
+                moves[depth, : found.size] = found
+                tried[depth] = 0
+                result = -1
+        if result < 0:  # try the frame's next four
+            if tried[depth] == counts[depth]:
+                result = 0
+            else:
+                move = moves[depth, tried[depth]]
+                tried[depth] += 1
+                place(state, move, color)
+                block = five_point(state, side)
+                here = ply + 2 * depth
+                if block >= 0 and blocked_by_ban(state, 1 - side, block):
+                    remove(state, move)
+                    line[here], line[here + 1] = move, block
+                    result = here + 1
+                elif block >= 0 and state.scores[1 - side, block] != FIVE_SCORE:
+                    place(state, block, defender)
+                    blocks[depth] = block
+                    depth += 1
+                    entering = True
+                    continue
+                else:
+                    remove(state, move)
+                    if budget[0] < 0:
+                        result = 0
+                if result < 0:
+                    continue
+        # the frame at ``depth`` is decided: hand ``result`` to the frame above
+        if depth == 0:
+            return result
+        depth -= 1
+        move = moves[depth, tried[depth] - 1]
+        remove(state, blocks[depth])
         remove(state, move)
-        if found:
-            line[ply] = move
-            line[ply + 1] = block
-            return found
-        if budget[0] < 0:
-            return 0
-    return 0
+        if result > 0:
+            here = ply + 2 * depth
+            line[here], line[here + 1] = move, blocks[depth]
+        elif budget[0] >= 0:
+            result = -1  # this four failed: the frame tries its next
 
 
 @njit(cache=True, nogil=True)

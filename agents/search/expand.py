@@ -2,7 +2,8 @@
 
 With ``tactical`` on (the default), a leaf whose side to move can win at once gets that
 single winning edge and is proven; a leaf whose opponent threatens to win at once gets
-only the blocking points as edges. Otherwise the edges are the candidate points (all
+only the blocking points as edges. With ``vcf_nodes`` a forced win by fours is proven
+the same way (:mod:`agents.search.tactics`). Otherwise the edges are the candidate points (all
 legal points, or those within ``distance`` of a stone). Priors come from an evaluator's
 row over all cells, renormalised over the edges, or are uniform.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.classic.pattern_state import PatternState
 from agents.search.arrays import (
     EDGES_USED,
     LOSS,
@@ -26,6 +28,7 @@ from agents.search.position_kernels import (
     winning_points,
 )
 from agents.search.settings import SearchSettings
+from agents.search.tactics import ROOT_VCF_NODES, root_defence, vcf_start
 from gomoku_env.kernels import BLACK, EMPTY, RENJU, other_color
 
 
@@ -141,13 +144,17 @@ def expand_node(
     to_move: int,
     priors: np.ndarray,
     rng: np.ndarray,
+    patterns: PatternState,
 ) -> bool:
     """Create the edges of leaf ``node`` (position ``cells``, ``to_move`` to play).
 
     A win in one is proven at once (with ``settings.tactical``): its child is created
-    with status WIN and ``node`` becomes LOSS. Under PUCT the edges are shuffled, since
-    PUCT breaks ties by edge order (UCT draws its unvisited edges at random anyway).
-    Returns False (node left unexpanded) when the arrays are full or no move exists.
+    with status WIN and ``node`` becomes LOSS. With ``settings.vcf_nodes`` a VCF is
+    proven the same way, and the root's edges are cut to the moves that stop the
+    opponent's VCF (:mod:`agents.search.tactics`; ``patterns`` holds the root
+    position). Under PUCT the edges are shuffled, since PUCT breaks ties by edge order
+    (UCT draws its unvisited edges at random anyway). Returns False (node left
+    unexpanded) when the arrays are full or no move exists.
     """
     size, rule_code = settings.board_size, settings.rule_code
     points = np.empty(cells.size, dtype=np.int32)
@@ -158,11 +165,19 @@ def expand_node(
         )
     if forced > 0:
         return expand_with_win(tree, node, points)
+    checks = settings.vcf_nodes > 0
+    if checks:
+        budget = ROOT_VCF_NODES if node == 0 else settings.vcf_nodes
+        points[0] = vcf_start(tree, node, patterns, to_move, budget)
+        if points[0] >= 0:
+            return expand_with_win(tree, node, points)
     count = -forced
     if count == 0:
         count = candidate_points(
             cells, size, rule_code, to_move, settings.candidate_distance, points
         )
+        if checks and node == 0:
+            count = root_defence(patterns, to_move, points, count)
     if count == 0:
         return False
     if settings.puct:

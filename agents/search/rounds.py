@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.classic.pattern_state import PatternState
 from agents.search.arrays import UNKNOWN, TreeArrays
 from agents.search.expand import expand_node
 from agents.search.position_kernels import legal_mask_into
@@ -152,12 +153,13 @@ def expand_and_back_up(
     priors: np.ndarray,
     value: float,
     rng: np.ndarray,
+    patterns: PatternState,
 ) -> None:
     """Expand a gathered leaf with ``priors`` and back up ``value`` (for the side to
     move at the leaf), or its proven result if the expansion proved it."""
     tree.pending[leaf] = 0
     if tree.edge_start[leaf] < 0:
-        expand_node(tree, leaf, cells, settings, to_move, priors, rng)
+        expand_node(tree, leaf, cells, settings, to_move, priors, rng, patterns)
     if tree.status[leaf] != UNKNOWN:
         value = -proven_value(tree.status[leaf])
     backup(tree, leaf, -value, settings.virtual_loss)
@@ -175,9 +177,11 @@ def apply_evaluations(
     values: np.ndarray,
     offset: int,
     rng: np.ndarray,
+    patterns: PatternState,
 ) -> None:
     """Expand and back up ``leaves[:count]`` with rows ``offset...`` of the evaluator's
-    ``priors`` (B, H*W) and ``values`` (B,) (for the side to move at each leaf)."""
+    ``priors`` (B, H*W) and ``values`` (B,) (for the side to move at each leaf);
+    ``patterns`` holds the root position, for the VCF checks."""
     cells = np.empty_like(root_cells)
     for k in range(count):
         to_move, _, _ = leaf_position(tree, leaves[k], root_cells, root_state, cells)
@@ -190,6 +194,7 @@ def apply_evaluations(
             priors[offset + k],
             values[offset + k],
             rng,
+            patterns,
         )
 
 
@@ -212,6 +217,7 @@ def evaluate_by_rollout(
     settings: SearchSettings,
     root_state: np.ndarray,
     rng: np.ndarray,
+    patterns: PatternState,
 ) -> None:
     """Expand a gathered leaf with uniform priors, play it out once, back up."""
     cells = np.empty_like(root_cells)
@@ -219,7 +225,7 @@ def evaluate_by_rollout(
     tree.pending[leaf] = 0
     if tree.edge_start[leaf] < 0:
         no_priors = np.empty(0, np.float32)
-        expand_node(tree, leaf, cells, settings, to_move, no_priors, rng)
+        expand_node(tree, leaf, cells, settings, to_move, no_priors, rng, patterns)
     if tree.status[leaf] == UNKNOWN:
         value = -rollout_value(cells, settings, to_move, rng)
     else:
@@ -236,10 +242,12 @@ def run_rollouts(
     simulations: int,
     leaves_per_round: int,
     rng: np.ndarray,
+    patterns: PatternState,
 ) -> int:
     """Run about ``simulations`` simulations with rollouts (tactical or random, as
     ``settings`` say), ``leaves_per_round`` leaves per round; returns the number run
-    (fewer when the root gets proven)."""
+    (fewer when the root gets proven). ``patterns`` holds the root position, for the
+    VCF checks."""
     leaves = np.empty(leaves_per_round, dtype=np.int32)
     done = 0
     while done < simulations and tree.status[0] == UNKNOWN:
@@ -254,5 +262,7 @@ def run_rollouts(
         )
         done += found + proven
         for k in range(found):
-            evaluate_by_rollout(tree, leaves[k], root_cells, settings, root_state, rng)
+            evaluate_by_rollout(
+                tree, leaves[k], root_cells, settings, root_state, rng, patterns
+            )
     return done

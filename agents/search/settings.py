@@ -42,6 +42,11 @@ class SearchConfig:
             points within d (Chebyshev) of a stone (the whole board when it is empty).
         tactical: a win in one is always taken and an opponent's win in one always
             blocked (the only moves expanded in those positions).
+        vcf_nodes: 0 for none; n > 0 checks every node expanded for a forced win by
+            fours of the side to move (n solver nodes; the root gets
+            :data:`agents.search.tactics.ROOT_VCF_NODES` and its moves are cut to
+            those that stop the opponent's), which proves the node as a win in one
+            is.
         max_nodes: node capacity of the tree (memory bound; a full tree stops growing).
         max_edges: edge capacity (an expanded node holds one edge per candidate move).
     """
@@ -54,6 +59,7 @@ class SearchConfig:
     dirichlet_fraction: float = 0.0
     candidate_distance: int = 0
     tactical: bool = True
+    vcf_nodes: int = 0
     max_nodes: int = 1_000_000
     max_edges: int = 16_000_000
 
@@ -77,6 +83,7 @@ class SearchConfig:
         )
         if not isinstance(self.tactical, bool):
             raise TypeError(f"tactical must be a bool, got {self.tactical!r}")
+        check_number("vcf_nodes", self.vcf_nodes, minimum=0, integer=True)
         check_number("max_nodes", self.max_nodes, minimum=2, integer=True)
         check_number("max_edges", self.max_edges, minimum=1, integer=True)
 
@@ -93,6 +100,7 @@ class SearchSettings(NamedTuple):
     rule_code: int  # gomoku_env.kernels' code of the rule (FREESTYLE, ..., RENJU)
     candidate_distance: int  # 0: every legal point; d > 0: points near a stone
     tactical: bool  # expand only the win in one, or the blocks of the opponent's
+    vcf_nodes: int  # solver nodes of each node's VCF check (0: no checks)
     puct: bool  # PUCT with priors; False: UCT (unvisited edges first)
     exploration: float
     fpu: float  # PUCT value of an unvisited edge
@@ -109,6 +117,7 @@ def search_settings(game: GameConfig, config: SearchConfig) -> SearchSettings:
         rule_code=int(game.rule.code),
         candidate_distance=int(config.candidate_distance),
         tactical=bool(config.tactical),
+        vcf_nodes=int(config.vcf_nodes),
         puct=config.formula == "puct",
         exploration=float(config.exploration),
         fpu=float(config.fpu),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.classic.pattern_state import place
 from agents.search import results
 from agents.search.arrays import (
     EDGES_USED,
@@ -28,6 +29,7 @@ from agents.search.arrays import (
 from agents.search.position_kernels import is_legal_point
 from agents.search.rounds import apply_evaluations, gather_leaf_inputs, run_rollouts
 from agents.search.settings import SearchConfig, search_settings
+from agents.search.tactics import root_has_threats, root_patterns
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, other_color, place_and_judge
@@ -82,6 +84,7 @@ class SearchTree:
         if board.is_over:
             raise ValueError(f"cannot search a finished game: {board!r}")
         self._cells[:] = board.cells
+        self._patterns = root_patterns(self._cells, self.settings)
         last = board.last_move
         self._state[:] = (board.to_move, -1 if last is None else last, len(board.moves))
         clear_tree(self._tree, -1)
@@ -119,6 +122,10 @@ class SearchTree:
             action,
             self._state[2] + 1,
         )
+        if settings.vcf_nodes > 0:
+            place(self._patterns, int(action), to_move)
+            if root_has_threats(self._patterns, other_color(to_move)):
+                child = -1  # expand the root afresh, with the root's checks
         self._keep_subtree(child, int(action))
         self._noise_due = self.config.dirichlet_fraction > 0
 
@@ -187,7 +194,7 @@ class SearchTree:
         settings = self.settings._replace(tactical_rollouts=tactical)
         found = run_rollouts(
             self._tree, self._cells, settings, self._state, simulations,
-            leaves_per_round, self._kernel_rng,
+            leaves_per_round, self._kernel_rng, self._patterns,
         )  # fmt: skip
         done = int(found)
         self.simulations += done
@@ -221,7 +228,7 @@ class SearchTree:
         evaluator's ``priors`` (B, H*W) float32 and ``values`` (B,) float32."""
         apply_evaluations(
             self._tree, self._leaves, self._leaf_count, self._cells, self.settings,
-            self._state, priors, values, offset, self._kernel_rng,
+            self._state, priors, values, offset, self._kernel_rng, self._patterns,
         )  # fmt: skip
         self.simulations += self._leaf_count
         self._leaf_count = 0
