@@ -8,11 +8,15 @@ variety; every position becomes a sample whose policy target is the heuristic's 
 and whose value target is the game's result for the side to move. The network learns
 those samples before the first self-play game, and self-play improves on it from there.
 
-Games are cheap (microseconds a move), so the cost is the gradient steps.
+Games are cheap (microseconds a move), so the cost is the gradient steps. A stronger
+teacher is one option away: with ``depth`` the alpha-beta agent (with its VCF checks)
+labels the same positions, on every core (its compiled search releases the GIL).
 """
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +24,7 @@ import numpy as np
 from agents.alphazero.learner import Learner, LossTerms
 from agents.alphazero.replay import Batch, ReplayBuffer
 from agents.alphazero.training_config import DistillationConfig
+from agents.classic.alphabeta import AlphaBetaAgent
 from agents.classic.heuristic import HeuristicAgent
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
@@ -39,6 +44,8 @@ class TeacherSamples:
 
 
 NEARBY_REACH = 2
+LABEL_TABLE_BITS = 16
+"""Transposition-table size of a labelling search (a fresh table per position)."""
 
 
 def _within_reach(stones: np.ndarray, reach: int) -> np.ndarray:
@@ -78,12 +85,14 @@ def teacher_games(
     """Play ``games`` heuristic games, ``parallel`` at a time, and label every position.
 
     The policy target of a position is the heuristic's move there (one-hot; its ties
-    are broken at random), also where a random move was played instead; the value
+    are broken at random), or with ``config.depth`` the alpha-beta search's
+    (:func:`search_labels`), also where a random move was played instead; the value
     target is the final result for the side to move (+1 win, -1 loss, 0 draw).
     """
     teacher = HeuristicAgent(game, seed=int(rng.integers(2**31)))
     size = game.board_size
     planes_out: list[np.ndarray] = []
+    masks_out: list[np.ndarray] = []
     policy_out: list[int] = []
     value_out: list[float] = []
     black_wins = draws = 0
@@ -108,7 +117,7 @@ def teacher_games(
             for row, index in enumerate(active):
                 state = states[index]
                 target = int(moves[row])
-                records[index].append((observed[row], target, movers[row]))
+                records[index].append((observed[row], masks[row], target, movers[row]))
                 action = target
                 opening = len(state.board.moves) < config.opening_moves
                 if opening or rng.random() < config.random_move_probability:
@@ -122,12 +131,17 @@ def teacher_games(
             winner = board.winner
             black_wins += winner == BLACK
             draws += winner == EMPTY
-            for observed, target, color in record:
+            for observed, mask, target, color in record:
                 planes_out.append(observed)
+                masks_out.append(mask)
                 policy_out.append(target)
                 value_out.append(
                     0.0 if winner == EMPTY else (1.0 if color == winner else -1.0)
                 )
+    if config.depth > 0 and planes_out:
+        policy_out = search_labels(
+            game, np.stack(planes_out), np.stack(masks_out), config.depth, rng
+        ).tolist()
     policy = np.zeros((len(policy_out), game.cells), dtype=np.float32)
     policy[np.arange(len(policy_out)), policy_out] = 1.0
     samples = Batch(
@@ -136,6 +150,36 @@ def teacher_games(
         np.array(value_out, dtype=np.float32),
     )
     return TeacherSamples(samples, games, int(black_wins), int(draws))
+
+
+def search_labels(
+    game: GameConfig,
+    planes: np.ndarray,
+    masks: np.ndarray,
+    depth: int,
+    rng: np.random.Generator,
+    workers: int | None = None,
+) -> np.ndarray:
+    """The alpha-beta agent's move (``depth`` plies, no clock) for each observed
+    position (``planes`` (N, H, W, C), ``masks`` (N, H*W)), on ``workers`` threads
+    (default: one per CPU). Each position has its own seed and a fresh search, so the
+    labels depend on neither the machine nor the number of workers."""
+    workers = workers or os.cpu_count() or 1
+    seeds = rng.integers(2**31, size=len(planes))
+    labels = np.empty(len(planes), dtype=np.int64)
+
+    def label(worker: int) -> None:
+        agent = AlphaBetaAgent(
+            game, time=None, depth=depth, table_bits=LABEL_TABLE_BITS
+        )
+        for index in range(worker, len(planes), workers):
+            agent.reset(int(seeds[index]))
+            observation = {"observation": planes[index], "action_mask": masks[index]}
+            labels[index] = agent.act(observation)
+
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(label, range(workers)))
+    return labels
 
 
 def distil(

@@ -168,8 +168,9 @@ def expand_node(
     checks = settings.vcf_nodes > 0
     if checks:
         budget = ROOT_VCF_NODES if node == 0 else settings.vcf_nodes
-        points[0] = vcf_start(tree, node, patterns, to_move, budget)
-        if points[0] >= 0:
+        start = vcf_start(tree, node, patterns, to_move, budget)
+        if start >= 0:
+            points[0] = start
             return expand_with_win(tree, node, points)
     count = -forced
     if count == 0:

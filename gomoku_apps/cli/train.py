@@ -89,7 +89,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     teacher = parser.add_argument_group(
         "teacher games (new runs): learn the heuristic's moves before self-play"
     )
-    add_flags(teacher, DistillationConfig, only=("games", "steps"), prefix="teacher-")
+    add_flags(
+        teacher, DistillationConfig, only=("games", "steps", "depth"), prefix="teacher-"
+    )
     play = parser.add_argument_group("self-play")
     add_flags(
         play,
