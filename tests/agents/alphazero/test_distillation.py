@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.alphazero.distillation import distil, teacher_games
+from agents.alphazero.distillation import distil, search_labels, teacher_games
 from agents.alphazero.learner import Learner
 from agents.alphazero.network import (
     PolicyValueNet,
@@ -15,9 +15,13 @@ from agents.alphazero.network import (
 )
 from agents.alphazero.replay import Batch
 from agents.alphazero.training_config import DistillationConfig, LearnerConfig
+from agents.classic.reports import pattern_state
+from agents.classic.threats import find_vcf
 from gomoku_env.config import GameConfig
+from gomoku_env.game_state import GameState
 from gomoku_env.planes import OPPONENT_STONES, OWN_STONES
 from tests.agents.alphazero.test_network import TINY
+from tests.agents.helpers import board_from_diagram
 
 SIX = GameConfig(6, 4)
 
@@ -91,3 +95,36 @@ def test_a_distilled_network_plays_the_teachers_moves_far_more_often() -> None:
 def test_bad_distillation_settings_are_named(field: str, value: object) -> None:
     with pytest.raises((TypeError, ValueError), match=f"DistillationConfig.{field}"):
         DistillationConfig(**{field: value})
+
+
+def test_search_labels_play_the_vcf_and_do_not_depend_on_the_workers() -> None:
+    game = GameConfig()
+    board = board_from_diagram(
+        [".....O.", ".OXXX..", ".....X.", ".....X.", ".OXXX.."], game, top=3, left=2
+    )
+    state = GameState(game)
+    state.reset(board.moves)
+    other = teacher_games(
+        game, 2, DistillationConfig(games=2), np.random.default_rng(3)
+    )
+    planes = np.concatenate(
+        [state.observation(board.to_move)[None], other.samples.planes[:5]]
+    )
+    masks = np.concatenate([state.legal_mask()[None], other.samples.masks[:5]])
+    labels = [
+        search_labels(game, planes, masks, 2, np.random.default_rng(0), workers)
+        for workers in (1, 2)
+    ]
+    np.testing.assert_array_equal(labels[0], labels[1])
+    assert np.all(masks[np.arange(len(masks)), labels[0]] == 1)
+    line = np.empty(16, dtype=np.int64)
+    length, _ = find_vcf(pattern_state(board), board.to_move, 15, 20_000, line)
+    assert length > 0 and labels[0][0] == line[0]
+
+
+def test_teacher_depth_labels_legal_moves() -> None:
+    config = DistillationConfig(games=3, depth=1)
+    samples = teacher_games(SIX, 3, config, np.random.default_rng(0)).samples
+    targets = samples.policy.argmax(axis=1)
+    assert np.all(samples.masks[np.arange(len(targets)), targets] == 1)
+    assert np.all(samples.policy.sum(axis=1) == 1.0)

@@ -7,11 +7,19 @@ import torch
 
 from agents.alphazero.evaluator import NetworkEvaluator
 from agents.alphazero.network import PolicyValueNet
-from agents.alphazero.selfplay import SelfPlay
+from agents.alphazero.selfplay import SelfPlay, _Game
 from agents.alphazero.training_config import SelfPlayConfig
+from agents.search import run_searches
 from gomoku_env.config import GameConfig
-from gomoku_env.planes import OBSERVER_IS_BLACK, OPPONENT_STONES, OWN_STONES
+from gomoku_env.kernels import BLACK
+from gomoku_env.planes import (
+    OBSERVER_IS_BLACK,
+    OPPONENT_STONES,
+    OWN_STONES,
+    ObservationPlanes,
+)
 from tests.agents.alphazero.test_network import TINY
+from tests.agents.helpers import board_from_diagram
 
 SMALL = SelfPlayConfig(
     parallel_games=4,
@@ -63,3 +71,26 @@ def test_same_seed_same_games() -> None:
         return SelfPlay(GameConfig(6, 4), SMALL, seed=5).play(evaluator).samples.policy
 
     np.testing.assert_array_equal(run(), run())
+
+
+def test_a_proven_root_ends_the_game_with_the_proven_result() -> None:
+    # black to move has a double four ready on 9x9: the checks prove the root won,
+    # so the game ends there, labelled a black win, before the five is on the board
+    game = GameConfig(9)
+    board = board_from_diagram(
+        ["O.......O", ".........", "......O..", "......X..", "......X..",
+         "......X..", "..OXXX...", ".........", "O..O....."],
+        game,
+    )  # fmt: skip
+    config = SelfPlayConfig(parallel_games=1, full_search_probability=1.0)
+    self_play = SelfPlay(game, config, seed=0)
+    tree = self_play._trees[0]
+    tree.reset(board)
+    torch.manual_seed(0)
+    run_searches([tree], NetworkEvaluator(PolicyValueNet(TINY)), 8)
+    assert tree.is_solved
+    played = _Game(board, ObservationPlanes(9), tree, full_search=True)
+    assert self_play._play_move(played) and played.winner == BLACK
+    assert not board.is_over
+    result = self_play._result([played], moves=1, simulations=8)
+    assert result.black_wins == 1 and result.samples.value.tolist() == [1.0]

@@ -104,3 +104,30 @@ def test_root_moves_are_cut_to_those_that_stop_the_opponents_vcf() -> None:
         after[move] = WHITE
         assert vcf_line(after, BLACK) == [], move
     assert tree.best_action() in moves
+
+
+def test_a_forced_block_stays_the_only_move_under_the_checks() -> None:
+    # white has four in a row with one open end; black has no VCF: block, nothing else
+    cells = np.zeros(GAME.cells, dtype=np.int8)
+    cells[[7 * 15 + 3, 7 * 15 + 4, 7 * 15 + 5, 7 * 15 + 6]] = WHITE
+    cells[7 * 15 + 2] = BLACK
+    board = board_with(cells, BLACK)
+    tree = tree_for(board, vcf_nodes=200)
+    run_searches([tree], UniformEvaluator(), simulations=20)
+    start = tree.arrays.edge_start[0]
+    assert tree.arrays.edge_count[0] == 1
+    assert tree.arrays.edge_move[start] == 7 * 15 + 7
+    assert tree.best_action() == 7 * 15 + 7
+
+
+def test_a_kept_root_with_a_new_threat_is_searched_afresh() -> None:
+    # white plays a quiet move while black has a VCF: the root kept from the last
+    # search had a leaf's small check; the fresh root proves the win at once
+    board = board_with(placed(STAIRCASE_5, 3, 2, 0), WHITE)
+    tree = tree_for(board, vcf_nodes=1)
+    run_searches([tree], UniformEvaluator(), simulations=30)
+    quiet = 14 * 15 + 1
+    tree.advance(quiet)
+    assert tree.node_count == 1
+    run_searches([tree], UniformEvaluator(), simulations=1)
+    assert tree.is_solved and tree.root_value() == 1.0

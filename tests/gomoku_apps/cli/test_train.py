@@ -172,3 +172,13 @@ def test_a_full_disk_is_one_line_and_keeps_the_last_iteration(
     assert (out / "manifest.json").read_text("utf-8") == committed
     manifest = json.loads(committed)
     assert load_network(out / manifest["checkpoint"])[1]["progress"]["iteration"] >= 1
+
+
+def test_an_alpha_beta_teacher_is_in_the_metadata(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    teacher = ["--teacher-games", "2", "--teacher-steps", "1", "--teacher-depth", "1"]
+    assert main([*TINY_RUN, *teacher, "--out", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+    metadata = load_network(out / manifest["checkpoint"])[1]
+    assert metadata["progress"]["teacher_games"] == 2
+    assert "depth=1" in metadata["config"]["distillation"]
