@@ -19,9 +19,9 @@ from agents.classic.reports import pattern_state
 from agents.classic.threats import find_vcf
 from gomoku_env.config import GameConfig
 from gomoku_env.game_state import GameState
-from gomoku_env.planes import OPPONENT_STONES, OWN_STONES
+from gomoku_env.planes import OPPONENT_STONES, OWN_STONES, board_from_stones
 from tests.agents.alphazero.test_network import TINY
-from tests.agents.helpers import board_from_diagram
+from tests.agents.helpers import cells_from_diagram
 
 SIX = GameConfig(6, 4)
 
@@ -99,8 +99,12 @@ def test_bad_distillation_settings_are_named(field: str, value: object) -> None:
 
 def test_search_labels_play_the_vcf_and_do_not_depend_on_the_workers() -> None:
     game = GameConfig()
-    board = board_from_diagram(
-        [".....O.", ".OXXX..", ".....X.", ".....X.", ".OXXX.."], game, top=3, left=2
+    cells = cells_from_diagram(
+        [".....O.", ".OXXX..", ".....X.", ".....X.", ".OXXX.."], top=3, left=2
+    )
+    filler = [14 * 15 + column for column in (0, 3, 6, 9, 12)]  # lone white stones
+    board = board_from_stones(
+        np.flatnonzero(cells == 1), [*np.flatnonzero(cells == 2), *filler], None, game
     )
     state = GameState(game)
     state.reset(board.moves)

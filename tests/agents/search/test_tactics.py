@@ -110,7 +110,7 @@ def test_a_forced_block_stays_the_only_move_under_the_checks() -> None:
     # white has four in a row with one open end; black has no VCF: block, nothing else
     cells = np.zeros(GAME.cells, dtype=np.int8)
     cells[[7 * 15 + 3, 7 * 15 + 4, 7 * 15 + 5, 7 * 15 + 6]] = WHITE
-    cells[7 * 15 + 2] = BLACK
+    cells[[7 * 15 + 2, 0, 4, 4 * 15]] = BLACK  # the end stone, then lone stones
     board = board_with(cells, BLACK)
     tree = tree_for(board, vcf_nodes=200)
     run_searches([tree], UniformEvaluator(), simulations=20)
