@@ -34,6 +34,8 @@ from agents.alphazero.network import PolicyValueNet
 from agents.mcts import MCTSAgent, check_search_options
 from gomoku_env.config import GameConfig
 
+DEFAULT_SIMULATIONS = 200
+"""Simulations per move when neither ``simulations`` nor ``time`` is given."""
 MAX_NODES = 50_000
 CACHE_SIZE = 4_096
 VCF_NODES = 200
@@ -71,7 +73,9 @@ class AlphaZeroAgent(MCTSAgent):
         config: the game the agent plays.
         weights: a bundled network name (``"9x9"``), a weights file, or a
             :class:`PolicyValueNet`; default: the bundled network for the board size.
-        simulations: simulations per move (``None``: only ``time`` limits).
+        simulations: simulations per move (``None``: only ``time`` limits, or
+            :data:`DEFAULT_SIMULATIONS` when no time is given either, so
+            ``time=0.5`` alone means half a second a move, as for ``MCTSAgent``).
         time: seconds per move (whichever of the two ends first).
         exploration: the PUCT exploration constant (spec option ``c``).
         leaves_per_round: leaves evaluated per network call (kept apart by virtual
@@ -90,7 +94,7 @@ class AlphaZeroAgent(MCTSAgent):
         self,
         config: GameConfig | None = None,
         weights: str | os.PathLike[str] | PolicyValueNet | None = None,
-        simulations: int | None = 200,
+        simulations: int | None = None,
         time: float | None = None,
         exploration: float = 1.5,
         leaves_per_round: int = 8,
@@ -101,6 +105,8 @@ class AlphaZeroAgent(MCTSAgent):
         device: str = "cpu",
         threads: int | None = None,
     ) -> None:
+        if simulations is None and time is None:
+            simulations = DEFAULT_SIMULATIONS
         # Checked before the network loads, so a bad option fails fast.
         check_search_options(simulations, time, leaves_per_round, temperature)
         config = config if config is not None else GameConfig()
