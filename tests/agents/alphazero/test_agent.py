@@ -129,7 +129,11 @@ def test_bundled_weights_specs_build_the_network_search() -> None:
     assert batched.leaves_per_round == 4
     assert batched.tree.config.exploration == 2.0
     timed = make_agent("alphazero:time=0.5", nine, seed=0)
-    assert (timed.simulations, timed.time) == (200, 0.5)
+    assert (timed.simulations, timed.time) == (None, 0.5)  # the time is the budget
+    assert make_agent("alphazero", nine, seed=0).simulations == 200
+    assert agent.tree.config.vcf_nodes == 200
+    unchecked = make_agent("alphazero:vcf_nodes=0", nine, seed=0)
+    assert unchecked.tree.config.vcf_nodes == 0
 
 
 def test_a_network_on_a_board_it_was_not_trained_on_is_warned_about():
