@@ -16,8 +16,7 @@ its weights fit any board size.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -68,24 +67,21 @@ class PolicyShape:
 @dataclass(frozen=True)
 class BundledWeights:
     """Networks shipped inside the package: the ``*.pt`` files of ``directory``, each
-    named by its stem, plus ``aliases`` (a name served by another name's file).
+    named by its stem.
 
     ``kind`` names them in errors ("AlphaZero network", "PPO policy").
     """
 
     directory: Path
     kind: str
-    aliases: Mapping[str, str] = field(default_factory=dict)
 
     def names(self) -> list[str]:
-        """Names of the shipped files (aliases included), sorted."""
-        files = {path.stem for path in self.directory.glob("*.pt")}
-        aliased = {alias for alias, name in self.aliases.items() if name in files}
-        return sorted(files | aliased)
+        """Names of the shipped files, sorted."""
+        return sorted(path.stem for path in self.directory.glob("*.pt"))
 
     def file(self, name: str) -> Path | None:
         """The shipped file called ``name``, or None."""
-        path = self.directory / f"{self.aliases.get(name, name)}.pt"
+        path = self.directory / f"{name}.pt"
         return path if path.is_file() else None
 
     def resolve(self, weights: str | os.PathLike[str]) -> Path:

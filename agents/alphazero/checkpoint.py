@@ -32,11 +32,9 @@ from gomoku_env.planes import PLANE_COUNT
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 FALLBACK = "15x15"
-# Names served by another shipped file: the 9×9 network also plays 8×8 (see README).
-ALIASES = {"8x8": "9x9"}
 
 
-BUNDLED = BundledWeights(WEIGHTS_DIR, "network", ALIASES)
+BUNDLED = BundledWeights(WEIGHTS_DIR, "network")
 bundled_names = BUNDLED.names
 resolve_weights = BUNDLED.resolve
 

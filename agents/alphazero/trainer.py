@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +119,8 @@ class TrainingRun:
         manifest = self.files.read_manifest(len(self.metrics.rows))
         self.files.remove_leftovers(manifest)
         network = self._initial_network(manifest, initial_weights)
+        # Weights from --init or a checkpoint bring their own shape: record that one.
+        self.config = replace(config, network=network.config)
         self.learner = Learner(network, config.learner, self.device)
         self.replay = ReplayBuffer(config.game.board_size, config.replay_capacity)
         self.resumed = manifest is not None

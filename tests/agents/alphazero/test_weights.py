@@ -20,7 +20,7 @@ SHIPPED = ("8x8", "9x9", "15x15")
 MAX_BYTES = 5 * 1024 * 1024
 
 
-def test_the_three_networks_are_shipped_small_and_described() -> None:
+def test_the_three_networks_are_shipped_small_described_and_trained_on_their_size() -> None:
     assert set(SHIPPED) <= set(bundled_names())
     for name in SHIPPED:
         path = resolve_weights(name)
@@ -28,6 +28,7 @@ def test_the_three_networks_are_shipped_small_and_described() -> None:
         network, metadata = load_network(path)
         assert network.config.input_planes == PLANE_COUNT
         assert metadata["progress"]["games"] > 0, "no training behind the network"
+        assert metadata["game"]["board_size"] == int(name.split("x")[0])
 
 
 @pytest.mark.parametrize("size", [8, 9, 15])

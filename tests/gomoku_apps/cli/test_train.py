@@ -184,3 +184,16 @@ def test_an_alpha_beta_teacher_is_in_the_metadata(tmp_path: Path) -> None:
     metadata = load_network(out / manifest["checkpoint"])[1]
     assert metadata["progress"]["teacher_games"] == 2
     assert "depth=1" in metadata["config"]["distillation"]
+
+
+def test_a_run_from_init_records_the_shape_it_trained(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert (
+        main([*TINY_RUN, "--out", str(first), "--export", str(tmp_path / "a.pt")]) == 0
+    )
+    wider = [*TINY_RUN, "--channels", "16", "--init", str(tmp_path / "a.pt")]
+    assert main([*wider, "--out", str(second)]) == 0
+    manifest = json.loads((second / "manifest.json").read_text("utf-8"))
+    network, metadata = load_network(second / manifest["checkpoint"])
+    assert network.config.channels == 8
+    assert "channels=8," in metadata["config"]["network"]
