@@ -20,7 +20,7 @@ SHIPPED = ("8x8", "9x9", "15x15")
 MAX_BYTES = 5 * 1024 * 1024
 
 
-def test_the_three_networks_are_shipped_small_described_and_trained_on_their_size() -> None:
+def test_each_network_is_shipped_small_and_trained_on_its_size() -> None:
     assert set(SHIPPED) <= set(bundled_names())
     for name in SHIPPED:
         path = resolve_weights(name)
