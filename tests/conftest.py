@@ -1,14 +1,22 @@
 """Test-wide setup: pygame draws headless (SDL's dummy drivers), as `make test` does;
-a local Ray for the tests that need one."""
+Ctrl-C is Ctrl-C even when the suite runs as a background job; a local Ray for the
+tests that need one."""
 
 import logging
 import os
+import signal
 
 import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+# A script's background job (`make test &`) starts with SIGINT ignored, and so would
+# every process it starts: the tests that press Ctrl-C (on themselves, or on a server
+# they started) would wait forever. Python's own handler is what a terminal gives.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

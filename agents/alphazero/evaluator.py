@@ -23,8 +23,12 @@ from gomoku_env.errors import check_number
 
 
 def default_threads() -> int:
-    """Threads for CPU inference: at most 2, since small batches gain nothing beyond."""
-    return max(1, min(2, os.cpu_count() or 1))
+    """Threads for CPU inference: at most 2, since small batches gain nothing beyond,
+    and no more than ``OMP_NUM_THREADS`` when it is set (the arena's worker processes
+    set it to their share of the CPUs, so two games on two cores do not fight)."""
+    share = os.environ.get("OMP_NUM_THREADS", "")
+    cpus = int(share) if share.isdigit() and int(share) > 0 else os.cpu_count() or 1
+    return max(1, min(2, cpus))
 
 
 def configure_threads(threads: int | None) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.util
+import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -54,7 +55,10 @@ class InlineExecutor(ClosingExecutor):
             self._worker_exit()
 
 
-def _register_exit(worker_exit: WorkerExit | None) -> None:
+def _start_worker(worker_exit: WorkerExit | None, threads: int) -> None:
+    # Each worker's share of the CPUs, read by torch when it is first imported here:
+    # workers each running torch's default (every core) would fight over the cores.
+    os.environ.setdefault("OMP_NUM_THREADS", str(threads))
     # Pool workers end with os._exit, which skips atexit; Finalize still runs.
     if worker_exit is not None:
         multiprocessing.util.Finalize(None, worker_exit, exitpriority=10)
@@ -85,8 +89,11 @@ class ProcessExecutor(ClosingExecutor):
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_register_exit,
-                initargs=(self._worker_exit,),
+                initializer=_start_worker,
+                initargs=(
+                    self._worker_exit,
+                    max(1, (os.cpu_count() or 1) // self.workers),
+                ),
             )
         return self._pool
 

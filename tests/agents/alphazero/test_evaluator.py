@@ -6,7 +6,11 @@ import numpy as np
 import pytest
 import torch
 
-from agents.alphazero.evaluator import NetworkEvaluator, configure_threads
+from agents.alphazero.evaluator import (
+    NetworkEvaluator,
+    configure_threads,
+    default_threads,
+)
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import NetworkConfig
 from tests.agents.alphazero.test_network import TINY, random_batch
@@ -56,3 +60,18 @@ def test_bad_shapes_and_options_are_clear_errors(evaluator: NetworkEvaluator) ->
         NetworkEvaluator(PolicyValueNet(NetworkConfig()), cache_size=-1)
     with pytest.raises(ValueError, match="threads must be an int >= 1, got 0"):
         configure_threads(0)
+
+
+@pytest.mark.parametrize(
+    ("share", "cpus", "threads"),
+    [("1", 8, 1), ("4", 8, 2), (None, 8, 2), (None, 1, 1), ("many", 1, 1), ("0", 8, 2)],
+)
+def test_default_threads_keep_to_the_process_share(
+    monkeypatch: pytest.MonkeyPatch, share: str | None, cpus: int, threads: int
+) -> None:
+    if share is None:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OMP_NUM_THREADS", share)
+    monkeypatch.setattr("os.cpu_count", lambda: cpus)
+    assert default_threads() == threads

@@ -25,6 +25,7 @@ from tests.agents.executors.work import (
     refuse_negative,
     slow_square,
     square,
+    thread_share,
 )
 
 REPOSITORY = Path(__file__).resolve().parents[3]
@@ -39,6 +40,18 @@ def test_inline_and_process_pools_give_every_result_once() -> None:
         assert dict(pool.map_unordered(square, ITEMS)) == SQUARES
         shared = pool.share(100)
         assert dict(pool.map_unordered(ReadShared(shared), [1, 2])) == {0: 101, 1: 102}
+
+
+def test_workers_split_the_cpus_unless_the_user_set_a_share(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 8)
+    with ProcessExecutor(4) as pool:
+        assert set(dict(pool.map_unordered(thread_share, [1, 2])).values()) == {"2"}
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    with ProcessExecutor(2) as pool:
+        assert set(dict(pool.map_unordered(thread_share, [1, 2])).values()) == {"3"}
 
 
 def test_a_dead_local_worker_is_a_worker_lost_error() -> None:

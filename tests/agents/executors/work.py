@@ -23,6 +23,11 @@ def refuse_negative(number: int) -> int:
     return number
 
 
+def thread_share(number: int) -> str | None:
+    """The CPU share the worker was started with."""
+    return os.environ.get("OMP_NUM_THREADS")
+
+
 def exit_process(number: int) -> int:
     os._exit(3)
 
