@@ -9,11 +9,11 @@ and a game between the strongest agents written as a GIF and a game record.
 3. A game between the strongest baselines, printed and drawn to ``out/demo.gif``.
 
 Run with ``make demo``. The players are agent specs (see ``agents/specs.py``), named by
-the one constant PLAYERS: change it to pit other agents against each other. Alpha-beta
-with a fraction of a second a move tops both reference ladders (docs/ladder-9x9.md,
-docs/ladder-15x15.md); a game between two of them lasts 20–40 moves, a few seconds of
-thinking once the search kernels are compiled (the first run compiles them, under a
-minute, and caches them).
+the one constant PLAYERS: change it to pit other agents against each other. AlphaZero
+(the shipped 15×15 network, its search with VCF checks) tops both reference ladders
+(docs/ladder-9x9.md, docs/ladder-15x15.md); a game between two of them at 0.3 s a move
+lasts 20–40 moves, under half a minute of thinking once the search kernels are
+compiled (the first run compiles them, under a minute, and caches them).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from gomoku_env.records import GameRecord
 from gomoku_env.render import RenderOptions, save_gif
 from gomoku_env.render.gif import final_caption
 
-PLAYERS = ("alphabeta:time=0.3", "alphabeta:time=0.3")
+PLAYERS = ("alphazero:time=0.3", "alphazero:time=0.3")
 """(black, white): the strongest agents that finish a game well inside a minute."""
 BOARD_SIZE = 15
 SEED = 7
