@@ -17,14 +17,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.classic import alphabeta_search as search
-from agents.classic.pattern_state import COUNT_FIVES, PatternState
 from agents.classic.reports import (
     SearchReport,
     pattern_state,
     position_of,
 )
-from agents.classic.threats import find_vcf, refuting_moves, side_of
 from agents.options import bounded, check_fields
+from agents.patterns.pattern_state import COUNT_FIVES, PatternState
+from agents.patterns.threats import find_vcf, refuting_moves, side_of
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import centre_point, other_color

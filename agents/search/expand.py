@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.classic.pattern_state import PatternState
+from agents.patterns.pattern_state import PatternState
 from agents.search.arrays import (
     EDGES_USED,
     LOSS,

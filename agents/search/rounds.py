@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.classic.pattern_state import PatternState
+from agents.patterns.pattern_state import PatternState
 from agents.search.arrays import UNKNOWN, TreeArrays
 from agents.search.expand import expand_node
 from agents.search.position_kernels import legal_mask_into

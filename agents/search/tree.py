@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.classic.pattern_state import place
+from agents.patterns.pattern_state import place
 from agents.search import results
 from agents.search.arrays import (
     EDGES_USED,

@@ -8,10 +8,10 @@ import pytest
 
 import gomoku_env
 from agents.classic import alphabeta_search as search
-from agents.classic import pattern_state as ps
 from agents.classic.alphabeta import AlphaBetaAgent
 from agents.classic.heuristic import HeuristicAgent
-from agents.classic.threats import find_vcf
+from agents.patterns import pattern_state as ps
+from agents.patterns.threats import find_vcf
 from gomoku_env import Board, GameConfig
 from gomoku_env.kernels import BLACK, FREESTYLE, RENJU, WHITE
 from gomoku_env.renju import forbidden_codes

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.classic.pattern_state import new_state
-from agents.classic.threats import find_vcf
+from agents.patterns.pattern_state import new_state
+from agents.patterns.threats import find_vcf
 from agents.search import SearchConfig, SearchTree, run_searches
 from gomoku_env import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
