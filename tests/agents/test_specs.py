@@ -192,7 +192,10 @@ def test_building_an_agent_does_not_load_the_engine_client():
     [
         ("alphabta", "did you mean 'alphabeta'"),
         ("mcts:simulatons=5", "did you mean 'simulations'"),
-        ("alphabeta:foo=1", r"unknown option 'foo' .* expected alphabeta\[:simulations="),
+        (
+            "alphabeta:foo=1",
+            r"unknown option 'foo' .* expected alphabeta\[:simulations=",
+        ),
         ("random:seed=1", "sets its seed"),
         ("heuristic:attack=x", "attack must be an integer, got 'x'"),
         ("alphabeta:depth=2.5", "depth must be an integer"),
