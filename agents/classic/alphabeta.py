@@ -195,14 +195,10 @@ class AlphaBetaAgent:
             best, score, completed = int(counters[search.BEST_MOVE]), int(value), depth
             if abs(score) > search.WIN_THRESHOLD:
                 break
-            if deadline is None:
-                continue
-            now = time.perf_counter()
-            spent = max(now - iteration_start, 1e-4)
-            if deadline - now < 2 * spent:
-                break
-            searched = counters[search.NODES] + counters[search.VCF_NODES]
-            node_limit = int(TIME_MARGIN * (deadline - now) * searched / spent)
+            if deadline is not None:
+                node_limit = _clock_limit(deadline, iteration_start, counters)
+                if node_limit == 0:
+                    break
         pv = self._principal_variation(state, color, key, completed, best)
         reason = "defence" if root_moves.size else "search"
         return self._finish(start, best, score, pv, nodes, completed, reason)
@@ -237,3 +233,14 @@ class AlphaBetaAgent:
             depth=depth, reason=reason, elapsed=time.perf_counter() - start,
         )  # fmt: skip
         return int(move)
+
+
+def _clock_limit(deadline: float, iteration_start: float, counters: np.ndarray) -> int:
+    """The node limit of the next iteration that the clock leaves, at the last
+    iteration's node rate; 0 when there is no time for it (less than twice the last)."""
+    now = time.perf_counter()
+    spent = max(now - iteration_start, 1e-4)
+    if deadline - now < 2 * spent:
+        return 0
+    searched = counters[search.NODES] + counters[search.VCF_NODES]
+    return int(TIME_MARGIN * (deadline - now) * searched / spent)
