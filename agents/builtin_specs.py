@@ -84,6 +84,12 @@ def _alphazero_agent() -> type[Agent]:
 def _make_alphazero(
     config: GameConfig, seed: int | None, weights: str | None = None, **options: Any
 ) -> Agent:
+    """An :class:`AlphaZeroAgent` from its spec's flat options.
+
+    Args:
+        weights: a bundled network name (``9x9``) or a weights file (default: the
+            bundled network for the board size).
+    """
     agent = _alphazero_agent()
     budget, search, rest = split_spec_options(
         options, ALPHAZERO_BUDGET, ALPHAZERO_PRESET

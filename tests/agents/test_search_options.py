@@ -78,6 +78,7 @@ def test_spec_options_and_their_listing_come_from_the_declaration(
         assert listed[field].meaning == docs[field], (name, field)
     for alias, option in SPEC_ALIASES.items():
         assert listed[option].aliases == (alias,)
+    assert all(option.meaning for option in listed.values()), name
 
 
 def test_a_spec_gives_the_preset_with_its_options_under_their_names() -> None:
