@@ -2,7 +2,9 @@
 
 The network's shape, the optimiser, the teacher games, self-play and the run itself:
 each knob is a field declared once here (type, default, range, meaning), from which
-``gomoku train`` makes its flags. This module needs no torch.
+``gomoku train`` makes its flags; self-play's search knobs are the agents' own
+:class:`agents.search.SearchOptions` (the preset :data:`agents.search.SELF_PLAY_PRESET`).
+This module needs no torch.
 
 The defaults are what ``gomoku train`` uses: a small network, about a hundred
 simulations per self-play move with playout-cap randomisation, 64 games stepped
