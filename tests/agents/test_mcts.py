@@ -232,4 +232,7 @@ def test_a_spec_naming_only_time_searches_for_that_time(monkeypatch, spec, budge
     assert (agent.budget.simulations, agent.budget.time) == budget
     board = Board(GameConfig(board_size=7))
     agent.act_on_board(board)
-    assert budgets == [budget]
+    agent.reset()
+    agent.time_per_move = 0.25  # a Gomocup manager's turn time replaces the clock
+    agent.act_on_board(board)
+    assert budgets == [budget, (budget[0], 0.25)]

@@ -211,13 +211,13 @@ def test_a_bad_budget_in_a_spec_is_named(spec: str) -> None:
 def test_a_nodes_budget_gives_the_same_move_and_nodes_every_time() -> None:
     board = board_from_diagram(["X.O", ".XO", "..."], top=6, left=6)
 
-    def searched(nodes: int) -> tuple[int, int, int]:
-        agent = AlphaBetaAgent(seed=3, budget=Budget(nodes=nodes))
+    def searched(nodes: int, time: float | None = None) -> tuple[int, int, int]:
+        agent = AlphaBetaAgent(seed=3, budget=Budget(nodes=nodes, time=time))
         move = agent.act(board)
         return move, agent.last_report.nodes, agent.last_report.depth
 
     small, again, large = searched(3_000), searched(3_000), searched(30_000)
-    assert small == again
+    assert small == again == searched(3_000, time=3600.0)  # the nodes end first
     assert large[1] > small[1] and large[2] > small[2]
     # Counted work stops it: a little past the budget (the node that noticed it).
     assert small[1] <= 3_000 + 100
