@@ -59,3 +59,4 @@ bench: setup
 
 clean:
 	rm -rf $(VENV) build site *.egg-info
+	find agents gomoku_env -name '*.nb[ic]' -delete  # numba's caches (stale after a move)

@@ -5,17 +5,22 @@ board), searches it with :class:`agents.search.SearchTree` and plays the most vi
 move (a proven win first), or samples from the visits with a temperature. When the new
 position follows the one it last searched (its own move, then one opponent move) it
 keeps the subtree under those moves. The evaluator is an object, as in OpenSpiel's
-``MCTSBot``: :class:`agents.search.RolloutEvaluator` (UCT over compiled rollouts, the
-default), :class:`agents.search.pattern_evaluator.PatternEvaluator` or
-:class:`agents.alphazero.evaluator.NetworkEvaluator` (PUCT with their priors).
+``MCTSBot``: None (UCT over the tree's compiled rollouts, the default),
+:class:`agents.search.pattern_evaluator.PatternEvaluator` or
+:class:`agents.alphazero.evaluator.NetworkEvaluator` (PUCT with their priors). The
+search's knobs are one :class:`agents.search.SearchOptions` (default
+:data:`agents.search.MCTS_PRESET`), its limits one :class:`agents.budget.Budget`.
 
 >>> import gomoku_env
+>>> from dataclasses import replace
+>>> from agents.budget import Budget
 >>> from agents.mcts import MCTSAgent
->>> from agents.search import RolloutEvaluator
+>>> from agents.search import MCTS_PRESET
 >>> env = gomoku_env.env(board_size=9)
 >>> env.reset(seed=0)
 >>> game = gomoku_env.GameConfig(board_size=9)
->>> agent = MCTSAgent(game, RolloutEvaluator(rollout="random"), simulations=200, seed=0)
+>>> random_rollouts = replace(MCTS_PRESET, rollout="random")
+>>> agent = MCTSAgent(game, None, Budget(simulations=200), random_rollouts, seed=0)
 >>> observation, *_ = env.last()
 >>> action = agent.act(observation)
 >>> agent.last_summary.simulations
@@ -25,20 +30,21 @@ default), :class:`agents.search.pattern_evaluator.PatternEvaluator` or
 from __future__ import annotations
 
 import time as clock
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from agents.base import legal_actions
+from agents.budget import MCTS_BUDGET, Budget, spec_budget
 from agents.search import (
-    RolloutEvaluator,
-    SearchConfig,
-    SearchEvaluator,
+    MCTS_PRESET,
+    Evaluator,
+    SearchOptions,
     SearchTree,
     run_searches,
-    search_rounds,
 )
+from agents.search.driver import check_evaluator
 from agents.search.pattern_evaluator import PatternEvaluator
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
@@ -46,15 +52,13 @@ from gomoku_env.errors import check_number
 from gomoku_env.kernels import EMPTY
 from gomoku_env.planes import board_from_observation
 
-DEFAULT_EVALUATOR = RolloutEvaluator(rollout="tactical")
-"""Compiled tactical rollouts: the agent's evaluator unless one is given."""
-
-DEFAULT_SIMULATIONS = 1000
-"""Simulations per move when neither ``simulations`` nor ``time`` is given."""
+COUNTED = ("simulations", "time")
+"""The budget fields a tree search counts (its nodes are no measure of work)."""
 
 SPEC_ALIASES = {"c": "exploration", "batch": "leaves_per_round"}
 """Spec options kept under their first names (``mcts:c=1.2,batch=8`` means
 ``exploration=1.2, leaves_per_round=8``), for :func:`agents.specs.register_agent`."""
+SEARCH_FIELDS = tuple(SearchOptions.__dataclass_fields__)
 
 
 @dataclass(frozen=True)
@@ -86,79 +90,49 @@ class SearchSummary:
 
 
 class MCTSAgent:
-    """Tree search with a leaf evaluator; stops at ``simulations`` or ``time``
-    seconds, whichever comes first.
+    """Tree search with a leaf evaluator, within a :class:`~agents.budget.Budget`
+    (simulations or seconds, whichever ends first).
 
-    Without either, a move costs :data:`DEFAULT_SIMULATIONS` simulations. Given only
-    ``time``, the time is the whole budget: no simulation count stops the search
-    earlier, and the tree's size is bounded by ``max_nodes`` (a full tree stops
+    Given only ``time``, the time is the whole budget: no simulation count stops the
+    search earlier, and the tree's size is bounded by ``max_nodes`` (a full tree stops
     growing and the search goes on refining the visits it has).
 
     Args:
         config: the game's rules.
-        evaluator: how leaves are valued, and with it the formula: a
-            :class:`RolloutEvaluator` (searched with UCT) or an
+        evaluator: how leaves are valued, and with it the formula unless ``search``
+            sets one: None (the tree's rollouts, searched with UCT) or an
             :class:`agents.search.Evaluator` with priors (searched with PUCT).
-        simulations: simulations per move (None: only the time budget counts, or
-            :data:`DEFAULT_SIMULATIONS` when no time is given either).
-        time: seconds per move (None: only the simulation budget counts).
-        exploration: the exploration constant of the formula (spec option ``c``).
-        leaves_per_round: leaves gathered per round (kept apart by virtual loss);
-            with an evaluator, leaves per ``evaluate`` call (spec option ``batch``).
-        distance: candidate points within this distance of a stone (0: every point).
-        tactical: always take a win in one and block the opponent's win in one.
-        vcf_nodes: 0 for none; n > 0 proves forced wins by fours in the tree with n
-            solver nodes per node expanded, and at the root plays its own and stops
-            the opponent's (:mod:`agents.search.tactics`).
+        budget: simulations and/or seconds a move; nodes are refused.
+        search: the search's knobs (:data:`agents.search.MCTS_PRESET` when None).
         reuse: keep the subtree under the moves played between searches.
         temperature: 0 plays the best move; > 0 samples visits ** (1 / temperature).
-        max_nodes: tree capacity in nodes (memory bound).
-        edges_per_node: edge capacity per node (an expanded node has one edge per
-            candidate point).
         seed: seeds the search and the move sampling; ``reset(seed)`` reseeds.
 
     Setting ``time_per_move`` (seconds, a :class:`~agents.base.TimedAgent`) overrides
-    ``time``, as a Gomocup manager's turn time does.
+    the budget's ``time``, as a Gomocup manager's turn time does.
     """
 
     def __init__(
         self,
         config: GameConfig | None = None,
-        evaluator: SearchEvaluator = DEFAULT_EVALUATOR,
-        simulations: int | None = None,
-        time: float | None = None,
-        exploration: float = 1.0,
-        leaves_per_round: int = 1,
-        distance: int = 2,
-        tactical: bool = True,
-        vcf_nodes: int = 0,
+        evaluator: Evaluator | None = None,
+        budget: Budget = MCTS_BUDGET,
+        search: SearchOptions | None = None,
         reuse: bool = True,
         temperature: float = 0.0,
-        max_nodes: int = 1_000_000,
-        edges_per_node: int = 16,
         seed: int | None = None,
     ) -> None:
-        rounds = search_rounds(evaluator)  # refuses what is no evaluator
-        if simulations is None and time is None:
-            simulations = DEFAULT_SIMULATIONS
-        check_search_options(simulations, time, leaves_per_round, temperature)
+        self.evaluator = check_evaluator(evaluator)
+        if not isinstance(budget, Budget):
+            raise TypeError(f"budget must be a Budget, got {budget!r}")
+        budget.refuse(type(self).__name__, COUNTED)
+        check_number("temperature", temperature, minimum=0)
         self.config = config if config is not None else GameConfig()
-        self.evaluator = evaluator
-        self._rounds = rounds
-        self.simulations, self.time = simulations, time
-        self.leaves_per_round = leaves_per_round
+        self.budget = budget
         self.time_per_move: float | None = None
         self.reuse, self.temperature = reuse, float(temperature)
-        search_config = SearchConfig(
-            formula=rounds.formula,
-            exploration=exploration,
-            candidate_distance=distance,
-            tactical=tactical,
-            vcf_nodes=vcf_nodes,
-            max_nodes=max_nodes,
-            max_edges=max_nodes * edges_per_node,
-        )
-        self.tree = SearchTree(self.config, search_config)
+        search = search if search is not None else MCTS_PRESET
+        self.tree = SearchTree(self.config, search.for_evaluator(evaluator is not None))
         self.last_summary: SearchSummary | None = None
         self.reset(seed)
 
@@ -179,9 +153,9 @@ class MCTSAgent:
         """The move for the side to move on ``board`` (e.g. the env's board)."""
         reused = self._move_root_to(board)
         started = clock.perf_counter()
-        time = self.time if self.time_per_move is None else self.time_per_move
+        budget = self.budget.with_time(self.time_per_move)
         (simulations,) = run_searches(
-            [self.tree], self._rounds, self.simulations, time, self.leaves_per_round
+            [self.tree], self.evaluator, budget.simulations, budget.time
         )
         seconds = clock.perf_counter() - started
         action = self._choose()
@@ -241,51 +215,43 @@ def _added_stones(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
     return changed
 
 
-def check_search_options(
-    simulations: int | None,
-    time: float | None,
-    leaves_per_round: int,
-    temperature: float,
-) -> None:
-    """Raise ValueError (TypeError for a non-number), naming the option, unless these
-    suit :class:`MCTSAgent`."""
-    if simulations is None and time is None:
-        raise ValueError("give simulations, time or both")
-    if simulations is not None:
-        check_number("simulations", simulations, minimum=1, integer=True)
-    if time is not None:
-        check_number("time", time, above=0)
-    check_number("leaves_per_round", leaves_per_round, minimum=1, integer=True)
-    check_number("temperature", temperature, minimum=0)
-
-
 MCTS_EVALUATORS = ("rollout", "patterns")
 """The ``evaluator`` option of the ``mcts`` spec."""
 
 
+def split_spec_options(
+    options: dict[str, Any], default_budget: Budget, preset: SearchOptions
+) -> tuple[Budget, SearchOptions, dict[str, Any]]:
+    """A tree-search spec's flat options as its budget, its search options (the
+    ``preset`` with the options given) and the rest (the agent's own keywords).
+
+    Raises:
+        ValueError: every budget option given is none.
+    """
+    rest = dict(options)
+    budget = spec_budget(rest, default_budget)
+    if budget is None:
+        raise ValueError("a tree search needs simulations or time (all are none)")
+    given = {name: rest.pop(name) for name in SEARCH_FIELDS if name in rest}
+    return budget, replace(preset, **given), rest
+
+
 def mcts_from_spec(
-    config: GameConfig,
-    seed: int | None,
-    evaluator: str = "rollout",
-    rollout: str | None = None,
-    **options: Any,
+    config: GameConfig, seed: int | None, evaluator: str = "rollout", **options: Any
 ) -> MCTSAgent:
     """An :class:`MCTSAgent` with the leaf evaluator its spec names.
 
     Args:
-        evaluator: how leaves are valued: ``rollout`` (random playouts, searched with
-            UCT) or ``patterns`` (the pattern evaluator's priors and values, PUCT).
-        rollout: the playout policy of ``evaluator=rollout``: ``tactical`` (takes
-            and blocks wins in one; the default) or ``random``.
+        evaluator: how leaves are valued: ``rollout`` (playouts of the ``rollout``
+            kind, searched with UCT) or ``patterns`` (the pattern evaluator's priors
+            and values, PUCT).
     """
     if evaluator not in MCTS_EVALUATORS:
         raise ValueError(
             f"evaluator must be one of {MCTS_EVALUATORS}, got {evaluator!r}"
         )
-    if evaluator == "patterns":
-        if rollout is not None:
-            raise ValueError(f"rollout={rollout!r} needs evaluator=rollout")
-        leaf_evaluator: SearchEvaluator = PatternEvaluator(config)
-    else:
-        leaf_evaluator = RolloutEvaluator(rollout or "tactical")
-    return MCTSAgent(config, leaf_evaluator, seed=seed, **options)
+    if evaluator == "patterns" and "rollout" in options:
+        raise ValueError(f"rollout={options['rollout']!r} needs evaluator=rollout")
+    budget, search, rest = split_spec_options(options, MCTS_BUDGET, MCTS_PRESET)
+    leaf_evaluator = PatternEvaluator(config) if evaluator == "patterns" else None
+    return MCTSAgent(config, leaf_evaluator, budget, search, seed=seed, **rest)

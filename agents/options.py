@@ -115,10 +115,12 @@ def field_docs(owner: type) -> dict[str, str]:
 
 def parameter_docs(function: Callable[..., Any]) -> dict[str, str]:
     """What each parameter of ``function`` means: the docstring under each field of a
-    dataclass, else the Google-style ``Args:`` section of its docstring (a class's
-    own docstring for a class), one line per parameter."""
+    dataclass (or of a dataclass instance's class), else the Google-style ``Args:``
+    section of its docstring (a class's own docstring for a class), one line per
+    parameter."""
     if dataclasses.is_dataclass(function):
-        docs = field_docs(function)
+        owner = function if inspect.isclass(function) else type(function)
+        docs = field_docs(owner)
         if docs:
             return docs
     text = inspect.getdoc(function) or ""
@@ -240,22 +242,55 @@ def parameters(
 ) -> dict[str, inspect.Parameter]:
     """The keyword parameters that ``callables`` accept together, by name, each with
     its annotation resolved; the first callable that names one wins. A dataclass
-    counts by its fields (its ``__init__``). Parameters without a default are left
-    out (the caller fills them), except those named in ``keep``."""
+    counts by its fields (its ``__init__``), a dataclass instance by its fields with
+    its values as defaults. Parameters without a default are left out (the caller
+    fills them), except those named in ``keep``, and so are those that take an object
+    (a dataclass or a protocol)."""
     found: dict[str, inspect.Parameter] = {}
     for function in callables:
-        target = function.__init__ if inspect.isclass(function) else function
-        hints = typing.get_type_hints(target)
-        for parameter in inspect.signature(function).parameters.values():
+        for parameter in declared_parameters(function):
             if parameter.name in reserved or parameter.name in found:
                 continue
             if parameter.kind in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL):
                 continue
             if parameter.default is parameter.empty and parameter.name not in keep:
                 continue
-            annotation = hints.get(parameter.name, str)
-            found[parameter.name] = parameter.replace(annotation=annotation)
+            if _is_object(parameter.annotation):
+                continue
+            found[parameter.name] = parameter
     return found
+
+
+def declared_parameters(source: Callable[..., Any] | Any) -> list[inspect.Parameter]:
+    """The keyword parameters of ``source`` with resolved annotations: a callable's,
+    a dataclass's fields, or a dataclass instance's fields with its values as the
+    defaults (an agent's named preset of shared options)."""
+    if dataclasses.is_dataclass(source) and not inspect.isclass(source):
+        hints = typing.get_type_hints(type(source))
+        return [
+            inspect.Parameter(
+                item.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=getattr(source, item.name),
+                annotation=hints[item.name],
+            )
+            for item in dataclasses.fields(source)
+        ]
+    target = source.__init__ if inspect.isclass(source) else source
+    hints = typing.get_type_hints(target)
+    return [
+        parameter.replace(annotation=hints.get(parameter.name, str))
+        for parameter in inspect.signature(source).parameters.values()
+    ]
+
+
+def _is_object(annotation: Any) -> bool:
+    """Whether a parameter takes an object that spec text cannot write (a dataclass
+    such as a budget, or a protocol such as an evaluator)."""
+    base, _ = _base_type(annotation)
+    return inspect.isclass(base) and (
+        dataclasses.is_dataclass(base) or getattr(base, "_is_protocol", False)
+    )
 
 
 def convert(name: str, text: str, annotation: Any) -> Any:

@@ -14,11 +14,10 @@ as that option's value, verbatim (it may hold ``:``, ``/`` or ``=``, not ``,``):
 ``"python:my_module:make_agent,depth=3"`` passes ``target="my_module:make_agent"``
 (your own agent, see :mod:`agents.python_agent`).
 
-This module registers the built-in agents (``random``, ``python``, ``mcts``, ``engine``,
-``heuristic``, ``alphabeta``, ``alphazero``) when it is imported; other code may add
-its own with :func:`register_agent`. :func:`make_agent` builds the agent for a given
-game. Factories that need heavy imports (torch for AlphaZero, the engine client for
-``engine``) import them when called, so building any other agent loads neither.
+Importing this module registers the built-in agents (``random``, ``python``, ``mcts``,
+``engine``, ``heuristic``, ``alphabeta``, ``alphazero``, ``ppo``: see
+:mod:`agents.builtin_specs`); other code may add its own with :func:`register_agent`.
+:func:`make_agent` builds the agent for a given game.
 
 >>> parse_spec("mcts:simulations=1000,c=1.4")
 ('mcts', {'simulations': 1000, 'exploration': 1.4})
@@ -34,30 +33,26 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.base import Agent, AgentFailedError, RandomAgent
-from agents.classic.alphabeta import AlphaBetaAgent, AlphaBetaOptions
-from agents.classic.heuristic import HeuristicAgent
-from agents.mcts import SPEC_ALIASES, MCTSAgent, mcts_from_spec
+from agents.base import Agent, AgentFailedError
 from agents.options import (
     RESERVED,
     convert,
+    declared_parameters,
     parameter_docs,
     parameters,
     type_name,
 )
-from agents.python_agent import load_python_agent
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import require_extra
 
 AgentFactory = Callable[..., Agent]
 """Called as ``factory(config=GameConfig, seed=int | None, **options)``."""
 
 
-OptionSources = (
-    Sequence[Callable[..., Any]] | Callable[[], Sequence[Callable[..., Any]]]
-)
-"""The callables whose keyword parameters are an agent's spec options, or a function
-returning them (so that a heavy module is imported only when its options are asked)."""
+OptionSources = Sequence[Any] | Callable[[], Sequence[Any]]
+"""What declares an agent's spec options: callables (their keyword parameters),
+dataclasses (their fields) or dataclass instances (their fields, with the instance's
+values as defaults: a named preset), or a function returning them (so that a heavy
+module is imported only when its options are asked)."""
 
 
 @dataclass
@@ -100,8 +95,8 @@ def register_agent(
         factory: builds the agent as ``factory(config=..., seed=..., **options)``.
         positional: the option that the first item after the colon gives, verbatim and
             without ``key=`` (``"path"`` for ``"engine:/opt/pbrain,time=1"``).
-        options: the callables whose keyword parameters (or dataclass fields) are the
-            spec's options, with their types and defaults; default: the factory's own.
+        options: what declares the spec's options, with their types and defaults
+            (see :data:`OptionSources`); default: the factory's own parameters.
             The first that names a parameter types it; a parameter without a default
             (filled by the factory) is no option, except ``positional``. A function
             that returns the callables defers importing them. When the factory takes
@@ -185,10 +180,9 @@ def option_help(name: str) -> list[OptionHelp]:
         sources = sources()
     meanings: dict[str, str] = {}
     for source in sources:  # the meaning from the callable that declares the option
-        declared_here = inspect.signature(source).parameters
         docs = parameter_docs(source)
-        for key in declared_here:
-            meanings.setdefault(key, docs.get(key, ""))
+        for parameter in declared_parameters(source):
+            meanings.setdefault(parameter.name, docs.get(parameter.name, ""))
     return [
         OptionHelp(
             option,
@@ -339,71 +333,5 @@ def _nearest(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _make_random(config: GameConfig, seed: int | None) -> Agent:
-    return RandomAgent(seed=seed)
-
-
-register_agent("random", _make_random)
-register_agent("python", load_python_agent, positional="target")
-register_agent(
-    "mcts", mcts_from_spec, options=(mcts_from_spec, MCTSAgent), aliases=SPEC_ALIASES
-)
-
-
-def _make_engine(config: GameConfig, seed: int | None, **options: Any) -> Agent:
-    # Imported here so that only specs naming an engine load the engine client.
-    from agents.gomocup.engine_agent import engine_from_spec
-
-    return engine_from_spec(config, seed, **options)
-
-
-def _engine_options() -> list[Callable[..., Any]]:
-    """The engine spec's options: the path, then :class:`EngineAgent`'s keywords."""
-    from agents.gomocup.engine_agent import EngineAgent, engine_from_spec
-
-    return [engine_from_spec, EngineAgent]
-
-
-register_agent("engine", _make_engine, positional="path", options=_engine_options)
-register_agent("heuristic", HeuristicAgent)
-register_agent("alphabeta", AlphaBetaAgent, options=(AlphaBetaOptions,))
-
-
-def _alphazero_agent() -> type[Agent]:
-    """:class:`AlphaZeroAgent`, imported on first use: only specs naming AlphaZero pay
-    for importing torch, and without torch they say which extra to install."""
-    require_extra(("torch",), "alphazero", "AlphaZero (agents.alphazero)")
-    from agents.alphazero.agent import AlphaZeroAgent
-
-    return AlphaZeroAgent
-
-
-def _make_alphazero(
-    config: GameConfig, seed: int | None, weights: str | None = None, **options: Any
-) -> Agent:
-    return _alphazero_agent()(config, weights=weights, seed=seed, **options)
-
-
-register_agent(
-    "alphazero",
-    _make_alphazero,
-    options=lambda: (_make_alphazero, _alphazero_agent()),
-    aliases=SPEC_ALIASES,
-)
-
-
-def _ppo_loader() -> Callable[..., Agent]:
-    """:func:`agents.ppo.policy.load_ppo_agent`, imported on first use (torch)."""
-    require_extra(("torch",), "ppo", "The PPO policy (agents.ppo)")
-    from agents.ppo.policy import load_ppo_agent
-
-    return load_ppo_agent
-
-
-def _make_ppo(
-    config: GameConfig, seed: int | None, weights: str | None = None
-) -> Agent:
-    return _ppo_loader()(config, seed=seed, weights=weights)
-
-
-register_agent("ppo", _make_ppo)
+# The built-in agents register themselves on import (below everything they use).
+import agents.builtin_specs  # noqa: E402, F401

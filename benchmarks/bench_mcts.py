@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from agents.search import RolloutEvaluator, SearchConfig, SearchTree, run_searches
+from agents.search import SearchOptions, SearchTree, run_searches
 from gomoku_env import Board, GameConfig
 
 MID_GAME = [158, 110, 78, 48, 70, 131, 113, 174, 127, 85, 138, 100, 108, 144, 154, 55,
@@ -37,22 +37,25 @@ POSITIONS = {
     "empty 9x9": (9, []),
 }
 EXPLORATION = 2.0
-PLAIN = SearchConfig(exploration=EXPLORATION, tactical=False, candidate_distance=0)
-RANDOM = RolloutEvaluator(rollout="random")
-AGENT_DEFAULTS = SearchConfig(candidate_distance=2)
-TACTICAL = RolloutEvaluator(rollout="tactical")
+PLAIN = SearchOptions(
+    formula="uct", exploration=EXPLORATION, tactical=False, distance=0, rollout="random"
+)
+"""OpenSpiel's search: UCT over uniformly random rollouts on every point."""
+TACTICAL = SearchOptions(formula="uct", exploration=1.4, distance=2, rollout="tactical")
+"""The agent's kind of search: tactical nodes and rollouts, candidates within 2."""
 NODE_BYTES = 4 + 8 + 8 + 8 + 4 + 2 + 4 + 4 + 4 + 1 + 1
 EDGE_BYTES = 2 + 4 + 4
 
 
-def ours_single(size: int, moves: list[int], simulations: int, config: SearchConfig,
-                evaluator: RolloutEvaluator, seed: int) -> tuple[float, SearchTree]:  # fmt: skip
+def ours_single(
+    size: int, moves: list[int], simulations: int, options: SearchOptions, seed: int
+) -> tuple[float, SearchTree]:
     """Simulations per second of one search from a fresh tree, and the tree."""
     game = GameConfig(board_size=size)
-    tree = SearchTree(game, config, seed=seed)
+    tree = SearchTree(game, options, seed=seed)
     tree.reset(Board.from_moves(moves, game))
     started = time.thread_time()
-    (done,) = run_searches([tree], evaluator, simulations=simulations)
+    (done,) = run_searches([tree], None, simulations=simulations)
     return done / (time.thread_time() - started), tree
 
 
@@ -67,7 +70,7 @@ def ours_many(
         tree.reset(board)
     started = time.thread_time()
     # One after another in this thread (the driver would spread them over threads).
-    done = sum(run_searches([tree], RANDOM, simulations)[0] for tree in trees)
+    done = sum(run_searches([tree], None, simulations)[0] for tree in trees)
     return done / (time.thread_time() - started)
 
 
@@ -88,13 +91,15 @@ def ours_stepped(
     """Total simulations per second of ``count`` PUCT searches stepped together through
     the batched evaluator API (8 leaves per search per round)."""
     game = GameConfig(board_size=size)
-    config = SearchConfig(formula="puct", tactical=False)
-    trees = [SearchTree(game, config, seed=seed + k) for k in range(count)]
+    options = SearchOptions(
+        formula="puct", exploration=1.4, tactical=False, distance=0, leaves_per_round=8
+    )
+    trees = [SearchTree(game, options, seed=seed + k) for k in range(count)]
     board = Board.from_moves(moves, game)
     for tree in trees:
         tree.reset(board)
     started = time.thread_time()
-    done = sum(run_searches(trees, UniformEvaluator(), simulations, leaves_per_round=8))
+    done = sum(run_searches(trees, UniformEvaluator(), simulations))
     return done / (time.thread_time() - started)
 
 
@@ -136,16 +141,14 @@ def measure(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
         for name, (size, moves) in POSITIONS.items():
             row = samples[name]
             seed = 1000 * round_index
-            rate, tree = ours_single(size, moves, args.simulations, PLAIN, RANDOM, seed)
+            rate, tree = ours_single(size, moves, args.simulations, PLAIN, seed)
             row.setdefault("ours", []).append(rate)
             row.setdefault("nodes/sim", []).append(tree.node_count / tree.simulations)
             row.setdefault("bytes/sim", []).append(
                 (tree.node_count * NODE_BYTES + tree.edge_count * EDGE_BYTES)
                 / tree.simulations
             )
-            rate, _ = ours_single(
-                size, moves, args.simulations, AGENT_DEFAULTS, TACTICAL, seed
-            )
+            rate, _ = ours_single(size, moves, args.simulations, TACTICAL, seed)
             row.setdefault("ours, agent defaults", []).append(rate)
             row.setdefault("ours x64", []).append(
                 ours_many(size, moves, args.many_simulations, args.searches, seed)
@@ -206,7 +209,7 @@ def main() -> None:
     parser.add_argument("--searches", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    run_searches([SearchTree(GameConfig(board_size=9), PLAIN)], RANDOM, 10)  # compile
+    run_searches([SearchTree(GameConfig(board_size=9), PLAIN)], None, 10)  # compile
     report(measure(args), args.searches)
 
 

@@ -21,9 +21,9 @@ from numba import njit
 import gomoku_env
 from agents.classic import alphabeta_search as search
 from agents.classic.heuristic import HeuristicAgent
-from agents.classic.pattern_state import PatternState, place, remove
 from agents.classic.reports import pattern_state
-from agents.classic.threats import find_vcf
+from agents.patterns.pattern_state import PatternState, place, remove
+from agents.patterns.threats import find_vcf
 from gomoku_env import Board, GameConfig
 
 POSITIONS = 6

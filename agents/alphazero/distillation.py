@@ -170,7 +170,7 @@ def search_labels(
 
     def label(worker: int) -> None:
         agent = AlphaBetaAgent(
-            game, time=None, depth=depth, table_bits=LABEL_TABLE_BITS
+            game, budget=None, depth=depth, table_bits=LABEL_TABLE_BITS
         )
         for index in range(worker, len(planes), workers):
             agent.reset(int(seeds[index]))

@@ -12,6 +12,7 @@ import torch
 from agents.alphazero.agent import AlphaZeroAgent
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import TrainingConfig
+from agents.budget import Budget
 from agents.head_to_head import play_match
 from agents.specs import make_agent, registered_names
 
@@ -33,7 +34,7 @@ def evaluation_row(
         return AlphaZeroAgent(
             config.game,
             net,
-            simulations=config.evaluation_simulations,
+            Budget(simulations=config.evaluation_simulations),
             device=str(device),
             seed=seed,
         )

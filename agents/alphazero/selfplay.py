@@ -18,13 +18,13 @@ variety; later ones take the search's best move.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from agents.alphazero.replay import Batch
 from agents.alphazero.training_config import SelfPlayConfig
-from agents.search import Evaluator, SearchConfig, SearchTree, run_searches
+from agents.search import Evaluator, SearchOptions, SearchTree, run_searches
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY, other_color
@@ -61,23 +61,16 @@ class _Game:
     sample_colors: list[int] = field(default_factory=list)
 
 
-def search_config(game: GameConfig, config: SelfPlayConfig) -> SearchConfig:
-    """PUCT with root noise, and a tree sized for one move's search plus reuse.
+def search_options(config: SelfPlayConfig) -> SearchOptions:
+    """The config's search options (PUCT with root noise by default), with a tree
+    sized for one move's search plus reuse.
 
     A move adds at most ``simulations`` nodes and the kept subtree is smaller than the
     tree it came from, so a few searches' worth of nodes is plenty; a full tree stops
     growing (it still searches), it never fails.
     """
     max_nodes = TREE_SEARCHES * config.simulations + 2
-    return SearchConfig(
-        formula="puct",
-        exploration=config.exploration,
-        dirichlet_alpha=config.dirichlet_alpha,
-        dirichlet_fraction=config.dirichlet_fraction,
-        vcf_nodes=config.vcf_nodes,
-        max_nodes=max_nodes,
-        max_edges=max_nodes * game.cells,
-    )
+    return replace(config.search, max_nodes=max_nodes).for_evaluator(True)
 
 
 class SelfPlay:
@@ -93,9 +86,9 @@ class SelfPlay:
         self.game = game
         self.config = config
         self._rng = np.random.default_rng(seed)
-        self._search_config = search_config(game, config)
+        self._search_options = search_options(config)
         self._trees = [
-            SearchTree(game, self._search_config, seed=int(self._rng.integers(2**31)))
+            SearchTree(game, self._search_options, seed=int(self._rng.integers(2**31)))
             for _ in range(config.parallel_games)
         ]
 
@@ -123,7 +116,6 @@ class SelfPlay:
                     evaluator,
                     [g.budget - g.tree.simulations for g in active],
                     _seconds_left(deadline),
-                    self.config.leaves_per_round,
                     until_first=True,
                 )
             )

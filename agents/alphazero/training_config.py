@@ -2,7 +2,9 @@
 
 The network's shape, the optimiser, the teacher games, self-play and the run itself:
 each knob is a field declared once here (type, default, range, meaning), from which
-``gomoku train`` makes its flags. This module needs no torch.
+``gomoku train`` makes its flags; self-play's search knobs are the agents' own
+:class:`agents.search.SearchOptions` (the preset :data:`agents.search.SELF_PLAY_PRESET`).
+This module needs no torch.
 
 The defaults are what ``gomoku train`` uses: a small network, about a hundred
 simulations per self-play move with playout-cap randomisation, 64 games stepped
@@ -15,6 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 
 from agents.options import bounded, check_fields
+from agents.search.settings import SELF_PLAY_PRESET, SearchOptions
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import PLANE_COUNT
 
@@ -93,20 +96,14 @@ class SelfPlayConfig:
     randomisation: cheap moves keep games going but give no training sample)"""
     full_search_probability: float = bounded(0.25, minimum=0, maximum=1)
     """share of moves that get the full search and give a sample"""
-    leaves_per_round: int = bounded(4, minimum=1)
-    """leaves one game's search gathers per network call (kept apart by virtual loss)"""
     temperature_moves: int = bounded(6, minimum=0)
     """moves sampled in proportion to visits at the start of a game; later moves take
     the most visited"""
-    dirichlet_alpha: float = bounded(0.2, above=0)
-    """root noise concentration (about 10 / legal moves)"""
-    dirichlet_fraction: float = bounded(0.25, minimum=0, maximum=1)
-    """weight of the root noise on full moves"""
-    exploration: float = bounded(1.5, minimum=0)
-    """the PUCT constant"""
-    vcf_nodes: int = bounded(200, minimum=0)
-    """solver nodes of each searched node's forced-win check (0: none); a game whose
-    root is proven ends there, labelled with the proven result"""
+    search: SearchOptions = field(default_factory=lambda: SELF_PLAY_PRESET)
+    """the search's knobs, shared with the agents (:data:`SELF_PLAY_PRESET`: PUCT,
+    root noise, 4 leaves a game per network call, forced-win checks; a game whose root
+    is proven ends there, labelled with the proven result); the tree's size follows
+    ``simulations``"""
 
     def __post_init__(self) -> None:
         check_fields(self)

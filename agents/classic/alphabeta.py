@@ -5,8 +5,13 @@ Each move goes through three steps:
 1. a VCF search for the mover: a forced win by fours is played at once;
 2. a VCF search for the opponent: if the opponent has one, the root moves are cut to
    those after which it has none (when some exist);
-3. iterative deepening of :func:`agents.classic.alphabeta_search.negamax` until the time budget
-   or the depth limit runs out; each iteration's transposition table orders the next.
+3. iterative deepening of :func:`agents.classic.alphabeta_search.negamax` until the
+   budget (:class:`agents.budget.Budget`: nodes and/or seconds) or the depth limit runs
+   out; each iteration's transposition table orders the next.
+
+A ``nodes`` budget counts work (alpha-beta nodes and every VCF search's nodes, the
+root's included), so the same seed and nodes give the same move on any machine; the
+first iteration always completes, as under the clock.
 """
 
 from __future__ import annotations
@@ -16,20 +21,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agents.budget import ALPHABETA_BUDGET, Budget
 from agents.classic import alphabeta_search as search
-from agents.classic.pattern_state import COUNT_FIVES, PatternState
 from agents.classic.reports import (
     SearchReport,
     pattern_state,
     position_of,
 )
-from agents.classic.threats import find_vcf, refuting_moves, side_of
 from agents.options import bounded, check_fields
+from agents.patterns.pattern_state import COUNT_FIVES, PatternState
+from agents.patterns.threats import find_vcf, refuting_moves, side_of
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import centre_point, other_color
 
 MAX_DEPTH = 64
+UNLIMITED_NODES = int(np.iinfo(np.int64).max)
 TIME_MARGIN = 0.85
 """Share of the time left that the node limit of the next iteration may use: the
 node rate of a deeper iteration is a little lower than that of the last one."""
@@ -37,13 +44,11 @@ node rate of a deeper iteration is a little lower than that of the last one."""
 
 @dataclass(frozen=True)
 class AlphaBetaOptions:
-    """Settings of :class:`AlphaBetaAgent` (all validated); the ``alphabeta`` spec's
-    options."""
+    """Settings of :class:`AlphaBetaAgent` (all validated); with the budget's fields,
+    the ``alphabeta`` spec's options."""
 
-    time: float | None = bounded(1.0, above=0)
-    """seconds per move (none: no clock; ``depth`` alone stops the search)"""
     depth: int | None = bounded(None, minimum=1)
-    """the deepest iteration (none: up to the clock, at most 64)"""
+    """the deepest iteration (none: up to the budget, at most 64)"""
     branching: int = bounded(12, minimum=1)
     """moves searched per node, best pattern scores first"""
     vcf_plies: int = bounded(21, minimum=1)
@@ -56,10 +61,6 @@ class AlphaBetaOptions:
     """the transposition table holds 2 ** table_bits entries"""
 
     def __post_init__(self) -> None:
-        if self.time is None and self.depth is None:
-            raise ValueError(
-                "give a time budget, a depth limit, or both (both are None)"
-            )
         check_fields(self)
 
 
@@ -69,12 +70,15 @@ class AlphaBetaAgent:
     Args:
         config: the game (defaults to 15×15 freestyle); observations must match it.
         seed: seeds the ranking that breaks move-ordering ties; ``reset(seed)`` reseeds.
-            With a depth limit and no clock, the same seed gives the same moves.
-        **options: the fields of :class:`AlphaBetaOptions` (time, depth, branching, …).
+            With a depth limit or a nodes budget and no clock, the same seed gives the
+            same moves.
+        budget: nodes and/or seconds a move (simulations are refused); None: the
+            ``depth`` alone stops the search.
+        **options: the fields of :class:`AlphaBetaOptions` (depth, branching, …).
 
     ``act`` accepts a PettingZoo observation or a :class:`gomoku_env.Board`;
     ``last_report`` holds the principal variation, score, nodes and depth of the last
-    search. Setting ``time_per_move`` (seconds) overrides the ``time`` option, as the
+    search. Setting ``time_per_move`` (seconds) overrides the budget's time, as the
     :class:`agents.base.TimedAgent` protocol asks (the Gomocup brain sets it).
     """
 
@@ -82,10 +86,16 @@ class AlphaBetaAgent:
         self,
         config: GameConfig | None = None,
         seed: int | None = None,
+        budget: Budget | None = ALPHABETA_BUDGET,
         **options: object,
     ) -> None:
         self.config = config if config is not None else GameConfig()
         self.options = AlphaBetaOptions(**options)
+        if budget is None and self.options.depth is None:
+            raise ValueError("give a budget, a depth limit, or both (both are None)")
+        if budget is not None:
+            budget.refuse(type(self).__name__, ("nodes", "time"))
+        self.budget = budget
         self._zobrist = search.zobrist_keys(self.config.cells)
         self._table = search.new_table(self.options.table_bits)
         self._rng = np.random.default_rng(seed)
@@ -112,32 +122,41 @@ class AlphaBetaAgent:
         self._tie_rank = self._rng.permutation(self.config.cells).astype(np.int64)
         line = np.empty(self.options.vcf_plies + 1, dtype=np.int64)
         length, nodes = find_vcf(
-            state, color, self.options.vcf_plies, self.options.vcf_nodes, line
+            state, color, self.options.vcf_plies, self._vcf_nodes(0), line
         )
         if length > 0:
             pv = tuple(int(move) for move in line[:length])
             return self._finish(
                 start, pv[0], search.WIN_SCORE - length, pv, nodes, 0, "vcf"
             )
-        root_moves, defence_nodes = self._defence(state, color)
+        root_moves, defence_nodes = self._defence(state, color, nodes)
         return self._deepen(start, state, color, root_moves, nodes + defence_nodes)
 
-    def _defence(self, state: PatternState, color: int) -> tuple[np.ndarray, int]:
+    def _vcf_nodes(self, used: int) -> int:
+        """The node budget of a root VCF search after ``used`` nodes of the move: the
+        ``vcf_nodes`` option, cut to what a nodes budget has left (at least one)."""
+        limit = None if self.budget is None else self.budget.nodes
+        if limit is None:
+            return self.options.vcf_nodes
+        return max(1, min(self.options.vcf_nodes, limit - used))
+
+    def _defence(
+        self, state: PatternState, color: int, used: int
+    ) -> tuple[np.ndarray, int]:
         """Root moves that stop the opponent's VCF (empty: no restriction) and nodes."""
         opponent = other_color(color)
         options = self.options
         if state.counts[side_of(opponent), COUNT_FIVES] > 0:
             return np.empty(0, dtype=np.int64), 0
         line = np.empty(options.vcf_plies + 1, dtype=np.int64)
-        length, nodes = find_vcf(
-            state, opponent, options.vcf_plies, options.vcf_nodes, line
-        )
+        vcf_nodes = self._vcf_nodes(used)
+        length, nodes = find_vcf(state, opponent, options.vcf_plies, vcf_nodes, line)
         if length == 0:
             return np.empty(0, dtype=np.int64), nodes
         candidates = search.ordered_candidates(
             state, color, self._tie_rank, -1, 4 * options.branching
         )
-        per_move = max(1, options.vcf_nodes // max(1, candidates.size))
+        per_move = max(1, vcf_nodes // max(1, candidates.size))
         refuting = refuting_moves(state, color, candidates, options.vcf_plies, per_move)
         return refuting[: options.branching], nodes
 
@@ -145,10 +164,9 @@ class AlphaBetaAgent:
         self, start: float, state: PatternState, color: int, root_moves: np.ndarray,
         nodes: int,
     ) -> int:  # fmt: skip
-        """Iterative deepening under the clock and the depth limit."""
+        """Iterative deepening under the budget and the depth limit."""
         options = self.options
-        budget = self.time_per_move if self.time_per_move is not None else options.time
-        deadline = start + budget if budget is not None else None
+        deadline, max_nodes = self._limits(start)
         context = search.SearchContext(
             zobrist=self._zobrist, tie_rank=self._tie_rank,
             counters=np.zeros(search.COUNTER_SLOTS, dtype=np.int64),
@@ -157,12 +175,16 @@ class AlphaBetaAgent:
         )  # fmt: skip
         key = search.position_hash(state, self._zobrist)
         best, score, completed = -1, 0, 0
-        node_limit = np.iinfo(np.int64).max
+        node_limit = UNLIMITED_NODES
         for depth in range(1, (options.depth or MAX_DEPTH) + 1):
+            if depth > 1 and nodes >= max_nodes:
+                break
             iteration_start = time.perf_counter()
             counters = context.counters
             counters[:] = 0
-            counters[search.NODE_LIMIT] = node_limit
+            # The first iteration always completes; later ones stop at the budget.
+            left = max_nodes - nodes if depth > 1 else UNLIMITED_NODES
+            counters[search.NODE_LIMIT] = min(node_limit, left)
             value = search.negamax(
                 state, self._table, context, color, depth, -search.INFINITY,
                 search.INFINITY, 0, key,
@@ -173,17 +195,25 @@ class AlphaBetaAgent:
             best, score, completed = int(counters[search.BEST_MOVE]), int(value), depth
             if abs(score) > search.WIN_THRESHOLD:
                 break
-            if deadline is None:
-                continue
-            now = time.perf_counter()
-            spent = max(now - iteration_start, 1e-4)
-            if deadline - now < 2 * spent:
-                break
-            searched = counters[search.NODES] + counters[search.VCF_NODES]
-            node_limit = int(TIME_MARGIN * (deadline - now) * searched / spent)
+            if deadline is not None:
+                node_limit = _clock_limit(deadline, iteration_start, counters)
+                if node_limit == 0:
+                    break
         pv = self._principal_variation(state, color, key, completed, best)
         reason = "defence" if root_moves.size else "search"
         return self._finish(start, best, score, pv, nodes, completed, reason)
+
+    def _limits(self, start: float) -> tuple[float | None, int]:
+        """The deadline (None: no clock; ``time_per_move`` overrides the budget's) and
+        the nodes a move may use."""
+        seconds = self.time_per_move
+        if seconds is None and self.budget is not None:
+            seconds = self.budget.time
+        nodes = None if self.budget is None else self.budget.nodes
+        return (
+            None if seconds is None else start + seconds,
+            UNLIMITED_NODES if nodes is None else nodes,
+        )
 
     def _principal_variation(
         self, state: PatternState, color: int, key: int, completed: int, best: int
@@ -203,3 +233,14 @@ class AlphaBetaAgent:
             depth=depth, reason=reason, elapsed=time.perf_counter() - start,
         )  # fmt: skip
         return int(move)
+
+
+def _clock_limit(deadline: float, iteration_start: float, counters: np.ndarray) -> int:
+    """The node limit of the next iteration that the clock leaves, at the last
+    iteration's node rate; 0 when there is no time for it (less than twice the last)."""
+    now = time.perf_counter()
+    spent = max(now - iteration_start, 1e-4)
+    if deadline - now < 2 * spent:
+        return 0
+    searched = counters[search.NODES] + counters[search.VCF_NODES]
+    return int(TIME_MARGIN * (deadline - now) * searched / spent)

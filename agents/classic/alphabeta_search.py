@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from agents.classic.pattern_state import (
+from agents.patterns.pattern_state import (
     COUNT_FIVES,
     COUNT_FOURS,
     COUNT_WINNING,
@@ -36,8 +36,8 @@ from agents.classic.pattern_state import (
     position_value,
     remove,
 )
-from agents.classic.point_shapes import FIVE_SCORE
-from agents.classic.threats import (
+from agents.patterns.point_shapes import FIVE_SCORE
+from agents.patterns.threats import (
     blocked_by_ban,
     five_point,
     side_of,

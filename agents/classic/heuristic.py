@@ -7,10 +7,10 @@ import time
 import numpy as np
 
 from agents.classic.heuristic_batch import heuristic_moves, heuristic_scores
-from agents.classic.patterns import point_values
-from agents.classic.point_shapes import ATTACK_WEIGHT, DEFENCE_WEIGHT
 from agents.classic.reports import SearchReport, position_of
-from agents.classic.shapes import build_shape_table
+from agents.patterns.point_shapes import ATTACK_WEIGHT, DEFENCE_WEIGHT
+from agents.patterns.shapes import build_shape_table
+from agents.patterns.values import point_values
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number

@@ -2,7 +2,7 @@
 
 :func:`heuristic_moves` rebuilds each game's cells from its observation planes, scores
 every point as :meth:`agents.classic.heuristic.HeuristicAgent.scores` does (the same
-:func:`agents.classic.patterns.point_values`) and plays the best. Ties are broken with one
+:func:`agents.patterns.values.point_values`) and plays the best. Ties are broken with one
 uniform draw per game supplied by the caller, so the choice among equally good points
 is uniform, as in ``HeuristicAgent.act``, but not the same point that ``act`` would
 draw from the same seed.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.classic.patterns import point_values
+from agents.patterns.values import point_values
 from gomoku_env.kernels import BLACK, EMPTY, RENJU, centre_point, other_color
 from gomoku_env.planes import read_cells
 from gomoku_env.renju import ALLOWED, forbidden_codes

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.classic.pattern_state import PatternState, new_state
+from agents.patterns.pattern_state import PatternState, new_state
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import board_from_observation

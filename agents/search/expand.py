@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.classic.pattern_state import PatternState
+from agents.patterns.pattern_state import PatternState
 from agents.search.arrays import (
     EDGES_USED,
     LOSS,
@@ -175,7 +175,7 @@ def expand_node(
     count = -forced
     if count == 0:
         count = candidate_points(
-            cells, size, rule_code, to_move, settings.candidate_distance, points
+            cells, size, rule_code, to_move, settings.distance, points
         )
         if checks and node == 0:
             count = root_defence(patterns, to_move, points, count)

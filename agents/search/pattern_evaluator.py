@@ -1,9 +1,9 @@
-"""PatternEvaluator: the line-shape scores of :mod:`agents.classic.patterns` as a leaf evaluator.
+"""PatternEvaluator: the line-shape scores of :mod:`agents.patterns.values` as a leaf evaluator.
 
 It implements :class:`agents.search.Evaluator`, so the search core runs PUCT with it
 exactly as with a network. For each leaf (planes from the side to move) it rebuilds the
 cells and scores every empty point for both colours with
-:func:`agents.classic.patterns.point_values`:
+:func:`agents.patterns.values.point_values`:
 
 * priors: softmax over the legal points of ``log(1 + move score) / temperature``, the
   move score being ATTACK_WEIGHT × the point's value to the mover + DEFENCE_WEIGHT × its
@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.classic.patterns import ATTACK_WEIGHT, DEFENCE_WEIGHT, point_values
-from agents.classic.shapes import build_shape_table
+from agents.patterns.shapes import build_shape_table
+from agents.patterns.values import ATTACK_WEIGHT, DEFENCE_WEIGHT, point_values
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
 from gomoku_env.kernels import other_color

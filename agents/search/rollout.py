@@ -1,4 +1,4 @@
-"""Rollouts, the compiled side of :class:`agents.search.RolloutEvaluator`: play a
+"""Rollouts, how a tree values its leaves without an evaluator: play a
 position out with random moves; a tactical rollout first takes its own win in one, else
 blocks the opponent's (the threats are tracked as stones land). The rollout's ``cells``
 are scratch: under renju they follow the game, for the legality hook.
@@ -18,7 +18,7 @@ from numba import njit
 
 from agents.search.arrays import random_below
 from agents.search.position_kernels import is_legal_point, winning_points
-from agents.search.settings import SearchSettings
+from agents.search.settings import TACTICAL_ROLLOUT, SearchSettings
 from gomoku_env.kernels import EMPTY, RENJU, judge_stone, other_color, wins_with_run
 
 WALL = 3  # the border of a padded board: never a player's colour, never empty
@@ -219,9 +219,9 @@ def rollout(
     cells: np.ndarray, settings: SearchSettings, color: int, rng: np.ndarray
 ) -> int:
     """Play ``cells`` out, ``color`` first; the winner's colour, 0 for a draw."""
-    tactical = settings.tactical_rollouts
+    tactical = settings.rollout_code == TACTICAL_ROLLOUT
     size, win_length = settings.board_size, settings.win_length
-    rule_code, distance = settings.rule_code, settings.candidate_distance
+    rule_code, distance = settings.rule_code, settings.distance
     pad = max(win_length, distance)
     stride = size + 2 * pad
     board, points, seen, count = starting_points(cells, size, pad, distance)

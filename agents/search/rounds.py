@@ -2,9 +2,10 @@
 
 A round descends from the root up to ``max_leaves`` times; proven leaves are backed up
 on the spot, the others are marked pending (so later descents of the round turn away
-from them, on top of the virtual loss) and returned. With a RolloutEvaluator the whole
-loop runs here (:func:`run_rollouts`); with a batched evaluator Python calls
-:func:`gather_leaf_inputs`, the evaluator, then :func:`apply_evaluations`.
+from them, on top of the virtual loss) and returned. Without an evaluator (rollouts of
+the settings' ``rollout_code``) the whole loop runs here (:func:`run_rollouts`); with an
+evaluator Python calls :func:`gather_leaf_inputs`, the evaluator, then
+:func:`apply_evaluations`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.classic.pattern_state import PatternState
+from agents.patterns.pattern_state import PatternState
 from agents.search.arrays import UNKNOWN, TreeArrays
 from agents.search.expand import expand_node
 from agents.search.position_kernels import legal_mask_into

@@ -1,91 +1,123 @@
-"""The knobs of a search: :class:`SearchConfig` for people, :class:`SearchSettings` for
-the compiled kernels.
+"""The knobs of a search: :class:`SearchOptions` for people, :class:`SearchSettings`
+for the compiled kernels.
 
-A :class:`SearchConfig` is validated once, when it is made. A tree turns it and the
-game's rules into one :class:`SearchSettings` (the rule parsed to its code there, once)
-and hands that whole to every kernel, which reads its fields by name. Each knob keeps
-its name on the way down (``exploration`` is ``exploration`` in the config, the
-settings and the selection kernel).
+Every knob is declared once, as a field of :class:`SearchOptions` (its type, default,
+range and meaning); the agents' own defaults are named presets of it
+(:data:`MCTS_PRESET`, :data:`ALPHAZERO_PRESET`, :data:`SELF_PLAY_PRESET`), and the
+``mcts`` and ``alphazero`` spec options and ``gomoku agents`` come from its fields. The
+options are validated once, when made. A tree turns them and the game's rules into one
+:class:`SearchSettings` (the rule parsed to its code, the formula and the rollout kind
+to flags) that every kernel reads by name. A knob keeps its name from the spec to the
+kernel (``distance`` is ``distance`` in a spec, the options, the settings and the
+kernels); ``edges_per_node`` is multiplied into the edge capacity by the tree, and
+``formula`` and ``rollout`` reach the kernels as ``puct`` and ``rollout_code``.
+
+>>> ALPHAZERO_PRESET.exploration, MCTS_PRESET.exploration
+(1.5, 1.0)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from agents.options import bounded, check_fields
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import check_number
 
 FORMULAS = ("uct", "puct")
+ROLLOUTS = ("random", "tactical")
+"""Rollout kinds; a kind's index is its ``rollout_code`` in the kernels."""
+TACTICAL_ROLLOUT = ROLLOUTS.index("tactical")
 
 
 @dataclass(frozen=True)
-class SearchConfig:
-    """How a search selects, expands and remembers.
+class SearchOptions:
+    """How a tree search selects, expands, values and remembers (validated once)."""
 
-    Attributes:
-        formula: ``"uct"`` (uniform priors: unvisited moves first, then
-            Q + c·sqrt(ln N / n)) or ``"puct"`` (Q + c·P·sqrt(N) / (1 + n), for an
-            evaluator's priors). An explicit choice rather than one implied by the
-            evaluator: it decides how the tree spends its visits and whether root
-            noise applies, both fixed when the tree is built, and either formula
-            works with either kind of evaluator (PUCT over rollouts' uniform priors,
-            UCT over a network's values). :class:`agents.mcts.MCTSAgent` takes the
-            evaluator's own ``formula``: UCT for rollouts, PUCT for priors.
-        exploration: the constant c of the formula.
-        fpu: PUCT value of a move never visited (first-play urgency), in [-1, 1].
-        virtual_loss: loss charged to each node on the path of a pending leaf, so the
-            leaves gathered in one round differ.
-        dirichlet_alpha: concentration of the Dirichlet noise mixed into root priors.
-        dirichlet_fraction: weight of that noise (0 disables it; needs ``"puct"``).
-        candidate_distance: 0 for every legal point; d > 0 expands and plays out only
-            points within d (Chebyshev) of a stone (the whole board when it is empty).
-        tactical: a win in one is always taken and an opponent's win in one always
-            blocked (the only moves expanded in those positions).
-        vcf_nodes: 0 for none; n > 0 checks every node expanded for a forced win by
-            fours of the side to move (n solver nodes; the root gets
-            :data:`agents.search.tactics.ROOT_VCF_NODES` and its moves are cut to
-            those that stop the opponent's), which proves the node as a win in one
-            is.
-        max_nodes: node capacity of the tree (memory bound; a full tree stops growing).
-        max_edges: edge capacity (an expanded node holds one edge per candidate move).
-    """
-
-    formula: str = "uct"
-    exploration: float = 1.4
-    fpu: float = 0.0
-    virtual_loss: float = 1.0
-    dirichlet_alpha: float = 0.3
-    dirichlet_fraction: float = 0.0
-    candidate_distance: int = 0
+    formula: str | None = None
+    """uct (unvisited moves first, then Q + c·sqrt(ln N / n)) or puct
+    (Q + c·P·sqrt(N) / (1 + n), for an evaluator's priors); none: UCT over rollouts,
+    PUCT over an evaluator's priors"""
+    exploration: float = bounded(1.0, minimum=0)
+    """the exploration constant c of the formula"""
+    leaves_per_round: int = bounded(1, minimum=1)
+    """leaves gathered per round (kept apart by virtual loss); with an evaluator,
+    leaves per evaluate call"""
+    distance: int = bounded(2, minimum=0)
+    """candidate points within this (Chebyshev) distance of a stone, in the tree and
+    the rollouts (0: every legal point; the whole board when it is empty)"""
     tactical: bool = True
-    vcf_nodes: int = 0
-    max_nodes: int = 1_000_000
-    max_edges: int = 16_000_000
+    """always take a win in one and block the opponent's (the only moves expanded in
+    those positions)"""
+    vcf_nodes: int = bounded(0, minimum=0)
+    """0 for none; n > 0 proves forced wins by fours in every node expanded with n
+    solver nodes, and at the root plays its own and stops the opponent's"""
+    rollout: str = "tactical"
+    """how leaves are played out without an evaluator: tactical (takes and blocks wins
+    in one, else random) or random"""
+    fpu: float = bounded(0.0, minimum=-1, maximum=1)
+    """PUCT value of a move never visited (first-play urgency)"""
+    virtual_loss: float = bounded(1.0, minimum=0)
+    """loss charged to the path of a pending leaf, so a round's leaves differ"""
+    dirichlet_alpha: float = bounded(0.3, above=0)
+    """concentration of the Dirichlet noise mixed into the root priors (about 10 /
+    legal moves)"""
+    dirichlet_fraction: float = bounded(0.0, minimum=0, maximum=1)
+    """weight of that root noise (0: none; needs PUCT)"""
+    max_nodes: int = bounded(1_000_000, minimum=2)
+    """tree capacity in nodes (memory bound; a full tree stops growing and keeps
+    refining its visits)"""
+    edges_per_node: int | None = bounded(16, minimum=1)
+    """edge capacity per node (an expanded node has one edge per candidate point);
+    none: one per board cell"""
 
     def __post_init__(self) -> None:
-        if self.formula not in FORMULAS:
-            raise ValueError(f"formula must be one of {FORMULAS}, got {self.formula!r}")
-        check_number("exploration", self.exploration, minimum=0.0)
-        check_number("fpu", self.fpu, minimum=-1.0, maximum=1.0)
-        check_number("virtual_loss", self.virtual_loss, minimum=0.0)
-        check_number("dirichlet_alpha", self.dirichlet_alpha, minimum=1e-6)
-        check_number(
-            "dirichlet_fraction", self.dirichlet_fraction, minimum=0.0, maximum=1.0
-        )
-        if self.dirichlet_fraction > 0 and self.formula != "puct":
+        check_fields(self)
+        if self.formula is not None and self.formula not in FORMULAS:
             raise ValueError(
-                f"dirichlet_fraction={self.dirichlet_fraction} needs formula='puct' "
-                f"(UCT ignores priors), got formula={self.formula!r}"
+                f"formula must be one of {FORMULAS} or None, got {self.formula!r}"
             )
-        check_number(
-            "candidate_distance", self.candidate_distance, minimum=0, integer=True
-        )
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {ROLLOUTS}, got {self.rollout!r}")
         if not isinstance(self.tactical, bool):
             raise TypeError(f"tactical must be a bool, got {self.tactical!r}")
-        check_number("vcf_nodes", self.vcf_nodes, minimum=0, integer=True)
-        check_number("max_nodes", self.max_nodes, minimum=2, integer=True)
-        check_number("max_edges", self.max_edges, minimum=1, integer=True)
+        if self.dirichlet_fraction > 0 and self.formula == "uct":
+            raise ValueError(
+                f"dirichlet_fraction={self.dirichlet_fraction} needs formula='puct' "
+                "(UCT ignores priors), got formula='uct'"
+            )
+
+    def for_evaluator(self, evaluated: bool) -> SearchOptions:
+        """These options with the formula settled: as given, else PUCT when leaves
+        are ``evaluated`` (an evaluator's priors) and UCT over rollouts."""
+        if self.formula is not None:
+            return self
+        return replace(self, formula="puct" if evaluated else "uct")
+
+
+MCTS_PRESET = SearchOptions()
+""":class:`agents.mcts.MCTSAgent`'s defaults: the base options."""
+ALPHAZERO_PRESET = replace(
+    MCTS_PRESET,
+    exploration=1.5,
+    leaves_per_round=8,
+    distance=0,
+    vcf_nodes=200,
+    max_nodes=50_000,
+    edges_per_node=None,
+)
+""":class:`agents.alphazero.agent.AlphaZeroAgent`'s defaults: PUCT over the network's
+priors on every point, a batch of 8 leaves a call, 200 solver nodes per check (the
+alpha-beta agent's horizon check has as many), a tree of 50,000 nodes."""
+SELF_PLAY_PRESET = replace(
+    ALPHAZERO_PRESET,
+    formula="puct",
+    leaves_per_round=4,
+    dirichlet_alpha=0.2,
+    dirichlet_fraction=0.25,
+)
+"""Self-play's defaults: AlphaZero's, with root noise and 4 leaves a game a call (64
+games share one call); self-play sizes ``max_nodes`` from its simulations."""
 
 
 class SearchSettings(NamedTuple):
@@ -98,28 +130,29 @@ class SearchSettings(NamedTuple):
     board_size: int
     win_length: int
     rule_code: int  # gomoku_env.kernels' code of the rule (FREESTYLE, ..., RENJU)
-    candidate_distance: int  # 0: every legal point; d > 0: points near a stone
+    distance: int  # 0: every legal point; d > 0: points near a stone
     tactical: bool  # expand only the win in one, or the blocks of the opponent's
     vcf_nodes: int  # solver nodes of each node's VCF check (0: no checks)
     puct: bool  # PUCT with priors; False: UCT (unvisited edges first)
     exploration: float
     fpu: float  # PUCT value of an unvisited edge
     virtual_loss: float
-    tactical_rollouts: bool = False  # the RolloutEvaluator's kind, set for each run
+    rollout_code: int  # the index of the options' rollout in ROLLOUTS
 
 
-def search_settings(game: GameConfig, config: SearchConfig) -> SearchSettings:
-    """The settings of a search of ``game`` with ``config`` (the rollout kind is the
-    evaluator's: a rollout run replaces ``tactical_rollouts``)."""
+def search_settings(game: GameConfig, options: SearchOptions) -> SearchSettings:
+    """The settings of a search of ``game`` with ``options`` (a formula left None is
+    UCT: the tree's own rounds are rollouts)."""
     return SearchSettings(
         board_size=int(game.board_size),
         win_length=int(game.win_length),
         rule_code=int(game.rule.code),
-        candidate_distance=int(config.candidate_distance),
-        tactical=bool(config.tactical),
-        vcf_nodes=int(config.vcf_nodes),
-        puct=config.formula == "puct",
-        exploration=float(config.exploration),
-        fpu=float(config.fpu),
-        virtual_loss=float(config.virtual_loss),
+        distance=int(options.distance),
+        tactical=bool(options.tactical),
+        vcf_nodes=int(options.vcf_nodes),
+        puct=options.formula == "puct",
+        exploration=float(options.exploration),
+        fpu=float(options.fpu),
+        virtual_loss=float(options.virtual_loss),
+        rollout_code=ROLLOUTS.index(options.rollout),
     )

@@ -1,7 +1,7 @@
 """Forced wins inside the search: the VCF solver's verdicts at leaves and at the root.
 
 With ``vcf_nodes > 0`` in the search's settings, every node is checked when it is
-expanded, with the package's own solver (:mod:`agents.classic.threats`):
+expanded, with the package's own solver (:mod:`agents.patterns.threats`):
 
 * **A proven win.** When the side to move has a VCF (victory by continuous fours), the
   node gets the single edge that starts it, and is proven as a win in one is: the
@@ -11,7 +11,7 @@ expanded, with the package's own solver (:mod:`agents.classic.threats`):
   cut to the moves after which the opponent has none (as the alpha-beta agent does);
   when no move stops it, every move stays (the game is lost either way).
 
-The solver works on a :class:`~agents.classic.pattern_state.PatternState` of the root
+The solver works on a :class:`~agents.patterns.pattern_state.PatternState` of the root
 position, which the tree keeps up to date move by move; a leaf's moves are placed on
 it for the check and taken back after, so a check costs the path's few incremental
 updates plus the solver's nodes. Leaves get ``vcf_nodes`` solver nodes;
@@ -23,14 +23,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.classic.pattern_state import (
+from agents.patterns.pattern_state import (
     COUNT_FIVES,
     PatternState,
     new_state,
     place,
     remove,
 )
-from agents.classic.threats import find_vcf, refuting_moves, side_of
+from agents.patterns.threats import find_vcf, refuting_moves, side_of
 from agents.search.arrays import TreeArrays
 from agents.search.settings import SearchSettings
 from gomoku_env.kernels import other_color

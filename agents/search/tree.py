@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.classic.pattern_state import place
+from agents.patterns.pattern_state import place
 from agents.search import results
 from agents.search.arrays import (
     EDGES_USED,
@@ -28,7 +28,7 @@ from agents.search.arrays import (
 )
 from agents.search.position_kernels import is_legal_point
 from agents.search.rounds import apply_evaluations, gather_leaf_inputs, run_rollouts
-from agents.search.settings import SearchConfig, search_settings
+from agents.search.settings import MCTS_PRESET, SearchOptions, search_settings
 from agents.search.tactics import root_has_threats, root_patterns
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
@@ -40,20 +40,23 @@ class SearchTree:
 
     Args:
         game: the game's rules (board size, win length, rule).
-        config: search knobs; :class:`SearchConfig` defaults when None.
+        options: search knobs (:data:`agents.search.settings.MCTS_PRESET` when
+            None); a ``formula`` left None is UCT (the tree's rollouts).
         seed: seeds the search's randomness (edge order, rollouts, root noise).
     """
 
     def __init__(
         self,
         game: GameConfig,
-        config: SearchConfig | None = None,
+        options: SearchOptions | None = None,
         seed: int | None = None,
     ) -> None:
         self.game = game
-        self.config = config if config is not None else SearchConfig()
-        self.settings = search_settings(game, self.config)
-        self._tree = allocate_tree(self.config.max_nodes, self.config.max_edges)
+        self.options = options if options is not None else MCTS_PRESET
+        self.settings = search_settings(game, self.options)
+        edges_per_node = self.options.edges_per_node or game.cells
+        self.max_edges = self.options.max_nodes * edges_per_node
+        self._tree = allocate_tree(self.options.max_nodes, self.max_edges)
         self._spare = None
         self._cells = np.zeros(game.cells, dtype=np.int8)
         self._state = np.array([BLACK, -1, 0], dtype=np.int64)
@@ -89,7 +92,7 @@ class SearchTree:
         self._state[:] = (board.to_move, -1 if last is None else last, len(board.moves))
         clear_tree(self._tree, -1)
         self._leaf_count = 0
-        self._noise_due = self.config.dirichlet_fraction > 0
+        self._noise_due = self.options.dirichlet_fraction > 0
 
     def advance(self, action: int) -> None:
         """Play ``action`` at the root and keep the subtree under it (tree reuse).
@@ -127,7 +130,7 @@ class SearchTree:
             if root_has_threats(self._patterns, other_color(to_move)):
                 child = -1  # expand the root afresh, with the root's checks
         self._keep_subtree(child, int(action))
-        self._noise_due = self.config.dirichlet_fraction > 0
+        self._noise_due = self.options.dirichlet_fraction > 0
 
     def _keep_subtree(self, child: int, action: int) -> None:
         """Make ``child`` (-1: none yet) the root, reached by ``action``."""
@@ -135,7 +138,7 @@ class SearchTree:
             clear_tree(self._tree, action)
             return
         if self._spare is None:
-            self._spare = allocate_tree(self.config.max_nodes, self.config.max_edges)
+            self._spare = allocate_tree(self.options.max_nodes, self.max_edges)
         compact_subtree(self._tree, child, self._spare)
         self._tree, self._spare = self._spare, self._tree
 
@@ -182,19 +185,15 @@ class SearchTree:
 
     # --- the two kinds of round ------------------------------------------------------
 
-    def play_rollouts(
-        self, tactical: bool, simulations: int, leaves_per_round: int
-    ) -> int:
-        """Up to ``simulations`` simulations valued by rollouts (``tactical`` ones take
-        and block wins in one), in one compiled call gathering ``leaves_per_round``
-        leaves per round; the number run."""
+    def play_rollouts(self, simulations: int) -> int:
+        """Up to ``simulations`` simulations valued by rollouts of the options'
+        ``rollout`` kind, in one compiled call gathering the options'
+        ``leaves_per_round`` leaves per round; the number run."""
         if self._leaf_count:
             raise ValueError("the previous gather() still awaits apply()")
-        # The rollout kind travels in the settings, where the kernels read it once.
-        settings = self.settings._replace(tactical_rollouts=tactical)
         found = run_rollouts(
-            self._tree, self._cells, settings, self._state, simulations,
-            leaves_per_round, self._kernel_rng, self._patterns,
+            self._tree, self._cells, self.settings, self._state, simulations,
+            self.options.leaves_per_round, self._kernel_rng, self._patterns,
         )  # fmt: skip
         done = int(found)
         self.simulations += done
@@ -238,8 +237,8 @@ class SearchTree:
         start, count = self._tree.edge_start[0], self._tree.edge_count[0]
         if not self._noise_due or start < 0:
             return
-        fraction = self.config.dirichlet_fraction
-        noise = self._rng.dirichlet(np.full(count, self.config.dirichlet_alpha))
+        fraction = self.options.dirichlet_fraction
+        noise = self._rng.dirichlet(np.full(count, self.options.dirichlet_alpha))
         priors = self._tree.edge_prior[start : start + count]
         priors[:] = (1 - fraction) * priors + fraction * noise
         self._noise_due = False

@@ -215,11 +215,12 @@ def before_and_after(trained: Any, start: Any, game: Any) -> str:
     started from (a short match with a small search each move): whether it learned,
     beyond the loss."""
     from agents.alphazero.agent import AlphaZeroAgent
+    from agents.budget import Budget
     from agents.head_to_head import play_match
 
     def player(network: Any, seed: int) -> Any:
         return AlphaZeroAgent(
-            game, weights=copy.deepcopy(network).cpu(), simulations=16, seed=seed
+            game, copy.deepcopy(network).cpu(), Budget(simulations=16), seed=seed
         )
 
     score = play_match(

@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.classic import shapes
 from agents.classic.alphabeta_search import WIN_SCORE, WIN_THRESHOLD
-from agents.classic.point_shapes import line_shape
 from agents.classic.reports import SearchReport
+from agents.patterns import shapes
+from agents.patterns.point_shapes import line_shape
 from gomoku_env.board import Board
 from gomoku_env.kernels import other_color
 from gomoku_env.notation import action_to_notation
@@ -85,7 +85,7 @@ def live_insight(agent: object, board_size: int) -> Insight | None:
 POSITION_SCALE = 20_000
 """The pattern value (an alpha-beta score short of a win) that reads as value
 tanh(1) ≈ 0.76: about what an open three and its follow-ups are worth on the board
-(:data:`agents.classic.point_shapes.SHAPE_SCORES`), a clear but undecided lead."""
+(:data:`agents.patterns.point_shapes.SHAPE_SCORES`), a clear but undecided lead."""
 SEARCH_REASONS = {"search": "", "defence": "defends against a forced win"}
 """What an alpha-beta reason adds to the caption (VCF wins and the opening have their
 own words)."""

@@ -3,13 +3,17 @@ the spec."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import numpy as np
 import pytest
 
 import agents.mcts
 import gomoku_env
-from agents.mcts import DEFAULT_EVALUATOR, MCTSAgent
-from agents.search import RolloutEvaluator
+from agents.budget import Budget
+from agents.mcts import MCTSAgent
+from agents.search import MCTS_PRESET
 from agents.search.pattern_evaluator import PatternEvaluator
 from agents.specs import make_agent
 from gomoku_env import Board, GameConfig
@@ -17,10 +21,22 @@ from tests.agents.search.helpers import subtree_size
 
 GAME = GameConfig(board_size=9)
 EVALUATORS = {
-    "tactical rollouts": RolloutEvaluator(rollout="tactical"),
-    "random rollouts": RolloutEvaluator(rollout="random"),
-    "patterns": PatternEvaluator(GAME),
+    "tactical rollouts": (None, "tactical"),
+    "random rollouts": (None, "random"),
+    "patterns": (PatternEvaluator(GAME), "tactical"),
 }
+
+
+def mcts(
+    evaluator: Any = None,
+    simulations: int | None = None,
+    time: float | None = None,
+    seed: int | None = 0,
+    **search: Any,
+) -> MCTSAgent:
+    """An MCTS agent on GAME with this budget and the preset changed by ``search``."""
+    budget = Budget(simulations=simulations, time=time)
+    return MCTSAgent(GAME, evaluator, budget, replace(MCTS_PRESET, **search), seed=seed)
 
 
 def position(black: list[int], white: list[int], last: int) -> Board:
@@ -31,7 +47,7 @@ def position(black: list[int], white: list[int], last: int) -> Board:
 @pytest.mark.parametrize("tactical", [True, False])
 def test_takes_a_win_in_one(tactical: bool) -> None:
     board = position([37, 38, 39, 40], [36, 0, 8, 72], last=72)
-    agent = MCTSAgent(GAME, simulations=300, tactical=tactical, seed=0)
+    agent = mcts(simulations=300, tactical=tactical, seed=0)
     assert agent.act_on_board(board) == 41
     assert agent.last_summary.root_value == 1.0
 
@@ -39,7 +55,7 @@ def test_takes_a_win_in_one(tactical: bool) -> None:
 @pytest.mark.parametrize("tactical", [True, False])
 def test_blocks_a_four(tactical: bool) -> None:
     board = position([37, 38, 39, 40], [36, 0, 80], last=40)
-    agent = MCTSAgent(GAME, simulations=1000, tactical=tactical, seed=1)
+    agent = mcts(simulations=1000, tactical=tactical, seed=1)
     assert agent.act_on_board(board) == 41
 
 
@@ -48,24 +64,23 @@ def test_each_evaluator_finds_the_win_and_the_block(name: str) -> None:
     # tactical=False: the search must find both moves, no expansion rule forces them.
     win = position([37, 38, 39, 40], [36, 0, 8, 72], last=72)
     block = position([37, 38, 39, 40], [36, 0, 80], last=40)
+    evaluator, rollout = EVALUATORS[name]
     for seed in range(2):
         for board in (win, block):
-            agent = MCTSAgent(
-                GAME, EVALUATORS[name], simulations=2000, tactical=False, seed=seed
-            )
+            agent = mcts(evaluator, 2000, tactical=False, rollout=rollout, seed=seed)
             assert agent.act_on_board(board) == 41, (name, seed, board.moves)
 
 
-def test_the_evaluator_picks_the_formula() -> None:
-    assert MCTSAgent(GAME).evaluator is DEFAULT_EVALUATOR
-    assert MCTSAgent(GAME).tree.config.formula == "uct"
-    rollouts = MCTSAgent(GAME, RolloutEvaluator(rollout="random"))
-    assert rollouts.tree.config.formula == "uct"
-    patterns = MCTSAgent(GAME, EVALUATORS["patterns"])
-    assert patterns.tree.config.formula == "puct"
+def test_the_evaluator_picks_the_formula_unless_one_is_set() -> None:
+    assert MCTSAgent(GAME).evaluator is None
+    assert MCTSAgent(GAME).tree.options.formula == "uct"
+    patterns = MCTSAgent(GAME, PatternEvaluator(GAME))
+    assert patterns.tree.options.formula == "puct"
+    assert mcts(PatternEvaluator(GAME), 10, formula="uct").tree.options.formula == "uct"
+    assert mcts(None, 10, formula="puct").tree.settings.puct
 
 
-@pytest.mark.parametrize("evaluator", ["patterns", None, RolloutEvaluator])
+@pytest.mark.parametrize("evaluator", ["patterns", PatternEvaluator])
 def test_an_evaluator_that_is_no_evaluator_is_refused(evaluator: object) -> None:
     with pytest.raises(TypeError, match="evaluator"):
         MCTSAgent(GAME, evaluator)
@@ -73,20 +88,27 @@ def test_an_evaluator_that_is_no_evaluator_is_refused(evaluator: object) -> None
 
 def test_a_rollout_kind_that_does_not_exist_is_refused() -> None:
     with pytest.raises(ValueError, match="'greedy'"):
-        RolloutEvaluator(rollout="greedy")
+        make_agent("mcts:rollout=greedy", GAME)
+
+
+def test_a_budget_it_cannot_count_is_refused() -> None:
+    with pytest.raises(ValueError, match="MCTSAgent cannot count nodes"):
+        MCTSAgent(GAME, budget=Budget(nodes=100))
+    with pytest.raises(ValueError, match="needs simulations or time"):
+        make_agent("mcts:time=none", GAME)
 
 
 def test_blocks_an_open_three() -> None:
     board = position([39, 40, 41], [0, 80], last=41)
-    agent = MCTSAgent(GAME, simulations=2000, seed=2)
+    agent = mcts(simulations=2000, seed=2)
     assert agent.act_on_board(board) in {37, 38, 42, 43}
 
 
 def test_same_seed_same_search() -> None:
     board = position([40, 30], [41], last=30)
-    first = MCTSAgent(GAME, simulations=500, seed=7)
-    second = MCTSAgent(GAME, simulations=500, seed=7)
-    other = MCTSAgent(GAME, simulations=500, seed=8)
+    first = mcts(simulations=500, seed=7)
+    second = mcts(simulations=500, seed=7)
+    other = mcts(simulations=500, seed=8)
     assert first.act_on_board(board) == second.act_on_board(board)
     np.testing.assert_array_equal(first.last_summary.visits, second.last_summary.visits)
     other.act_on_board(board)
@@ -94,16 +116,16 @@ def test_same_seed_same_search() -> None:
 
 
 def test_time_budget_alone_searches_until_it_is_spent() -> None:
-    agent = MCTSAgent(GAME, simulations=None, time=0.05, seed=0)
+    agent = mcts(time=0.05, seed=0)
     agent.act_on_board(Board(GAME))  # compiles and warms up
-    agent = MCTSAgent(GameConfig(board_size=15), simulations=None, time=0.2, seed=0)
+    agent = MCTSAgent(GameConfig(board_size=15), budget=Budget(time=0.2), seed=0)
     agent.act_on_board(Board(GameConfig(board_size=15)))
     assert agent.last_summary.seconds >= 0.2
     assert agent.last_summary.simulations > 1
 
 
 def test_simulation_budget_ends_first_when_smaller() -> None:
-    agent = MCTSAgent(GAME, simulations=300, time=3600.0, seed=0)
+    agent = mcts(simulations=300, time=3600.0, seed=0)
     agent.act_on_board(Board(GAME))
     assert agent.last_summary.simulations == 300
 
@@ -111,7 +133,7 @@ def test_simulation_budget_ends_first_when_smaller() -> None:
 def test_reuses_its_tree_across_an_opponent_move() -> None:
     env = gomoku_env.env(board_size=9, opening=[40, 41, 31, 49])
     env.reset(seed=0)
-    agent = MCTSAgent(GAME, simulations=2000, seed=3)
+    agent = mcts(simulations=2000, seed=3)
     observation, *_ = env.last()
     first = agent.act(observation)
     reply = agent.last_summary.principal_variation[1]
@@ -149,7 +171,8 @@ def test_summary_exposes_visits_value_and_line() -> None:
         ("time=inf", "time"),
         ("temperature=nan", "temperature"),
         ("c=1.0,exploration=2.0", "given twice"),
-        ("distance=-2", "candidate_distance"),
+        ("distance=-2", "distance"),
+        ("nodes=10", "cannot count nodes"),
         ("colour=1", "colour"),
     ],
 )
@@ -163,8 +186,11 @@ def test_spec_aliases_name_the_agents_arguments() -> None:
     same = make_agent(
         "mcts:simulations=50,exploration=0.7,leaves_per_round=4", GAME, seed=0
     )
-    assert agent.leaves_per_round == same.leaves_per_round == 4
-    assert agent.tree.config.exploration == same.tree.config.exploration == 0.7
+    assert agent.tree.options == same.tree.options
+    assert (same.tree.options.leaves_per_round, same.tree.options.exploration) == (
+        4,
+        0.7,
+    )
     board = position([40], [41], last=41)
     assert agent.act_on_board(board) == same.act_on_board(board)
     np.testing.assert_array_equal(agent.last_summary.visits, same.last_summary.visits)
@@ -175,13 +201,13 @@ def test_spec_aliases_name_the_agents_arguments() -> None:
     [
         {"time": float("nan")},
         {"time": float("inf")},
-        {"exploration": float("nan")},
-        {"temperature": float("inf")},
+        {"simulations": 10, "exploration": float("nan")},
+        {"simulations": 10, "temperature": float("inf")},
     ],
 )
 def test_the_agent_refuses_nan_and_infinity(options: dict[str, float]) -> None:
-    with pytest.raises(ValueError, match=next(iter(options))):
-        MCTSAgent(GAME, **options)
+    with pytest.raises(ValueError, match=list(options)[-1]):
+        make_agent("mcts:" + ",".join(f"{k}={v}" for k, v in options.items()), GAME)
 
 
 @pytest.mark.parametrize(
@@ -197,13 +223,16 @@ def test_a_spec_naming_only_time_searches_for_that_time(monkeypatch, spec, budge
     budgets = []
     search = agents.mcts.run_searches
 
-    def record_budget(trees, rounds, simulations, time, leaves_per_round):
+    def record_budget(trees, evaluator, simulations, time):
         budgets.append((simulations, time))  # then search briefly, whatever was asked
-        return search(trees, rounds, 10, None, leaves_per_round)
+        return search(trees, evaluator, 10, None)
 
     monkeypatch.setattr(agents.mcts, "run_searches", record_budget)
     agent = make_agent(spec, GameConfig(board_size=7))
-    assert (agent.simulations, agent.time) == budget
+    assert (agent.budget.simulations, agent.budget.time) == budget
     board = Board(GameConfig(board_size=7))
     agent.act_on_board(board)
-    assert budgets == [budget]
+    agent.reset()
+    agent.time_per_move = 0.25  # a Gomocup manager's turn time replaces the clock
+    agent.act_on_board(board)
+    assert budgets == [budget, (budget[0], 0.25)]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import RandomAgent
-from agents.mcts import MCTSAgent
-from agents.search import RolloutEvaluator
+from agents.specs import make_agent
 from gomoku_env import GameConfig, Rule
 from gomoku_env.planes import board_from_stones
 from tests.agents.match import play_game
@@ -25,8 +24,8 @@ def test_forbidden_point_is_never_searched_or_played() -> None:
     board = double_three_position()
     assert board.forbidden_mask()[DOUBLE_THREE] == 1
     for rollout in ("tactical", "random"):
-        evaluator = RolloutEvaluator(rollout=rollout)
-        agent = MCTSAgent(RENJU, evaluator, simulations=1500, distance=1, seed=0)
+        spec = f"mcts:rollout={rollout},simulations=1500,distance=1"
+        agent = make_agent(spec, RENJU, seed=0)
         action = agent.act_on_board(board)
         assert action != DOUBLE_THREE and board.legal_mask()[action] == 1
         assert agent.last_summary.visits[DOUBLE_THREE] == 0
@@ -34,7 +33,7 @@ def test_forbidden_point_is_never_searched_or_played() -> None:
 
 def test_black_mcts_plays_only_legal_moves_in_renju_games() -> None:
     for seed in range(2):
-        agent = MCTSAgent(RENJU, simulations=300, seed=seed)
+        agent = make_agent("mcts:simulations=300", RENJU, seed=seed)
         winner = play_game(agent, RandomAgent(seed=seed), 15, rule="renju")
         assert winner == "black_0"
     assert np.all(agent.last_summary.visits >= 0)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pytest
 
 from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
+from agents.budget import Budget
 from agents.options import (
     add_flags,
     bounded,
@@ -18,6 +19,7 @@ from agents.options import (
     flag_values,
     parameters,
 )
+from agents.search import SearchOptions
 from gomoku_env.errors import check_number
 
 
@@ -103,7 +105,7 @@ def test_unset_flags_and_prefixes():
 
 
 def test_every_training_field_has_a_docstring_for_its_help():
-    for config in (TrainingConfig, SelfPlayConfig):
+    for config in (TrainingConfig, SelfPlayConfig, SearchOptions, Budget):
         docs = field_docs(config)
         assert set(docs) == set(config.__dataclass_fields__), config
 
@@ -111,8 +113,8 @@ def test_every_training_field_has_a_docstring_for_its_help():
 def test_training_configs_refuse_non_finite_values():
     with pytest.raises(ValueError, match=r"TrainingConfig\.hours"):
         TrainingConfig(hours=float("inf"))
-    with pytest.raises(ValueError, match=r"SelfPlayConfig\.exploration"):
-        SelfPlayConfig(exploration=float("nan"))
+    with pytest.raises(ValueError, match=r"SearchOptions\.exploration"):
+        SearchOptions(exploration=float("nan"))
 
 
 def test_spec_text_is_converted_by_the_declared_type():

@@ -192,7 +192,10 @@ def test_building_an_agent_does_not_load_the_engine_client():
     [
         ("alphabta", "did you mean 'alphabeta'"),
         ("mcts:simulatons=5", "did you mean 'simulations'"),
-        ("alphabeta:foo=1", r"unknown option 'foo' .* expected alphabeta\[:time="),
+        (
+            "alphabeta:foo=1",
+            r"unknown option 'foo' .* expected alphabeta\[:simulations=",
+        ),
         ("random:seed=1", "sets its seed"),
         ("heuristic:attack=x", "attack must be an integer, got 'x'"),
         ("alphabeta:depth=2.5", "depth must be an integer"),
@@ -215,7 +218,7 @@ def test_spec_options_are_typed_by_the_signature():
         "depth": 2,
     }
     agent = make_agent("alphabeta:time=none,depth=2")
-    assert (agent.options.time, agent.options.depth) == (None, 2)
+    assert (agent.budget, agent.options.depth) == (None, 2)
 
 
 def test_usage_lists_every_declared_option_with_its_type():

@@ -8,6 +8,7 @@ import time
 import numpy as np
 
 from agents import RandomAgent
+from agents.budget import Budget
 
 
 class SlowAlphaZero:
@@ -19,7 +20,7 @@ class SlowAlphaZero:
     def __init__(self, config=None, seed=None):
         from agents.alphazero.agent import AlphaZeroAgent
 
-        self.agent = AlphaZeroAgent(config, simulations=None, time=60.0, seed=seed)
+        self.agent = AlphaZeroAgent(config, budget=Budget(time=60.0), seed=seed)
         self.moves = 0
 
     def reset(self, seed=None):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,9 @@ from agents.alphazero.agent import AlphaZeroAgent
 from agents.alphazero.checkpoint import resolve_weights, save_network
 from agents.alphazero.evaluator import NetworkEvaluator
 from agents.alphazero.network import PolicyValueNet
+from agents.budget import Budget
 from agents.mcts import MCTSAgent
+from agents.search import ALPHAZERO_PRESET
 from agents.specs import make_agent
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import board_from_stones
@@ -55,25 +58,25 @@ def test_plays_a_whole_game_from_a_spec_reusing_its_tree(weights_file: Path) -> 
 
 def untrained_agent(**options: object) -> AlphaZeroAgent:
     torch.manual_seed(0)
-    return AlphaZeroAgent(GAME, weights=PolicyValueNet(TINY), seed=0, **options)
+    return AlphaZeroAgent(GAME, PolicyValueNet(TINY), seed=0, **options)
 
 
 def test_is_the_search_agent_with_a_network_evaluator() -> None:
-    agent = untrained_agent(simulations=8)
+    agent = untrained_agent(budget=Budget(simulations=8))
     assert isinstance(agent, MCTSAgent)
     assert isinstance(agent.evaluator, NetworkEvaluator)
     assert agent.evaluator is agent.network_evaluator
     assert agent.evaluator.network is agent.network
-    assert agent.tree.config.formula == "puct"
-    assert agent.tree.config.candidate_distance == 0
-    assert agent.tree.config.max_edges == agent.tree.config.max_nodes * GAME.cells
+    assert agent.tree.options == replace(ALPHAZERO_PRESET, formula="puct")
+    assert agent.tree.settings.distance == 0
+    assert agent.tree.max_edges == ALPHAZERO_PRESET.max_nodes * GAME.cells
 
 
 def test_untrained_network_search_takes_the_win_and_the_block() -> None:
     # 7x7, four in a row: black 15-17 (a three with one open end at 18).
     win = board_from_stones([15, 16, 17], [14, 0, 48], 48, GAME)
     block = board_from_stones([15, 16, 17], [14, 0], 17, GAME)
-    agent = untrained_agent(simulations=50)
+    agent = untrained_agent(budget=Budget(simulations=50))
     assert agent.act_on_board(win) == 18
     assert agent.last_summary.root_value == 1.0
     agent.reset()
@@ -81,7 +84,7 @@ def test_untrained_network_search_takes_the_win_and_the_block() -> None:
 
 
 def test_summary_and_network_policy_for_overlays(weights_file: Path) -> None:
-    agent = AlphaZeroAgent(GAME, weights=str(weights_file), simulations=16, seed=1)
+    agent = AlphaZeroAgent(GAME, str(weights_file), Budget(simulations=16), seed=1)
     env = gomoku_env.env(board_size=7, win_length=4)
     env.reset(seed=1)
     observation, *_ = env.last()
@@ -97,7 +100,7 @@ def test_summary_and_network_policy_for_overlays(weights_file: Path) -> None:
 
 def test_same_seed_same_moves(weights_file: Path) -> None:
     def moves(seed: int) -> list[int]:
-        black = AlphaZeroAgent(GAME, weights=weights_file, simulations=12, seed=seed)
+        black = AlphaZeroAgent(GAME, weights_file, Budget(simulations=12), seed=seed)
         env = gomoku_env.env(board_size=7, win_length=4, random_opening=2)
         env.reset(seed=3)
         played = []
@@ -116,24 +119,25 @@ def test_bad_weights_options_are_clear_errors(tmp_path: Path) -> None:
     (tmp_path / "broken.pt").write_bytes(b"garbage")
     with pytest.raises(ValueError, match="truncated or corrupt"):
         make_agent(f"alphazero:weights={tmp_path / 'broken.pt'}", GAME)
-    with pytest.raises(ValueError, match="simulations must be"):
-        AlphaZeroAgent(GAME, weights=tmp_path / "broken.pt", simulations=0)
+    with pytest.raises(ValueError, match="AlphaZeroAgent cannot count nodes"):
+        AlphaZeroAgent(GAME, tmp_path / "broken.pt", Budget(nodes=10))
 
 
 def test_bundled_weights_specs_build_the_network_search() -> None:
     nine = GameConfig(board_size=9)
     agent = make_agent("alphazero:weights=9x9,simulations=200", nine, seed=0)
     assert isinstance(agent.evaluator, NetworkEvaluator)
-    assert (agent.simulations, agent.time, agent.leaves_per_round) == (200, None, 8)
+    assert agent.budget == Budget(simulations=200)
+    assert agent.tree.options.leaves_per_round == 8
     batched = make_agent("alphazero:weights=9x9,batch=4,c=2.0", nine, seed=0)
-    assert batched.leaves_per_round == 4
-    assert batched.tree.config.exploration == 2.0
+    assert batched.tree.options.leaves_per_round == 4
+    assert batched.tree.options.exploration == 2.0
     timed = make_agent("alphazero:time=0.5", nine, seed=0)
-    assert (timed.simulations, timed.time) == (None, 0.5)  # the time is the budget
-    assert make_agent("alphazero", nine, seed=0).simulations == 200
-    assert agent.tree.config.vcf_nodes == 200
+    assert timed.budget == Budget(time=0.5)  # the time alone is the budget
+    assert make_agent("alphazero", nine, seed=0).budget.simulations == 200
+    assert agent.tree.options.vcf_nodes == 200
     unchecked = make_agent("alphazero:vcf_nodes=0", nine, seed=0)
-    assert unchecked.tree.config.vcf_nodes == 0
+    assert unchecked.tree.options.vcf_nodes == 0
 
 
 def test_a_network_on_a_board_it_was_not_trained_on_is_warned_about():

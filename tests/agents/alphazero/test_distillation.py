@@ -16,7 +16,7 @@ from agents.alphazero.network import (
 from agents.alphazero.replay import Batch
 from agents.alphazero.training_config import DistillationConfig, LearnerConfig
 from agents.classic.reports import pattern_state
-from agents.classic.threats import find_vcf
+from agents.patterns.threats import find_vcf
 from gomoku_env.config import GameConfig
 from gomoku_env.game_state import GameState
 from gomoku_env.planes import OPPONENT_STONES, OWN_STONES, board_from_stones

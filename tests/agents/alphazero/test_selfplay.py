@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import torch
 
@@ -9,7 +11,7 @@ from agents.alphazero.evaluator import NetworkEvaluator
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.selfplay import SelfPlay, _Game
 from agents.alphazero.training_config import SelfPlayConfig
-from agents.search import run_searches
+from agents.search import SELF_PLAY_PRESET, run_searches
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK
 from gomoku_env.planes import (
@@ -26,8 +28,8 @@ SMALL = SelfPlayConfig(
     simulations=12,
     fast_simulations=4,
     full_search_probability=0.5,
-    leaves_per_round=2,
     temperature_moves=3,
+    search=replace(SELF_PLAY_PRESET, leaves_per_round=2),
 )
 
 

@@ -8,6 +8,7 @@ untrained one. About 8 CPU seconds.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,7 @@ from agents.alphazero.training_config import (
     TrainingConfig,
 )
 from agents.head_to_head import play_match
+from agents.search import SELF_PLAY_PRESET
 from gomoku_env.config import GameConfig
 
 GAME = GameConfig(6, 4)
@@ -36,7 +38,7 @@ SMOKE = TrainingConfig(
         fast_simulations=8,
         full_search_probability=0.5,
         temperature_moves=4,
-        dirichlet_alpha=0.5,
+        search=replace(SELF_PLAY_PRESET, dirichlet_alpha=0.5),
     ),
     learner=LearnerConfig(learning_rate=3e-3),
     replay_capacity=5_000,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from agents.alphazero.training_config import (
     TrainingConfig,
     budget_defaults,
 )
+from agents.search import SELF_PLAY_PRESET
 from gomoku_env.config import GameConfig, Rule
 from tests.agents.alphazero.test_network import TINY
 
@@ -28,7 +30,10 @@ QUICK = TrainingConfig(
     game=GameConfig(6, 4),
     network=TINY,
     self_play=SelfPlayConfig(
-        parallel_games=4, simulations=8, fast_simulations=4, leaves_per_round=2
+        parallel_games=4,
+        simulations=8,
+        fast_simulations=4,
+        search=replace(SELF_PLAY_PRESET, leaves_per_round=2),
     ),
     replay_capacity=500,
     batch_size=16,
@@ -80,7 +85,7 @@ def test_bad_training_settings_name_the_value() -> None:
     with pytest.raises(
         ValueError, match=r"dirichlet_fraction must be a finite number >= 0 and <= 1"
     ):
-        SelfPlayConfig(dirichlet_fraction=1.5)
+        replace(SELF_PLAY_PRESET, dirichlet_fraction=1.5)
     with pytest.raises(ValueError, match=r"TrainingConfig\.batch_size must be"):
         TrainingConfig(batch_size=0)
 

@@ -13,6 +13,7 @@ from agents.alphazero.checkpoint import (
     load_network,
     resolve_weights,
 )
+from agents.budget import Budget
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import PLANE_COUNT
 
@@ -34,7 +35,9 @@ def test_each_network_is_shipped_small_and_trained_on_its_size() -> None:
 @pytest.mark.parametrize("size", [8, 9, 15])
 def test_default_network_for_each_size_plays_a_legal_move(size: int) -> None:
     assert default_weights(size) == resolve_weights(f"{size}x{size}")
-    agent = AlphaZeroAgent(GameConfig(board_size=size), simulations=8, seed=0)
+    agent = AlphaZeroAgent(
+        GameConfig(board_size=size), budget=Budget(simulations=8), seed=0
+    )
     env = gomoku_env.env(board_size=size, random_opening=3)
     env.reset(seed=size)
     observation, *_ = env.last()

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import gomoku_env
 from agents.base import TimedAgent
+from agents.budget import Budget
 from agents.classic import alphabeta_search as search
 from agents.classic.alphabeta import MAX_DEPTH, AlphaBetaAgent
 from agents.classic.reports import pattern_state
@@ -16,7 +17,7 @@ from agents.specs import make_agent
 from gomoku_env import Board, GameConfig
 from tests.agents.helpers import board_from_diagram, play_in_env
 
-DEPTH_ONLY = {"time": None, "depth": 3, "branching": 8}
+DEPTH_ONLY = {"budget": None, "depth": 3, "branching": 8}
 
 
 def minimax(board: Board, ply: int) -> int:
@@ -151,13 +152,13 @@ def test_same_seed_same_moves_in_a_pettingzoo_loop() -> None:
 def warmed_up_board() -> Board:
     """A small position, searched once so that compiling is not timed."""
     board = board_from_diagram(["X.O", ".XO", "..."], top=6, left=6)
-    AlphaBetaAgent(seed=1, time=None, depth=2).act(board)
+    AlphaBetaAgent(seed=1, budget=None, depth=2).act(board)
     return board
 
 
 def test_time_budget_reports_depth_and_principal_variation() -> None:
     board = warmed_up_board()
-    agent = AlphaBetaAgent(seed=1, time=0.3)
+    agent = AlphaBetaAgent(seed=1, budget=Budget(time=0.3))
     move = agent.act(board)
     report = agent.last_report
     assert report.depth >= 2
@@ -169,8 +170,8 @@ def test_time_budget_reports_depth_and_principal_variation() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"time": -1}, "time must be"),
-        ({"time": None, "depth": None}, "both are None"),
+        ({"budget": None, "depth": None}, "both are None"),
+        ({"budget": Budget(simulations=10)}, "cannot count simulations"),
         ({"branching": 0}, "branching must be"),
         ({"depth": 2.5}, "depth must be"),
     ],
@@ -187,9 +188,44 @@ def test_spec_with_unknown_option_is_a_clear_error() -> None:
         make_agent("alphabeta:speed=3")
 
 
+@pytest.mark.parametrize(
+    ("spec", "budget", "depth"),
+    [
+        ("alphabeta", Budget(time=1.0), None),
+        ("alphabeta:time=none,depth=2", None, 2),
+        ("alphabeta:nodes=20000", Budget(nodes=20_000), None),
+        ("alphabeta:nodes=500,time=2", Budget(nodes=500, time=2.0), None),
+    ],
+)
+def test_the_flat_spec_options_make_one_budget(spec, budget, depth) -> None:
+    agent = make_agent(spec)
+    assert (agent.budget, agent.options.depth) == (budget, depth)
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:time=-1", "alphabeta:nodes=0"])
+def test_a_bad_budget_in_a_spec_is_named(spec: str) -> None:
+    with pytest.raises(ValueError, match=spec.split(":")[1].split("=")[0]):
+        make_agent(spec)
+
+
+def test_a_nodes_budget_gives_the_same_move_and_nodes_every_time() -> None:
+    board = board_from_diagram(["X.O", ".XO", "..."], top=6, left=6)
+
+    def searched(nodes: int, time: float | None = None) -> tuple[int, int, int]:
+        agent = AlphaBetaAgent(seed=3, budget=Budget(nodes=nodes, time=time))
+        move = agent.act(board)
+        return move, agent.last_report.nodes, agent.last_report.depth
+
+    small, again, large = searched(3_000), searched(3_000), searched(30_000)
+    assert small == again == searched(3_000, time=3600.0)  # the nodes end first
+    assert large[1] > small[1] and large[2] > small[2]
+    # Counted work stops it: a little past the budget (the node that noticed it).
+    assert small[1] <= 3_000 + 100
+
+
 def test_time_per_move_overrides_the_depth_only_budget() -> None:
     board = warmed_up_board()
-    agent = AlphaBetaAgent(seed=1, time=None, depth=40)
+    agent = AlphaBetaAgent(seed=1, budget=None, depth=40)
     assert isinstance(agent, TimedAgent)
     agent.time_per_move = 0.2
     agent.act(board)

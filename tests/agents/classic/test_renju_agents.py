@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 import gomoku_env
+from agents.budget import Budget
 from agents.classic import alphabeta_search as search
-from agents.classic import pattern_state as ps
 from agents.classic.alphabeta import AlphaBetaAgent
 from agents.classic.heuristic import HeuristicAgent
-from agents.classic.threats import find_vcf
+from agents.patterns import pattern_state as ps
+from agents.patterns.threats import find_vcf
 from gomoku_env import Board, GameConfig
 from gomoku_env.kernels import BLACK, FREESTYLE, RENJU, WHITE
 from gomoku_env.renju import forbidden_codes
@@ -19,7 +20,7 @@ from tests.agents.helpers import board_from_diagram
 
 RENJU_CONFIG = GameConfig(rule="renju")
 FREESTYLE_CONFIG = GameConfig()
-QUICK = {"time": None, "depth": 3, "branching": 8}
+QUICK = {"budget": None, "depth": 3, "branching": 8}
 
 # Black to move; (7, 7) makes two open threes: a forbidden double three.
 DOUBLE_THREE = [
@@ -184,7 +185,7 @@ def test_renju_games_through_the_env_have_no_illegal_move() -> None:
     with_bans = 0
     for seed in range(3):
         heuristic = HeuristicAgent(RENJU_CONFIG, seed=seed)
-        alphabeta = AlphaBetaAgent(RENJU_CONFIG, seed=seed, time=0.02, depth=4)
+        alphabeta = AlphaBetaAgent(RENJU_CONFIG, seed, Budget(time=0.02), depth=4)
         pairs = [
             {"black_0": heuristic, "white_0": alphabeta},
             {"black_0": alphabeta, "white_0": HeuristicAgent(RENJU_CONFIG, seed=9)},

@@ -1,15 +1,17 @@
-"""Shared helpers for the search tests: a recording uniform evaluator, evaluators for
-rollouts, and a plain-Python count of a subtree."""
+"""Shared helpers for the search tests: a recording uniform evaluator, the options of
+trees valued by rollouts, and a plain-Python count of a subtree."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from agents.search import RolloutEvaluator
+from agents.search import SearchOptions
 from agents.search.arrays import TreeArrays
 
-RANDOM_ROLLOUTS = RolloutEvaluator(rollout="random")
-TACTICAL_ROLLOUTS = RolloutEvaluator(rollout="tactical")
+RANDOM_ROLLOUTS = SearchOptions(exploration=1.4, distance=0, rollout="random")
+"""UCT over uniformly random rollouts on every legal point."""
+TACTICAL_ROLLOUTS = SearchOptions(exploration=1.4, distance=0, rollout="tactical")
+"""UCT over tactical rollouts (they take and block wins in one)."""
 
 
 def subtree_size(tree: TreeArrays, node: int) -> int:

@@ -1,105 +1,81 @@
-"""The one driver and the evaluator seam: each evaluator runs its own rounds."""
+"""The one driver owns the budget; an evaluator only evaluates."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import agents.search
-from agents.search import (
-    BatchedRounds,
-    RolloutEvaluator,
-    SearchConfig,
-    SearchTree,
-    run_searches,
-    search_rounds,
-)
+from agents.search import SearchOptions, SearchTree, run_searches
+from agents.search.driver import check_evaluator, round_size
 from gomoku_env import Board, GameConfig
 from tests.agents.search.helpers import RANDOM_ROLLOUTS, UniformEvaluator
 
 GAME = GameConfig(board_size=9)
-PUCT = SearchConfig(formula="puct", exploration=1.5)
+PUCT = SearchOptions(formula="puct", exploration=1.5, leaves_per_round=1)
 
 
-class CountingRounds:
-    """A rollout evaluator of one's own: counts the rounds the driver asks for."""
-
-    formula = "uct"
-
-    def __init__(self) -> None:
-        self.rounds: list[list[int]] = []
-
-    def round_simulations(self, tree, leaves_per_round, rate, seconds_left) -> int:
-        return 3
-
-    def run_round(
-        self, trees: Sequence[SearchTree], simulations: Sequence[int], leaves: int
-    ) -> None:
-        self.rounds.append(list(simulations))
-        for tree, count in zip(trees, simulations, strict=True):
-            tree.play_rollouts(False, count, leaves)
-
-
-def fresh_trees(count: int, config: SearchConfig | None = None) -> list[SearchTree]:
-    trees = [SearchTree(GAME, config, seed=k) for k in range(count)]
+def fresh_trees(
+    count: int, options: SearchOptions = RANDOM_ROLLOUTS
+) -> list[SearchTree]:
+    trees = [SearchTree(GAME, options, seed=k) for k in range(count)]
     for tree in trees:
         tree.reset(Board.from_moves([40, 41], GAME))
     return trees
 
 
-def test_an_evaluate_method_is_wrapped_once_and_rollouts_run_their_own() -> None:
+def test_none_means_rollouts_and_an_evaluate_method_is_an_evaluator() -> None:
     plain = UniformEvaluator()
-    rounds = search_rounds(plain)
-    assert isinstance(rounds, BatchedRounds) and rounds.evaluator is plain
-    assert rounds.formula == "puct"
-    assert search_rounds(RANDOM_ROLLOUTS) is RANDOM_ROLLOUTS
-    assert RANDOM_ROLLOUTS.formula == "uct"
-    assert search_rounds(rounds) is rounds
+    assert check_evaluator(plain) is plain
+    assert check_evaluator(None) is None
 
 
-@pytest.mark.parametrize("evaluator", [None, "rollout", RolloutEvaluator, object()])
+@pytest.mark.parametrize("evaluator", ["rollout", UniformEvaluator, object()])
 def test_what_is_no_evaluator_is_refused(evaluator: object) -> None:
     with pytest.raises(TypeError, match="evaluator"):
-        search_rounds(evaluator)
+        check_evaluator(evaluator)
 
 
-def test_the_evaluator_sizes_and_runs_the_rounds() -> None:
-    counting = CountingRounds()
-    assert run_searches(fresh_trees(2), counting, simulations=7) == [7, 7]
-    assert counting.rounds == [[3, 3], [3, 3], [1, 1]]
+def test_the_driver_sizes_the_rounds_from_the_budget() -> None:
+    (tree,) = fresh_trees(1, replace(RANDOM_ROLLOUTS, leaves_per_round=3))
+    assert round_size(tree, rollouts=False, rate=None, seconds_left=None) == 3
+    assert round_size(tree, rollouts=True, rate=None, seconds_left=None) == 3
+    assert round_size(tree, rollouts=True, rate=1e3, seconds_left=None) == 2**62
+    # Under a clock: about 5 ms of rollouts at the last round's rate, at least a batch.
+    assert round_size(tree, rollouts=True, rate=1e4, seconds_left=1.0) == 50
+    assert round_size(tree, rollouts=True, rate=1e4, seconds_left=1e-4) == 3
+
+
+def test_a_simulation_budget_is_met_exactly_whatever_the_evaluator() -> None:
+    assert run_searches(fresh_trees(2), None, simulations=7) == [7, 7]
+    evaluator = UniformEvaluator()
+    assert run_searches(fresh_trees(2, PUCT), evaluator, simulations=7) == [7, 7]
+    assert evaluator.batch_sizes == [2] * 7  # one call a round serves both trees
 
 
 def test_until_first_returns_when_one_search_is_done() -> None:
     trees = fresh_trees(2, PUCT)
     evaluator = UniformEvaluator()
-    done = run_searches(trees, evaluator, [5, 50], leaves_per_round=1, until_first=True)
+    done = run_searches(trees, evaluator, [5, 50], until_first=True)
     assert done[0] == 5 and 5 <= done[1] < 50
-    assert evaluator.batch_sizes == [2] * 5  # one call a round serves both trees
+    assert evaluator.batch_sizes == [2] * 5
 
 
 def test_a_time_budget_alone_runs_every_tree() -> None:
-    done = run_searches(fresh_trees(3), RANDOM_ROLLOUTS, time=0.01, leaves_per_round=2)
+    trees = fresh_trees(3, replace(RANDOM_ROLLOUTS, leaves_per_round=2))
+    done = run_searches(trees, None, time=0.01)
     assert all(count >= 2 for count in done)
 
 
 @pytest.mark.parametrize(
-    "options, error, message",
-    [
-        ({}, ValueError, "simulations, time"),
-        ({"simulations": 0}, ValueError, "simulations"),
-        ({"simulations": [5]}, ValueError, "2 trees"),
-        ({"time": float("nan")}, ValueError, "time"),
-        ({"time": float("inf")}, ValueError, "time"),
-        ({"simulations": 5, "leaves_per_round": 0}, ValueError, "leaves_per_round"),
-        ({"simulations": True}, TypeError, "simulations"),
-    ],
+    "options, message", [({}, "simulations, time"), ({"simulations": [5]}, "2 trees")]
 )
-def test_bad_budgets_are_named(options: dict, error: type, message: str) -> None:
-    with pytest.raises(error, match=message):
-        run_searches(fresh_trees(2), RANDOM_ROLLOUTS, **options)
+def test_budgets_that_fit_no_tree_are_named(options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        run_searches(fresh_trees(2), None, **options)
 
 
 def test_the_search_modules_import_in_one_direction() -> None:
@@ -123,12 +99,3 @@ def test_the_search_modules_import_in_one_direction() -> None:
         )
 
     assert not [module for module in imports if reaches(module, module, set())]
-
-
-@pytest.mark.parametrize(
-    "field", ["exploration", "fpu", "virtual_loss", "dirichlet_alpha"]
-)
-@pytest.mark.parametrize("value", [float("nan"), float("inf")])
-def test_the_config_refuses_nan_and_infinity(field: str, value: float) -> None:
-    with pytest.raises(ValueError, match=field):
-        SearchConfig(**{field: value})

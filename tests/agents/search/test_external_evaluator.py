@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.search import SearchConfig, SearchTree, run_searches, step_searches
+from agents.search import SearchOptions, SearchTree, run_searches, step_searches
 from gomoku_env import Board, GameConfig
 from gomoku_env.planes import PLANE_COUNT, ObservationPlanes
 from tests.agents.search.helpers import UniformEvaluator
 
 GAME = GameConfig(board_size=9)
-PUCT = SearchConfig(formula="puct", exploration=1.5)
+PUCT = SearchOptions(formula="puct", exploration=1.5, distance=0)
 
 
 def leaf_board(tree: SearchTree, root: Board, node: int) -> Board:
@@ -53,7 +53,7 @@ def test_one_evaluator_call_serves_every_search() -> None:
     assert evaluator.batch_sizes == [5]
     step_searches(trees, evaluator, 8)
     assert evaluator.batch_sizes[1] == 5 * 8
-    done = run_searches(trees, evaluator, 100, leaves_per_round=8)
+    done = run_searches(trees, evaluator, 100)
     assert done == [100] * 5
     assert all(tree.visit_counts().sum() == tree.simulations - 1 for tree in trees)
 
@@ -67,14 +67,20 @@ def test_values_are_for_the_side_to_move() -> None:
 
     tree = SearchTree(GAME, PUCT, seed=0)
     tree.reset(Board.from_moves([40], GAME))  # white to move; every reply favours black
-    run_searches([tree], FavoursBlackLeaves(), 200, leaves_per_round=4)
+    run_searches([tree], FavoursBlackLeaves(), 200)
     assert tree.root_value() < -0.5
 
 
 def test_dirichlet_noise_changes_root_priors_once() -> None:
-    config = SearchConfig(formula="puct", dirichlet_alpha=0.3, dirichlet_fraction=0.5)
+    config = SearchOptions(
+        formula="puct",
+        distance=0,
+        dirichlet_alpha=0.3,
+        dirichlet_fraction=0.5,
+        leaves_per_round=4,
+    )
     tree = SearchTree(GAME, config, seed=1)
-    run_searches([tree], UniformEvaluator(), 50, leaves_per_round=4)
+    run_searches([tree], UniformEvaluator(), 50)
     arrays = tree.arrays
     priors = arrays.edge_prior[
         arrays.edge_start[0] : arrays.edge_start[0] + arrays.edge_count[0]

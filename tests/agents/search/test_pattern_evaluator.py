@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.search import SearchConfig, SearchTree, run_searches
+from agents.search import SearchOptions, SearchTree, run_searches
 from agents.search.pattern_evaluator import PatternEvaluator
 from gomoku_env import GameConfig, Rule
 from gomoku_env.board import Board
@@ -86,9 +86,11 @@ def test_bad_options_and_shapes_are_refused() -> None:
 
 
 def test_run_searches_without_tactical_moves_finds_the_block() -> None:
-    config = SearchConfig(formula="puct", tactical=False, candidate_distance=2)
+    config = SearchOptions(
+        formula="puct", exploration=1.4, tactical=False, distance=2, leaves_per_round=4
+    )
     trees = [SearchTree(NINE, config, seed=seed) for seed in range(2)]
     for tree in trees:
         tree.reset(Board.from_moves(FOUR_MOVES, NINE))
-    run_searches(trees, PatternEvaluator(NINE), simulations=64, leaves_per_round=4)
+    run_searches(trees, PatternEvaluator(NINE), simulations=64)
     assert [tree.best_action() for tree in trees] == [WIN_POINT, WIN_POINT]

@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.classic.pattern_state import new_state
-from agents.classic.threats import find_vcf
-from agents.search import SearchConfig, SearchTree, run_searches
+from agents.patterns.pattern_state import new_state
+from agents.patterns.threats import find_vcf
+from agents.search import SearchOptions, SearchTree, run_searches
 from gomoku_env import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.planes import board_from_stones
-from tests.agents.classic.test_threats import (
+from tests.agents.patterns.test_threats import (
     DOUBLE_FOUR_3,
     STAIRCASE_5,
     placed,
@@ -39,7 +39,9 @@ def board_with(cells: np.ndarray, to_move: int):
 
 
 def tree_for(board, vcf_nodes: int) -> SearchTree:
-    config = SearchConfig(formula="puct", vcf_nodes=vcf_nodes)
+    config = SearchOptions(
+        formula="puct", exploration=1.4, distance=0, vcf_nodes=vcf_nodes
+    )
     tree = SearchTree(GAME, config, seed=0)
     tree.reset(board)
     return tree

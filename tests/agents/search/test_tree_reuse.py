@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
-from agents.search import SearchConfig, SearchTree, run_searches
+from agents.search import SearchTree, run_searches
 from gomoku_env import Board, GameConfig
 from tests.agents.search.helpers import RANDOM_ROLLOUTS, subtree_size
 
@@ -28,9 +30,9 @@ def children_stats(tree: SearchTree, node: int) -> dict[int, tuple[int, float]]:
 
 
 def test_advance_keeps_exactly_the_subtree() -> None:
-    tree = SearchTree(GAME, seed=4)
+    tree = SearchTree(GAME, RANDOM_ROLLOUTS, seed=4)
     tree.reset(Board.from_moves([40, 41], GAME))
-    run_searches([tree], RANDOM_ROLLOUTS, simulations=3000)
+    run_searches([tree], None, simulations=3000)
     action = tree.best_action()
     child = tree.child_of(action)
     expected_size = subtree_size(tree.arrays, child)
@@ -45,15 +47,15 @@ def test_advance_keeps_exactly_the_subtree() -> None:
 
 
 def test_advance_to_an_unexplored_move_starts_fresh() -> None:
-    tree = SearchTree(GAME, seed=4)
-    run_searches([tree], RANDOM_ROLLOUTS, simulations=50)
+    tree = SearchTree(GAME, RANDOM_ROLLOUTS, seed=4)
+    run_searches([tree], None, simulations=50)
     unexplored = int(np.flatnonzero(tree.visit_counts() == 0)[0])
     tree.advance(unexplored)
     assert tree.node_count == 1
 
 
 def test_advance_rejects_occupied_points() -> None:
-    tree = SearchTree(GAME, seed=0)
+    tree = SearchTree(GAME, RANDOM_ROLLOUTS, seed=0)
     tree.reset(Board.from_moves([40], GAME))
     with pytest.raises(ValueError, match="40"):
         tree.advance(40)
@@ -61,6 +63,7 @@ def test_advance_rejects_occupied_points() -> None:
 
 
 def test_memory_stays_bounded() -> None:
-    tree = SearchTree(GAME, SearchConfig(max_nodes=500, max_edges=20_000), seed=0)
-    assert run_searches([tree], RANDOM_ROLLOUTS, simulations=2000) == [2000]
+    small = replace(RANDOM_ROLLOUTS, max_nodes=500, edges_per_node=40)
+    tree = SearchTree(GAME, small, seed=0)
+    assert run_searches([tree], None, simulations=2000) == [2000]
     assert tree.node_count <= 500 and tree.edge_count <= 20_000

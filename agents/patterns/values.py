@@ -1,9 +1,9 @@
 """Pattern values of a whole board in one call, for compiled callers without a state.
 
-:func:`point_values` judges every empty point (see :mod:`agents.classic.point_shapes`);
+:func:`point_values` judges every empty point (see :mod:`agents.patterns.point_shapes`);
 :func:`move_scores` turns them into move scores for one colour, attack and defence
 together. MCTS priors and rollout policies use these; a search that plays and undoes
-moves keeps an incremental :class:`agents.classic.pattern_state.PatternState` instead.
+moves keeps an incremental :class:`agents.patterns.pattern_state.PatternState` instead.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.classic.point_shapes import (
+from agents.patterns.point_shapes import (
     ATTACK_WEIGHT,
     DEFENCE_WEIGHT,
     black_banned,
@@ -60,7 +60,7 @@ def move_scores(
     A stateless entry point for compiled callers (priors, rollout policies): it judges
     the whole board, so a search that plays and undoes moves should keep a
     :class:`PatternState` instead. Occupied points get -1, and so do black's forbidden
-    points under renju. ``table`` comes from :func:`agents.classic.shapes.build_shape_table`
+    points under renju. ``table`` comes from :func:`agents.patterns.shapes.build_shape_table`
     (one with no columns: judge directly).
     """
     other = other_color(color)

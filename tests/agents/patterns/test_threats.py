@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.classic.pattern_state import new_state
-from agents.classic.threats import find_vcf, refuting_moves
+from agents.patterns.pattern_state import new_state
+from agents.patterns.threats import find_vcf, refuting_moves
 from gomoku_env.board import transform_action
 from gomoku_env.kernels import BLACK, WHITE, place_and_judge
 from tests.agents.helpers import cells_from_diagram

@@ -2,7 +2,7 @@
 
 For each empty point and each colour the state knows the shape a stone there would make
 in each of the four directions and the point's combined value
-(:mod:`agents.classic.point_shapes`); a position's value for a colour is the sum of its
+(:mod:`agents.patterns.point_shapes`); a position's value for a colour is the sum of its
 point values. A move changes shapes only along the four lines through it, within
 ``win_length`` points, so :func:`place` and :func:`remove` re-judge those few dozen
 points instead of the whole board. Everything here is numba-compiled and works on plain
@@ -22,8 +22,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from agents.classic import shapes as sh
-from agents.classic.point_shapes import (
+from agents.patterns import shapes as sh
+from agents.patterns.point_shapes import (
     ATTACK_WEIGHT,
     DEFENCE_WEIGHT,
     FIVE_SCORE,
@@ -61,7 +61,7 @@ class PatternState(NamedTuple):
     counts: int64 (2, 3), per colour the number of five, winning and four points.
     four_flags: bool (2, cells), whether a stone there makes a four.
     near: int16 (cells,), stones within two points (candidate moves have near > 0).
-    table: the shape table of :func:`agents.classic.shapes.build_shape_table`.
+    table: the shape table of :func:`agents.patterns.shapes.build_shape_table`.
     """
 
     size: int

@@ -1,6 +1,6 @@
 """What a stone on one empty point would make: its shape on each line, and its value.
 
-A point's shape along a line (five, open four, …, see :mod:`agents.classic.shapes`)
+A point's shape along a line (five, open four, …, see :mod:`agents.patterns.shapes`)
 comes from the segment of ``win_length`` points on each side of it, read from the
 board's flat cells, through the shape table when there is one. A point's value combines
 its four shapes (a double four or a four with an open three is worth nearly as much as
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.classic import shapes as sh
+from agents.patterns import shapes as sh
 from gomoku_env.kernels import BLACK, DIRECTIONS, EMPTY, RENJU, STANDARD
 from gomoku_env.renju import ALLOWED, code_of_move, may_be_forbidden
 

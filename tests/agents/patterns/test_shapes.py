@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.classic import shapes as sh
+from agents.patterns import shapes as sh
 
 CODES = {".": sh.SEGMENT_EMPTY, "X": sh.SEGMENT_OWN, "#": sh.SEGMENT_BLOCKED}
 

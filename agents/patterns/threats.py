@@ -20,15 +20,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.classic import shapes as sh
-from agents.classic.pattern_state import (
+from agents.patterns import shapes as sh
+from agents.patterns.pattern_state import (
     BANNED,
     COUNT_FIVES,
     PatternState,
     place,
     remove,
 )
-from agents.classic.point_shapes import FIVE_SCORE
+from agents.patterns.point_shapes import FIVE_SCORE
 from gomoku_env.kernels import BLACK, EMPTY, other_color
 
 

@@ -6,10 +6,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.classic import pattern_state as ps
-from agents.classic import patterns as pt
-from agents.classic import point_shapes
-from agents.classic import shapes as sh
+from agents.patterns import pattern_state as ps
+from agents.patterns import point_shapes
+from agents.patterns import shapes as sh
+from agents.patterns import values as pt
 from gomoku_env.kernels import BLACK, FREESTYLE, RENJU, STANDARD, WHITE
 from tests.agents.helpers import cells_from_diagram
 
