@@ -69,6 +69,15 @@ ALPHABETA_BUDGET = Budget(time=1.0)
 """:class:`agents.classic.alphabeta.AlphaBetaAgent`'s budget unless one is given."""
 
 BUDGET_FIELDS = tuple(item.name for item in dataclasses.fields(Budget))
+TREE_SEARCH_LIMITS = ("simulations", "time")
+"""What MCTS and AlphaZero count (nodes are alpha-beta's)."""
+ALPHABETA_LIMITS = ("nodes", "time")
+"""What alpha-beta counts (simulations are the tree searches')."""
+
+
+def uncounted(counted: Collection[str]) -> tuple[str, ...]:
+    """The budget fields outside ``counted``: no spec option of such an agent."""
+    return tuple(name for name in BUDGET_FIELDS if name not in counted)
 
 
 def spec_budget(options: dict[str, Any], default: Budget | None) -> Budget | None:

@@ -14,7 +14,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from agents.base import Agent, RandomAgent
-from agents.budget import ALPHABETA_BUDGET, ALPHAZERO_BUDGET, MCTS_BUDGET, spec_budget
+from agents.budget import (
+    ALPHABETA_BUDGET,
+    ALPHABETA_LIMITS,
+    ALPHAZERO_BUDGET,
+    MCTS_BUDGET,
+    TREE_SEARCH_LIMITS,
+    spec_budget,
+    uncounted,
+)
 from agents.classic.alphabeta import AlphaBetaAgent, AlphaBetaOptions
 from agents.classic.heuristic import HeuristicAgent
 from agents.mcts import (
@@ -41,6 +49,7 @@ register_agent(
     mcts_from_spec,
     options=(mcts_from_spec, MCTS_BUDGET, MCTS_PRESET, MCTSAgent),
     aliases=SPEC_ALIASES,
+    withheld=uncounted(TREE_SEARCH_LIMITS),
 )
 
 
@@ -68,7 +77,10 @@ def _make_alphabeta(config: GameConfig, seed: int | None, **options: Any) -> Age
 
 
 register_agent(
-    "alphabeta", _make_alphabeta, options=(ALPHABETA_BUDGET, AlphaBetaOptions)
+    "alphabeta",
+    _make_alphabeta,
+    options=(ALPHABETA_BUDGET, AlphaBetaOptions),
+    withheld=uncounted(ALPHABETA_LIMITS),
 )
 
 
@@ -103,7 +115,12 @@ def _alphazero_options() -> Sequence[Any]:
 
 
 register_agent(
-    "alphazero", _make_alphazero, options=_alphazero_options, aliases=SPEC_ALIASES
+    "alphazero",
+    _make_alphazero,
+    options=_alphazero_options,
+    aliases=SPEC_ALIASES,
+    # The network evaluates every leaf: no rollouts to choose.
+    withheld=(*uncounted(TREE_SEARCH_LIMITS), "rollout"),
 )
 
 

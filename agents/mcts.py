@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import legal_actions
-from agents.budget import MCTS_BUDGET, Budget, spec_budget
+from agents.budget import MCTS_BUDGET, TREE_SEARCH_LIMITS, Budget, spec_budget
 from agents.search import (
     MCTS_PRESET,
     Evaluator,
@@ -51,9 +51,6 @@ from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
 from gomoku_env.kernels import EMPTY
 from gomoku_env.planes import board_from_observation
-
-COUNTED = ("simulations", "time")
-"""The budget fields a tree search counts (its nodes are no measure of work)."""
 
 SPEC_ALIASES = {"c": "exploration", "batch": "leaves_per_round"}
 """Spec options kept under their first names (``mcts:c=1.2,batch=8`` means
@@ -125,7 +122,7 @@ class MCTSAgent:
         self.evaluator = check_evaluator(evaluator)
         if not isinstance(budget, Budget):
             raise TypeError(f"budget must be a Budget, got {budget!r}")
-        budget.refuse(type(self).__name__, COUNTED)
+        budget.refuse(type(self).__name__, TREE_SEARCH_LIMITS)
         check_number("temperature", temperature, minimum=0)
         self.config = config if config is not None else GameConfig()
         self.budget = budget

@@ -64,6 +64,8 @@ class _Registration:
     """Whether options beyond the declared ones pass through (to a user's factory)."""
     aliases: Mapping[str, str]
     """Older option names and the declared names they stand for."""
+    withheld: tuple[str, ...] = ()
+    """Parameters of the sources that this agent does not offer as options."""
     _options: dict[str, inspect.Parameter] | None = None
 
     @property
@@ -74,7 +76,9 @@ class _Registration:
             if not isinstance(sources, Sequence):
                 sources = sources()
             keep = (self.positional,) if self.positional else ()
-            self._options = parameters(sources, keep=keep)
+            self._options = parameters(
+                sources, reserved=(*RESERVED, *self.withheld), keep=keep
+            )
         return self._options
 
 
@@ -87,6 +91,7 @@ def register_agent(
     positional: str | None = None,
     options: OptionSources | None = None,
     aliases: Mapping[str, str] | None = None,
+    withheld: Sequence[str] = (),
 ) -> None:
     """Make ``name`` usable in specs.
 
@@ -104,6 +109,9 @@ def register_agent(
             written (typed int, float, bool or text by their look).
         aliases: older option names still accepted, each mapped to the declared
             option it stands for (``{"c": "exploration"}``); giving both is refused.
+        withheld: parameters of ``options`` that are no option of this agent (a
+            budget field it does not count, a setting its evaluator ignores): neither
+            listed nor accepted.
     """
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"an agent name must be a word like 'mcts', got {name!r}")
@@ -117,7 +125,7 @@ def register_agent(
     )
     sources = options if options is not None else (factory,)
     _REGISTRY[name] = _Registration(
-        factory, positional, sources, open_options, dict(aliases or {})
+        factory, positional, sources, open_options, dict(aliases or {}), tuple(withheld)
     )
 
 

@@ -35,8 +35,8 @@ import numpy as np
 from agents.alphazero.checkpoint import default_weights, load_network, resolve_weights
 from agents.alphazero.evaluator import NetworkEvaluator, configure_threads
 from agents.alphazero.network import PolicyValueNet
-from agents.budget import ALPHAZERO_BUDGET, Budget
-from agents.mcts import COUNTED, MCTSAgent
+from agents.budget import ALPHAZERO_BUDGET, TREE_SEARCH_LIMITS, Budget
+from agents.mcts import MCTSAgent
 from agents.search import ALPHAZERO_PRESET, SearchOptions
 from gomoku_env.config import GameConfig
 
@@ -94,7 +94,7 @@ class AlphaZeroAgent(MCTSAgent):
     ) -> None:
         # Checked before the network loads, so a bad budget fails fast.
         if isinstance(budget, Budget):
-            budget.refuse(type(self).__name__, COUNTED)
+            budget.refuse(type(self).__name__, TREE_SEARCH_LIMITS)
         config = config if config is not None else GameConfig()
         configure_threads(threads)
         self.network = load_weights_option(weights, config.board_size)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.budget import ALPHABETA_BUDGET, Budget
+from agents.budget import ALPHABETA_BUDGET, ALPHABETA_LIMITS, Budget
 from agents.classic import alphabeta_search as search
 from agents.classic.reports import (
     SearchReport,
@@ -94,7 +94,7 @@ class AlphaBetaAgent:
         if budget is None and self.options.depth is None:
             raise ValueError("give a budget, a depth limit, or both (both are None)")
         if budget is not None:
-            budget.refuse(type(self).__name__, ("nodes", "time"))
+            budget.refuse(type(self).__name__, ALPHABETA_LIMITS)
         self.budget = budget
         self._zobrist = search.zobrist_keys(self.config.cells)
         self._table = search.new_table(self.options.table_bits)

@@ -70,7 +70,11 @@ def test_spec_options_and_their_listing_come_from_the_declaration(
     pytest.importorskip("torch")
     listed = {option.name: option for option in specs.option_help(name)}
     docs = field_docs(SearchOptions) | field_docs(Budget)
-    for field in [*SEARCH_FIELDS, "simulations", "nodes", "time"]:
+    offered = [*SEARCH_FIELDS, "simulations", "time"]
+    if name == "alphazero":  # the network evaluates every leaf: no rollouts
+        offered.remove("rollout")
+    assert "nodes" not in listed and set(offered) <= set(listed)
+    for field in offered:
         source = preset if field in SEARCH_FIELDS else budget
         default = getattr(source, field)
         shown = "none" if default is None else str(default).lower()
@@ -79,6 +83,25 @@ def test_spec_options_and_their_listing_come_from_the_declaration(
     for alias, option in SPEC_ALIASES.items():
         assert listed[option].aliases == (alias,)
     assert all(option.meaning for option in listed.values()), name
+
+
+@pytest.mark.parametrize(
+    ("spec", "option"),
+    [
+        ("mcts:nodes=500", "nodes"),
+        ("alphabeta:simulations=500", "simulations"),
+        ("alphazero:rollout=random", "rollout"),
+    ],
+)
+def test_an_option_the_agent_does_not_count_is_no_option(
+    spec: str, option: str
+) -> None:
+    name = spec.split(":")[0]
+    if name == "alphazero":
+        pytest.importorskip("torch")
+    assert option not in {listed.name for listed in specs.option_help(name)}
+    with pytest.raises(ValueError, match=f"unknown option '{option}'"):
+        specs.check_spec(spec)
 
 
 def test_a_spec_gives_the_preset_with_its_options_under_their_names() -> None:

@@ -194,7 +194,7 @@ def test_building_an_agent_does_not_load_the_engine_client():
         ("mcts:simulatons=5", "did you mean 'simulations'"),
         (
             "alphabeta:foo=1",
-            r"unknown option 'foo' .* expected alphabeta\[:simulations=",
+            r"unknown option 'foo' .* expected alphabeta\[:nodes=",
         ),
         ("random:seed=1", "sets its seed"),
         ("heuristic:attack=x", "attack must be an integer, got 'x'"),
