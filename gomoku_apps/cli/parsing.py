@@ -165,6 +165,7 @@ class CommandParser(argparse.ArgumentParser):
         arguments, extras = self.parse_known_args(args, namespace)
         if extras:
             verb = self.verbs.get(getattr(arguments, "command", None) or "", self)
+            verb = _route_parser(verb, getattr(arguments, "route", None))
             verb.error(unknown_option_message(extras, verb))
         return arguments
 
@@ -178,3 +179,13 @@ class CommandParser(argparse.ArgumentParser):
         self.error(
             f"unknown command {words[0]!r}{hint} (commands: {', '.join(self.verbs)})"
         )
+
+
+def _route_parser(
+    verb: argparse.ArgumentParser, route: str | None
+) -> argparse.ArgumentParser:
+    """The parser of the verb's ``route`` (``gomoku train ppo``), else the verb's."""
+    for action in verb._actions:
+        if route is not None and isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(route, verb)
+    return verb
