@@ -26,7 +26,7 @@ from gomoku_apps.cli.options import add_ray_argument, add_rules_arguments
 from gomoku_apps.cli.training import (
     RunOptions,
     TrainingProgress,
-    add_groups,
+    add_route_parser,
     before_and_after,
     cpu_copy,
     where_to_play,
@@ -62,25 +62,25 @@ class AlphaZeroRunOptions(RunOptions):
     """torch CPU threads (unset: at most 2)"""
 
 
+FLAG_SOURCES = [
+    (AlphaZeroRunOptions, "", None),
+    (TrainingConfig, "", None),
+    (NetworkConfig, "", None),
+    (DistillationConfig, "teacher-", None),
+    (SelfPlayConfig, "", None),
+    (LearnerConfig, "", None),
+]
+"""The dataclasses whose fields are the route's flags: (class, flag prefix, preset)."""
+
+
 def add_parser(routes: argparse._SubParsersAction) -> None:
     """Register the ``alphazero`` route; its flags come from the config dataclasses
     (:mod:`agents.alphazero.training_config`), their help from the fields."""
-    parser = routes.add_parser(
-        ROUTE, help="train an AlphaZero network by self-play", description=__doc__
+    summary = "train an AlphaZero network by self-play"
+    parser, groups = add_route_parser(
+        routes, ROUTE, summary, __doc__, GROUPS, FLAG_SOURCES
     )
     add_rules_arguments(parser.add_argument_group("game"), board_size=9)
-    groups = add_groups(
-        parser,
-        GROUPS,
-        [
-            (AlphaZeroRunOptions, "", None),
-            (TrainingConfig, "", None),
-            (NetworkConfig, "", None),
-            (DistillationConfig, "teacher-", None),
-            (SelfPlayConfig, "", None),
-            (LearnerConfig, "", None),
-        ],
-    )
     add_flags(groups["self-play"], SelfPlayConfig, only=("simulations",))
     add_ray_argument(groups["run"], "self-play")
     parser.set_defaults(handler=run_training)

@@ -19,14 +19,7 @@ from typing import Any
 from agents.options import bounded, flag_values
 from agents.ppo.config import TEACHER_PRESET, PPOConfig
 from agents.teacher_games import TeacherGamesConfig
-from gomoku_apps.cli.training import (
-    RunOptions,
-    TrainingProgress,
-    add_groups,
-    before_and_after,
-    cpu_copy,
-    where_to_play,
-)
+from gomoku_apps.cli import training
 
 ROUTE = "ppo"
 GROUPS = {
@@ -57,21 +50,21 @@ class CurveOptions:
     """worker processes of the curve's games"""
 
 
+FLAG_SOURCES = [
+    (PPOConfig, "", None),
+    (TeacherGamesConfig, "teacher-", TEACHER_PRESET),
+    (training.RunOptions, "", None),
+    (CurveOptions, "", None),
+]
+"""The dataclasses whose fields are the route's flags: (class, flag prefix, preset)."""
+
+
 def add_parser(routes: argparse._SubParsersAction) -> None:
     """Register the ``ppo`` route; its flags come from :class:`PPOConfig` (the teacher
     games' with ``--teacher-``), their help from the fields."""
-    parser = routes.add_parser(
-        ROUTE, help="train the PPO policy (no search)", description=__doc__
-    )
-    add_groups(
-        parser,
-        GROUPS,
-        [
-            (PPOConfig, "", None),
-            (TeacherGamesConfig, "teacher-", TEACHER_PRESET),
-            (RunOptions, "", None),
-            (CurveOptions, "", None),
-        ],
+    summary = "train the PPO policy (no search)"
+    parser, _ = training.add_route_parser(
+        routes, ROUTE, summary, __doc__, GROUPS, FLAG_SOURCES
     )
     parser.set_defaults(handler=run_training)
 
@@ -90,15 +83,15 @@ def run_training(arguments: argparse.Namespace) -> int:
     from agents.torch_policy import NetworkAgent, save_policy
 
     config = ppo_config(arguments)
-    options = RunOptions(**flag_values(RunOptions, arguments))
+    options = training.RunOptions(**flag_values(training.RunOptions, arguments))
     curve = CurveOptions(**flag_values(CurveOptions, arguments))
     out = Path(options.folder(ROUTE, config.board_size))
     run = PPORun(config, out)
     state = "resuming" if run.resumed else "starting"
     print(f"{state} {out}: {run.state.env_steps} env steps so far")
-    start = cpu_copy(run.network)
+    start = training.cpu_copy(run.network)
     points = CurvePoints(curve, config, out) if curve.curve_every else None
-    with TrainingProgress(
+    with training.TrainingProgress(
         config.env_steps, run.state.env_steps, "steps", options.progress
     ) as bar:
 
@@ -113,12 +106,16 @@ def run_training(arguments: argparse.Namespace) -> int:
         f"done: {state.env_steps} env steps, {state.updates} updates, "
         f"{state.cpu_hours:.2f} h CPU; files in {out}"
     )
-    trained = NetworkAgent(cpu_copy(run.network))
-    print(before_and_after(trained, NetworkAgent(start), config.game, "greedy moves"))
+    trained = NetworkAgent(training.cpu_copy(run.network))
+    print(
+        training.before_and_after(
+            trained, NetworkAgent(start), config.game, "greedy moves"
+        )
+    )
     if options.export:
         save_policy(options.export, run.network, config.game)
         print(f"exported the network to {options.export}")
-    print(where_to_play(result, ROUTE, config.board_size))
+    print(training.where_to_play(result, ROUTE, config.board_size))
     return 0
 
 

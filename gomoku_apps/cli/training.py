@@ -40,6 +40,20 @@ class RunOptions:
         return self.out.format(route=route, size=size)
 
 
+def add_route_parser(
+    routes: argparse._SubParsersAction,
+    name: str,
+    summary: str,
+    description: str,
+    titles: dict[str, str],
+    sources: Iterable[tuple[type, str, Any]],
+) -> tuple[argparse.ArgumentParser, dict[str, argparse._ArgumentGroup]]:
+    """The parser of one route of ``gomoku train``, its flags in groups
+    (:func:`add_groups`)."""
+    parser = routes.add_parser(name, help=summary, description=description)
+    return parser, add_groups(parser, titles, sources)
+
+
 def add_groups(
     parser: argparse.ArgumentParser,
     titles: dict[str, str],
