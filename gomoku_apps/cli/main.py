@@ -71,34 +71,10 @@ def build_parser() -> CommandParser:
     return parser
 
 
-DEFAULT_ROUTES = {"train": "alphazero"}
-"""Verbs with routes, and the route taken when none is named: ``gomoku train …`` is
-``gomoku train alphazero …``."""
-
-
-def with_default_route(argv: Sequence[str]) -> list[str]:
-    """``argv`` with the verb's default route put in when it names none (help asked
-    of the verb itself stays the verb's help, listing its routes)."""
-    argv = list(argv)
-    if not argv or argv[0] not in DEFAULT_ROUTES:
-        return argv
-    following = argv[1] if len(argv) > 1 else None
-    if following in ("-h", "--help") or following in _route_names(argv[0]):
-        return argv
-    return [argv[0], DEFAULT_ROUTES[argv[0]], *argv[1:]]
-
-
-def _route_names(verb: str) -> tuple[str, ...]:
-    module = importlib.import_module(f"gomoku_apps.cli.{verb}")
-    return tuple(module.ROUTES)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``gomoku`` command; returns the exit code."""
     parser = build_parser()
-    arguments = parser.parse_args(
-        with_default_route(sys.argv[1:] if argv is None else argv)
-    )
+    arguments = parser.parse_args(argv)
     handler = getattr(arguments, "handler", None)
     if handler is None:
         parser.print_help()

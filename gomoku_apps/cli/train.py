@@ -28,6 +28,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="train an AlphaZero (the default) or a PPO network",
         description=__doc__,
     )
+    parser.default_route = DEFAULT_ROUTE
     routes = parser.add_subparsers(
         title="routes", metavar="ROUTE", help="what to train (default: alphazero)"
     )

@@ -22,7 +22,7 @@ from agents.alphazero.training_config import (
 )
 from agents.options import field_docs
 from agents.torch_policy import load_policy
-from gomoku_apps.cli.main import build_parser, main, with_default_route
+from gomoku_apps.cli.main import build_parser, main
 from gomoku_apps.cli.train import route_parsers
 from gomoku_apps.cli.train_alphazero import (
     AlphaZeroRunOptions,
@@ -249,9 +249,9 @@ def test_train_ppo_writes_its_policy_and_resumes(
 
 def test_train_without_a_route_is_train_alphazero() -> None:
     parser = build_parser()
-    plain = parser.parse_args(with_default_route([*TINY_RUN, "--out", "x"]))
+    plain = parser.parse_args([*TINY_RUN, "--out", "x"])
     named = [TINY_RUN[0], "alphazero", *TINY_RUN[1:], "--out", "x"]
-    explicit = parser.parse_args(with_default_route(named))
+    explicit = parser.parse_args(named)
     assert plain.handler is explicit.handler is run_training
     assert vars(plain) == vars(explicit)
     assert training_config(plain) == training_config(explicit)
@@ -303,8 +303,8 @@ def _metadata(owner: type, name: str) -> dict:
 def test_the_gating_threshold_and_schedule_are_flags(tmp_path: Path) -> None:
     parser = build_parser()
     schedule = ["--gating-threshold", "0.7", "--first-drop-at", "0.5"]
-    arguments = parser.parse_args(with_default_route([*TINY_RUN, *schedule]))
+    arguments = parser.parse_args([*TINY_RUN, *schedule])
     config = training_config(arguments)
     assert config.gating_threshold == 0.7 and config.learner.first_drop_at == 0.5
     with pytest.raises(SystemExit):
-        parser.parse_args(with_default_route([*TINY_RUN, "--gating-threshold", "2"]))
+        parser.parse_args([*TINY_RUN, "--gating-threshold", "2"])
