@@ -35,11 +35,3 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     for name, route in ROUTES.items():
         route.add_parser(routes)
         routes.choices[name].set_defaults(route=name)
-
-
-def route_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
-    """The parser of each route, by name (for tests and docs checks)."""
-    parser = argparse.ArgumentParser()
-    add_parser(parser.add_subparsers())
-    train = parser._subparsers._group_actions[0].choices["train"]
-    return list(train._subparsers._group_actions[0].choices.items())

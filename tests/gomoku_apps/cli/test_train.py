@@ -3,6 +3,7 @@ from the config fields; bad values rejected."""
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import errno
 import json
@@ -23,7 +24,6 @@ from agents.alphazero.training_config import (
 from agents.options import field_docs
 from agents.torch_policy import load_policy
 from gomoku_apps.cli.main import build_parser, main
-from gomoku_apps.cli.train import route_parsers
 from gomoku_apps.cli.train_alphazero import (
     AlphaZeroRunOptions,
     run_training,
@@ -275,7 +275,11 @@ SHARED = {"help", "board_size", "win_length", "rule", "ray"}
 
 
 def test_every_alphazero_flag_is_a_field_with_its_docstring_as_help() -> None:
-    parser = dict(route_parsers())["alphazero"]
+    train = build_parser().verbs["train"]
+    routes = next(
+        a for a in train._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    parser = routes.choices["alphazero"]
     fields = _flag_fields()
     unflagged = []
     for action in parser._actions:
