@@ -193,29 +193,38 @@ def add_flags(
             if chosen is not None or group is not None:
                 raise TypeError(f"{owner.__name__}.{item.name} has no flag type")
             continue
-        name = f"{prefix}{item.name}".replace("_", "-")
-        spellings = [f"--{name}", *item.metadata.get("aliases", ())]
         help_text = docs.get(item.name, "").replace("%", "%%")
-        default = None if item.name in unset else default
         if item.name in unset:
+            default = None
             help_text += f" (unset: {unset[item.name]})"
-        if base is bool:
-            parser.add_argument(
-                *spellings,
-                action=argparse.BooleanOptionalAction,
-                default=default,
-                dest=name.replace("-", "_"),
-                help=help_text,
-            )
-            continue
-        parser.add_argument(
-            *spellings,
-            type=_flag_type(spellings[0], base, optional, item.metadata),
-            default=default,
-            dest=name.replace("-", "_"),
-            metavar=_METAVARS[base],
-            help=help_text,
-        )
+        name = f"{prefix}{item.name}".replace("_", "-")
+        _add_flag(parser, name, item, base, optional, default, help_text)
+
+
+def _add_flag(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+    name: str,
+    item: dataclasses.Field,
+    base: Any,
+    optional: bool,
+    default: Any,
+    help_text: str,
+) -> None:
+    """The ``--NAME`` flag of the field ``item`` (``base`` its plain type)."""
+    spellings = [f"--{name}", *item.metadata.get("aliases", ())]
+    options: dict[str, Any] = {"action": argparse.BooleanOptionalAction}
+    if base is not bool:
+        options = {
+            "type": _flag_type(spellings[0], base, optional, item.metadata),
+            "metavar": _METAVARS[base],
+        }
+    parser.add_argument(
+        *spellings,
+        default=default,
+        dest=name.replace("-", "_"),
+        help=help_text,
+        **options,
+    )
 
 
 def flag_values(
