@@ -59,13 +59,20 @@ def bounded(
     above: float | None = None,
     maximum: float | None = None,
     aliases: tuple[str, ...] = (),
+    flag: str | None = None,
+    unset: str | None = None,
 ) -> Any:
     """A dataclass field with a default, the range that :func:`check_fields` enforces,
-    and older flag spellings (``aliases``, e.g. ``("--replay",)``) that still work."""
+    and older flag spellings (``aliases``, e.g. ``("--replay",)``) that still work.
+
+    ``flag`` names the group of a command's flags that this field's flag joins
+    (``add_flags(..., group=flag)`` picks the fields by it); ``unset`` makes that flag
+    default to "not given", saying in words what then happens after the default
+    (``unset="fewer for short budgets"`` shows "(unset: 64, fewer for short
+    budgets)")."""
     bounds = {"minimum": minimum, "above": above, "maximum": maximum}
-    return dataclasses.field(
-        default=default, metadata={"bounds": bounds, "aliases": aliases}
-    )
+    metadata = {"bounds": bounds, "aliases": aliases, "flag": flag, "unset": unset}
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 def check_fields(instance: Any) -> None:
@@ -151,6 +158,8 @@ def add_flags(
     only: Iterable[str] | None = None,
     prefix: str = "",
     unset: dict[str, str] | None = None,
+    group: str | None = None,
+    defaults: Any = None,
 ) -> None:
     """Add a ``--PREFIX-FIELD-NAME`` flag for each field of the dataclass ``owner``.
 
@@ -162,43 +171,62 @@ def add_flags(
             ``--teacher-games`` of the field ``games``).
         unset: fields whose flag defaults to "not given" (None) rather than the
             field's default, with what that means in words, e.g. ``{"min_replay":
-            "2000, or 64 for budgets under half an hour"}``.
+            "2000, or 64 for budgets under half an hour"}``; a field declared with
+            ``bounded(..., unset=...)`` is one too.
+        group: only the fields declared with ``bounded(..., flag=group)`` (or a
+            ``"flag"`` metadata entry equal to it) get a flag.
+        defaults: an instance of ``owner`` whose values are the flags' defaults (a
+            preset), instead of the fields' own defaults.
     """
     docs = field_docs(owner)
     hints = typing.get_type_hints(owner)
-    unset = unset or {}
+    unset = dict(unset or {})
     chosen = set(only) if only is not None else None
     for item in dataclasses.fields(owner):
         if chosen is not None and item.name not in chosen:
             continue
+        if group is not None and item.metadata.get("flag") != group:
+            continue
+        default = item.default if defaults is None else getattr(defaults, item.name)
+        if item.metadata.get("unset"):
+            unset[item.name] = f"{default}, {item.metadata['unset']}"
         base, optional = _base_type(hints[item.name])
         if base not in (int, float, str, bool):
-            if chosen is not None:
+            if chosen is not None or group is not None:
                 raise TypeError(f"{owner.__name__}.{item.name} has no flag type")
             continue
-        name = f"{prefix}{item.name}".replace("_", "-")
-        spellings = [f"--{name}", *item.metadata.get("aliases", ())]
         help_text = docs.get(item.name, "").replace("%", "%%")
-        default = None if item.name in unset else item.default
         if item.name in unset:
+            default = None
             help_text += f" (unset: {unset[item.name]})"
-        if base is bool:
-            parser.add_argument(
-                *spellings,
-                action=argparse.BooleanOptionalAction,
-                default=default,
-                dest=name.replace("-", "_"),
-                help=help_text,
-            )
-            continue
-        parser.add_argument(
-            *spellings,
-            type=_flag_type(spellings[0], base, optional, item.metadata),
-            default=default,
-            dest=name.replace("-", "_"),
-            metavar=_METAVARS[base],
-            help=help_text,
-        )
+        name = f"{prefix}{item.name}".replace("_", "-")
+        _add_flag(parser, name, item, base, optional, default, help_text)
+
+
+def _add_flag(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+    name: str,
+    item: dataclasses.Field,
+    base: Any,
+    optional: bool,
+    default: Any,
+    help_text: str,
+) -> None:
+    """The ``--NAME`` flag of the field ``item`` (``base`` its plain type)."""
+    spellings = [f"--{name}", *item.metadata.get("aliases", ())]
+    options: dict[str, Any] = {"action": argparse.BooleanOptionalAction}
+    if base is not bool:
+        options = {
+            "type": _flag_type(spellings[0], base, optional, item.metadata),
+            "metavar": _METAVARS[base],
+        }
+    parser.add_argument(
+        *spellings,
+        default=default,
+        dest=name.replace("-", "_"),
+        help=help_text,
+        **options,
+    )
 
 
 def flag_values(

@@ -13,7 +13,7 @@ A run lives in one folder:
 =====================  ==========================================================
 
 A new run with teacher games (``config.distillation``) first teaches the network the
-heuristic's moves (:mod:`agents.alphazero.distillation`) and commits that as
+teacher's moves (:mod:`agents.alphazero.distillation`) and commits that as
 iteration 0; self-play starts from there.
 
 The time budget holds within one iteration: self-play stops at the budget's end
@@ -76,13 +76,6 @@ class Progress:
 
     def to_dict(self) -> dict[str, float]:
         return dict(vars(self))
-
-
-def learning_rate_at(base: float, fraction: float) -> float:
-    """Steps over the time budget: full rate, then ×0.3, then ×0.1."""
-    if fraction < 0.6:
-        return base
-    return base * (0.3 if fraction < 0.85 else 0.1)
 
 
 class TrainingRun:
@@ -210,7 +203,7 @@ class TrainingRun:
         row = self._metrics_row(_mean_losses(losses[-max(1, len(losses) // 10) :]))
         row["note"] = (
             f"distilled {taught.games} heuristic games "
-            f"({len(taught.samples.value)} samples) in {len(losses)} steps"
+            f"({len(taught.values)} samples) in {len(losses)} steps"
             + (
                 f": loss {losses[0].total:.3f} -> {losses[-1].total:.3f}"
                 if losses
@@ -250,7 +243,7 @@ class TrainingRun:
         if notes:
             row["note"] = "; ".join(notes)
         self._commit(row)
-        if evaluation.get("win_rate_vs_best", 0.0) >= 0.55:
+        if evaluation.get("win_rate_vs_best", 0.0) >= self.config.gating_threshold:
             self._save_best()
         self._plot()
         return row
@@ -271,9 +264,7 @@ class TrainingRun:
         if new_samples == 0 or len(self.replay) < self.config.min_replay:
             return None
         fraction = self.progress.seconds / (self.config.hours * 3600)
-        self.learner.set_learning_rate(
-            learning_rate_at(self.config.learner.learning_rate, fraction)
-        )
+        self.learner.set_learning_rate(self.config.learner.learning_rate_at(fraction))
         steps = max(
             1, round(new_samples * self.config.sample_reuse / self.config.batch_size)
         )

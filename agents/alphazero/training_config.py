@@ -7,8 +7,8 @@ each knob is a field declared once here (type, default, range, meaning), from wh
 This module needs no torch.
 
 The defaults are what ``gomoku train`` uses: a small network, about a hundred
-simulations per self-play move with playout-cap randomisation, 64 games stepped
-together, and a replay window of the most recent few hundred games. They were picked
+simulations per self-play move with playout-cap randomisation, a few dozen games
+stepped together, and a replay window of the most recent few hundred games. They were picked
 so that a 9×9 run makes visible progress within an hour on a 2-core CPU.
 """
 
@@ -18,17 +18,32 @@ from dataclasses import asdict, dataclass, field, fields
 
 from agents.options import bounded, check_fields
 from agents.search.settings import SELF_PLAY_PRESET, SearchOptions
+from agents.teacher_games import TeacherGamesConfig
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import PLANE_COUNT
+
+FULL_SIZE_HOURS = 0.5
+"""A budget shorter than this gets smaller iterations and learns from its first
+samples (:func:`budget_defaults`)."""
+SHORT_MIN_REPLAY = 64
+"""Samples before the first gradient step of a budget under ``FULL_SIZE_HOURS``."""
+
+
+@dataclass(frozen=True)
+class BudgetDefaults:
+    """Settings that depend on the time budget (see :func:`budget_defaults`)."""
+
+    parallel_games: int
+    min_replay: int
 
 
 @dataclass(frozen=True)
 class NetworkConfig:
     """The shape of a :class:`PolicyValueNet`; saved with its weights."""
 
-    channels: int = bounded(32, minimum=1)
+    channels: int = bounded(32, minimum=1, flag="network")
     """width of the residual trunk"""
-    blocks: int = bounded(4, minimum=1)
+    blocks: int = bounded(4, minimum=1, flag="network")
     """residual blocks in the trunk"""
     value_hidden: int = bounded(64, minimum=1)
     """width of the value head's hidden dense layer"""
@@ -45,10 +60,20 @@ class NetworkConfig:
 
 @dataclass(frozen=True)
 class LearnerConfig:
-    """Optimiser settings."""
+    """Optimiser settings, and the learning-rate schedule over the time budget."""
 
-    learning_rate: float = bounded(2e-3, minimum=0)
-    """Adam's step size (lowered x0.3 after 60% of the budget, x0.1 after 85%)"""
+    learning_rate: float = bounded(2e-3, minimum=0, flag="learning")
+    """Adam's step size at the start (then lowered: --first-drop-at)"""
+    first_drop_at: float = bounded(0.6, minimum=0, maximum=1, flag="learning")
+    """share of the time budget after which the learning rate is multiplied by
+    --first-drop"""
+    first_drop: float = bounded(0.3, minimum=0, maximum=1, flag="learning")
+    """factor of the learning rate from --first-drop-at on"""
+    final_drop_at: float = bounded(0.85, minimum=0, maximum=1, flag="learning")
+    """share of the time budget after which the learning rate is multiplied by
+    --final-drop instead (at least --first-drop-at)"""
+    final_drop: float = bounded(0.1, minimum=0, maximum=1, flag="learning")
+    """factor of the learning rate from --final-drop-at on"""
     weight_decay: float = bounded(1e-4, minimum=0)
     """the L2 coefficient"""
     value_weight: float = bounded(1.0, minimum=0)
@@ -56,45 +81,45 @@ class LearnerConfig:
 
     def __post_init__(self) -> None:
         check_fields(self)
+        if self.final_drop_at < self.first_drop_at:
+            raise ValueError(
+                f"LearnerConfig.final_drop_at must be >= first_drop_at "
+                f"({self.first_drop_at}), got {self.final_drop_at}"
+            )
+
+    def learning_rate_at(self, fraction: float) -> float:
+        """The learning rate once ``fraction`` of the time budget is spent: full
+        rate, then x ``first_drop``, then x ``final_drop``."""
+        if fraction < self.first_drop_at:
+            return self.learning_rate
+        drop = self.first_drop if fraction < self.final_drop_at else self.final_drop
+        return self.learning_rate * drop
 
 
 @dataclass(frozen=True)
-class DistillationConfig:
-    """How a new network learns from the heuristic before self-play (teacher games)."""
+class DistillationConfig(TeacherGamesConfig):
+    """How a new network learns from the teacher games before self-play."""
 
-    games: int = bounded(0, minimum=0)
-    """heuristic games played for the network to learn from first (0: none)"""
-    steps: int = bounded(0, minimum=0)
+    steps: int = bounded(0, minimum=0, flag="teacher")
     """gradient steps on the teacher games' positions"""
-    random_move_probability: float = bounded(0.1, minimum=0, maximum=1)
-    """chance that a move after the opening is a random legal point next to the
-    stones instead of the heuristic's, so the samples cover positions the heuristic
-    would never reach by itself"""
-    opening_moves: int = bounded(4, minimum=0)
-    """moves at the start of each game chosen at random among the points near the
-    stones (near the centre on an empty board)"""
-    depth: int = bounded(0, minimum=0, maximum=8)
-    """0: the heuristic's move is each position's policy target; d > 0: an alpha-beta
-    search of depth d (with its forced-win checks, so it finds and stops VCFs)
-    labels every position instead: a stronger teacher, about 10 ms a position at
-    depth 3 on 15x15, spread over the CPU's cores"""
-
-    def __post_init__(self) -> None:
-        check_fields(self)
 
 
 @dataclass(frozen=True)
 class SelfPlayConfig:
     """How self-play games are played; each field's docstring is its flag's help."""
 
-    parallel_games: int = bounded(64, minimum=1)
+    parallel_games: int = bounded(
+        64, minimum=1, flag="self-play", unset="fewer for budgets under half an hour"
+    )
     """games per iteration, played together so one network call serves them all"""
-    simulations: int = bounded(100, minimum=1)
+    simulations: int = bounded(100, minimum=1, flag="self-play")
     """search simulations of a move whose position becomes a training sample"""
-    fast_simulations: int = bounded(25, minimum=1)
+    fast_simulations: int = bounded(25, minimum=1, flag="self-play")
     """simulations of the other moves, which only move the game on (playout-cap
     randomisation: cheap moves keep games going but give no training sample)"""
-    full_search_probability: float = bounded(0.25, minimum=0, maximum=1)
+    full_search_probability: float = bounded(
+        0.25, minimum=0, maximum=1, flag="self-play"
+    )
     """share of moves that get the full search and give a sample"""
     temperature_moves: int = bounded(6, minimum=0)
     """moves sampled in proportion to visits at the start of a game; later moves take
@@ -126,31 +151,41 @@ class TrainingConfig:
     """teacher games that a new network learns before self-play"""
     learner: LearnerConfig = field(default_factory=LearnerConfig)
     """optimiser settings"""
-    replay_capacity: int = bounded(30_000, minimum=1, aliases=("--replay",))
+    replay_capacity: int = bounded(
+        30_000, minimum=1, aliases=("--replay",), flag="learning"
+    )
     """replay window: the most recent samples that learning draws from"""
-    batch_size: int = bounded(256, minimum=1)
+    batch_size: int = bounded(256, minimum=1, flag="learning")
     """samples per gradient step"""
-    sample_reuse: float = bounded(8.0, minimum=0)
+    sample_reuse: float = bounded(8.0, minimum=0, flag="learning")
     """times each new sample is drawn for learning, on average (under random
     symmetries)"""
-    min_replay: int = bounded(2_000, minimum=1)
+    min_replay: int = bounded(
+        2_000,
+        minimum=1,
+        flag="learning",
+        unset=f"or {SHORT_MIN_REPLAY} for budgets under half an hour",
+    )
     """samples needed before the first gradient step"""
-    evaluation_every: int = bounded(10, minimum=0)
+    evaluation_every: int = bounded(10, minimum=0, flag="evaluation")
     """iterations between evaluation matches (0: never)"""
-    evaluation_games: int = bounded(12, minimum=0)
+    evaluation_games: int = bounded(12, minimum=0, flag="evaluation")
     """games of each evaluation match, against the best network so far and against
     pure MCTS (colours alternate)"""
     evaluation_simulations: int = bounded(100, minimum=0)
     """AlphaZero's simulations per move in evaluations"""
-    mcts_simulations: int = bounded(1_000, minimum=0)
+    gating_threshold: float = bounded(0.55, minimum=0, maximum=1, flag="evaluation")
+    """score against the best network so far from which the trained network becomes
+    the best (best.pt)"""
+    mcts_simulations: int = bounded(1_000, minimum=0, flag="evaluation")
     """simulations a move of the pure-MCTS opponent in evaluations"""
-    snapshot_every: int = bounded(0, minimum=0)
+    snapshot_every: int = bounded(0, minimum=0, flag="run")
     """keep the network every N iterations in OUT/snapshots/ (0: never), for the
     learning curve; the distilled network (iteration 0) is kept too"""
-    hours: float = bounded(1.0, minimum=0)
+    hours: float = bounded(1.0, minimum=0, flag="run")
     """wall-clock budget, summed over resumes; the run ends within one iteration of
     it"""
-    seed: int = bounded(0, minimum=0)
+    seed: int = bounded(0, minimum=0, flag="run")
     """seeds self-play, sampling and the first weights"""
 
     def __post_init__(self) -> None:
@@ -161,32 +196,21 @@ class TrainingConfig:
         return {item.name: repr(getattr(self, item.name)) for item in fields(self)}
 
 
-# A budget shorter than this gets smaller iterations and learns from its first samples.
-FULL_SIZE_HOURS = 0.5
-FULL_PARALLEL_GAMES = 64
-FULL_MIN_REPLAY = 2_000
-
-
-@dataclass(frozen=True)
-class BudgetDefaults:
-    """Settings that depend on the time budget (see :func:`budget_defaults`)."""
-
-    parallel_games: int
-    min_replay: int
-
-
 def budget_defaults(hours: float) -> BudgetDefaults:
     """Iteration size and learning start that fit a budget of ``hours``.
 
-    From half an hour up: 64 games an iteration and 2,000 samples before the first
-    gradient step. A shorter budget plays fewer games an iteration, in proportion (at
-    least 8), so that several iterations fit in it, and learns from its first 64
-    samples: a two-minute run plays 8 games an iteration and learns after the first,
-    instead of ending before learning would start.
+    From half an hour up: the fields' defaults (``parallel_games`` games an iteration,
+    ``min_replay`` samples before the first gradient step). A shorter budget plays
+    fewer games an iteration, in proportion (at least 8), so that several iterations
+    fit in it, and learns from its first ``SHORT_MIN_REPLAY`` samples: a two-minute run
+    plays 8 games an iteration and learns after the first, instead of ending before
+    learning would start.
     """
+    full = BudgetDefaults(SelfPlayConfig().parallel_games, TrainingConfig().min_replay)
     if hours >= FULL_SIZE_HOURS:
-        return BudgetDefaults(FULL_PARALLEL_GAMES, FULL_MIN_REPLAY)
+        return full
     share = max(hours, 0.0) / FULL_SIZE_HOURS
     return BudgetDefaults(
-        parallel_games=max(8, round(FULL_PARALLEL_GAMES * share)), min_replay=64
+        parallel_games=max(8, round(full.parallel_games * share)),
+        min_replay=SHORT_MIN_REPLAY,
     )

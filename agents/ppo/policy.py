@@ -1,7 +1,7 @@
 """The ``ppo`` agent: a policy network trained by the PPO recipe, played greedily.
 
 ``weights`` names a shipped policy (``"9x9"``, the file ``agents/ppo/weights/9x9.pt``)
-or a ``policy.pt`` that :func:`agents.ppo.training.train` wrote. The file is read with
+or a ``policy.pt`` that ``gomoku train ppo`` wrote. The file is read with
 ``torch.load(weights_only=True)`` (:func:`agents.torch_policy.load_policy`), so it cannot
 run code. The agent plays the legal point the network scores highest: no search, no
 randomness, the same move for the same position.
@@ -41,6 +41,6 @@ def load_ppo_agent(
             raise ValueError(
                 f"no PPO policy is shipped for {weights} (shipped: "
                 f"{', '.join(WEIGHTS.names()) or 'none'}); train one with "
-                "examples/ppo_recipe.py and give weights=FILE"
+                "gomoku train ppo and give weights=FILE"
             )
     return NetworkAgent(load_policy(WEIGHTS.resolve(weights)))

@@ -183,8 +183,6 @@ def arena_from_options(arguments: argparse.Namespace):
 
 def progress_from_options(arguments: argparse.Namespace, label: str):
     """The progress bar to show, unless ``--no-progress`` was given."""
-    from gomoku_apps.cli.options import ProgressBar
-
     progress = ProgressBar(label)
     progress.enabled &= not arguments.no_progress
     return progress

@@ -14,7 +14,9 @@ already name their default. Here:
   aliases that still work: help shows ``--board-size N`` and says "(also --size)";
 * :class:`CommandParser` reports an unknown option with the verb's own usage line and
   the nearest option it knows ("did you mean --board-size?"), and an unknown verb
-  with the nearest verb.
+  with the nearest verb;
+* a verb with routes (``gomoku train alphazero|ppo``) names its ``default_route``,
+  taken when the command names none (``gomoku train --hours 1``).
 """
 
 from __future__ import annotations
@@ -107,6 +109,9 @@ class VerbParser(argparse.ArgumentParser):
     reads alike.
     """
 
+    default_route: str | None = None
+    """The route taken when the command names none (a verb with routes only)."""
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs["formatter_class"] = HelpFormatter
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -162,11 +167,25 @@ class CommandParser(argparse.ArgumentParser):
     ) -> argparse.Namespace:
         args = list(sys.argv[1:] if args is None else args)
         self._check_verb(args)
+        args = self._with_default_route(args)
         arguments, extras = self.parse_known_args(args, namespace)
         if extras:
             verb = self.verbs.get(getattr(arguments, "command", None) or "", self)
+            verb = _route_parser(verb, getattr(arguments, "route", None))
             verb.error(unknown_option_message(extras, verb))
         return arguments
+
+    def _with_default_route(self, args: list[str]) -> list[str]:
+        """``args`` with the verb's default route put in when they name none (help
+        asked of the verb itself stays the verb's help, listing its routes)."""
+        verb = self.verbs.get(args[0]) if args else None
+        route = getattr(verb, "default_route", None)
+        if route is None:
+            return args
+        following = args[1] if len(args) > 1 else None
+        if following in ("-h", "--help") or following in _route_names(verb):
+            return args
+        return [args[0], route, *args[1:]]
 
     def _check_verb(self, args: Sequence[str]) -> None:
         """An unknown verb is an error naming the nearest verb and all of them."""
@@ -178,3 +197,22 @@ class CommandParser(argparse.ArgumentParser):
         self.error(
             f"unknown command {words[0]!r}{hint} (commands: {', '.join(self.verbs)})"
         )
+
+
+def _route_parser(
+    verb: argparse.ArgumentParser, route: str | None
+) -> argparse.ArgumentParser:
+    """The parser of the verb's ``route`` (``gomoku train ppo``), else the verb's."""
+    for action in verb._actions:
+        if route is not None and isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(route, verb)
+    return verb
+
+
+def _route_names(verb: argparse.ArgumentParser) -> list[str]:
+    return [
+        name
+        for action in verb._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    ]

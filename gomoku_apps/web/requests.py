@@ -66,7 +66,6 @@ MAX_REQUEST_BYTES = 65_536
 """Largest request body or websocket message accepted (a record of a full 25×25 game
 is under 4 KB)."""
 MAX_DELAY_S = 10.0
-MAX_MOVE_TIME_S = 600.0
 DEFAULT_MOVE_TIME_S = 60.0
 PROGRAM_AGENTS = ("python", "engine")
 """Spec names that run code named by the request: allowed only when the server says so

@@ -104,6 +104,33 @@ def test_unset_flags_and_prefixes():
     assert "(unset: auto)" in parser.format_help()
 
 
+@dataclass(frozen=True)
+class Grouped:
+    width: int = bounded(8, minimum=1, flag="network")
+    """width of the layers"""
+    games: int = bounded(64, minimum=1, flag="play", unset="fewer when short")
+    """games at once"""
+    depth: int = bounded(2, minimum=0)
+    """not a flag of any group"""
+
+
+def test_a_group_takes_the_fields_declared_in_it_with_their_unset_words():
+    parser = argparse.ArgumentParser()
+    add_flags(parser, Grouped, group="play")
+    assert parser.parse_args([]).games is None  # unset: the caller decides
+    assert parser.parse_args(["--games", "3"]).games == 3
+    assert "(unset: 64, fewer when short)" in " ".join(parser.format_help().split())
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--width", "3"])  # in the "network" group, not here
+
+
+def test_a_preset_gives_the_flags_their_defaults():
+    parser = argparse.ArgumentParser()
+    add_flags(parser, Grouped, group="network", defaults=Grouped(width=32))
+    assert parser.parse_args([]).width == 32
+    assert "--depth" not in parser.format_help()
+
+
 def test_every_training_field_has_a_docstring_for_its_help():
     for config in (TrainingConfig, SelfPlayConfig, SearchOptions, Budget):
         docs = field_docs(config)

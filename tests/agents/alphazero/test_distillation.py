@@ -1,4 +1,4 @@
-"""Teacher games: heuristic positions labelled for a new network, and what it learns."""
+"""Teacher games: positions labelled for a new network, and what AlphaZero learns."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.alphazero.distillation import distil, search_labels, teacher_games
+from agents.alphazero.distillation import distil, teacher_samples
 from agents.alphazero.learner import Learner
 from agents.alphazero.network import (
     PolicyValueNet,
@@ -17,6 +17,7 @@ from agents.alphazero.replay import Batch
 from agents.alphazero.training_config import DistillationConfig, LearnerConfig
 from agents.classic.reports import pattern_state
 from agents.patterns.threats import find_vcf
+from agents.teacher_games import search_labels, teacher_games
 from gomoku_env.config import GameConfig
 from gomoku_env.game_state import GameState
 from gomoku_env.planes import OPPONENT_STONES, OWN_STONES, board_from_stones
@@ -27,10 +28,8 @@ SIX = GameConfig(6, 4)
 
 
 def test_teacher_samples_are_legal_one_hot_moves_with_game_results() -> None:
-    taught = teacher_games(
-        SIX, 12, DistillationConfig(games=12), np.random.default_rng(0)
-    )
-    samples = taught.samples
+    taught = teacher_games(SIX, DistillationConfig(games=12), np.random.default_rng(0))
+    samples = teacher_samples(taught, SIX)
     assert taught.games == 12 and len(samples.value) >= 12 * 7  # four stones each
     assert np.all(samples.policy.sum(axis=1) == 1.0)
     assert set(np.unique(samples.policy)) <= {0.0, 1.0}
@@ -46,8 +45,7 @@ def test_teacher_samples_are_legal_one_hot_moves_with_game_results() -> None:
 def test_teacher_games_differ_by_seed_and_repeat_with_it() -> None:
     config = DistillationConfig(games=4)
     first, again, other = (
-        teacher_games(SIX, 4, config, np.random.default_rng(seed)).samples
-        for seed in (1, 1, 2)
+        teacher_games(SIX, config, np.random.default_rng(seed)) for seed in (1, 1, 2)
     )
     np.testing.assert_array_equal(first.planes, again.planes)
     assert first.planes.shape != other.planes.shape or np.any(
@@ -68,9 +66,9 @@ def test_a_distilled_network_plays_the_teachers_moves_far_more_often() -> None:
     heuristic's move much more often than the untrained one does."""
     torch.manual_seed(0)
     network = PolicyValueNet(TINY)
-    held_out = teacher_games(
-        SIX, 40, DistillationConfig(games=40), np.random.default_rng(99)
-    ).samples
+    held_out = teacher_samples(
+        teacher_games(SIX, DistillationConfig(games=40), np.random.default_rng(99)), SIX
+    )
     before = _agreement(network, held_out)
     learner = Learner(network, LearnerConfig(learning_rate=5e-3))
     config = DistillationConfig(games=150, steps=250)
@@ -108,13 +106,9 @@ def test_search_labels_play_the_vcf_and_do_not_depend_on_the_workers() -> None:
     )
     state = GameState(game)
     state.reset(board.moves)
-    other = teacher_games(
-        game, 2, DistillationConfig(games=2), np.random.default_rng(3)
-    )
-    planes = np.concatenate(
-        [state.observation(board.to_move)[None], other.samples.planes[:5]]
-    )
-    masks = np.concatenate([state.legal_mask()[None], other.samples.masks[:5]])
+    other = teacher_games(game, DistillationConfig(games=2), np.random.default_rng(3))
+    planes = np.concatenate([state.observation(board.to_move)[None], other.planes[:5]])
+    masks = np.concatenate([state.legal_mask()[None], other.masks[:5]])
     labels = [
         search_labels(game, planes, masks, 2, np.random.default_rng(0), workers)
         for workers in (1, 2)
@@ -128,7 +122,11 @@ def test_search_labels_play_the_vcf_and_do_not_depend_on_the_workers() -> None:
 
 def test_teacher_depth_labels_legal_moves() -> None:
     config = DistillationConfig(games=3, depth=1)
-    samples = teacher_games(SIX, 3, config, np.random.default_rng(0)).samples
+    positions = teacher_games(SIX, config, np.random.default_rng(0))
+    samples = teacher_samples(positions, SIX)
     targets = samples.policy.argmax(axis=1)
     assert np.all(samples.masks[np.arange(len(targets)), targets] == 1)
     assert np.all(samples.policy.sum(axis=1) == 1.0)
+    # the search's move is the one best point PPO's warm start learns too
+    assert np.array_equal(positions.best.argmax(axis=1), targets)
+    assert np.all(positions.best.sum(axis=1) == 1)

@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 import torch
 
-from agents.alphazero.checkpoint import CheckpointError
+from agents.alphazero.checkpoint import CheckpointError, load_network
 from agents.alphazero.metrics import MetricsLog
-from agents.alphazero.trainer import TrainingRun, learning_rate_at
+from agents.alphazero.trainer import TrainingRun
 from agents.alphazero.training_config import (
     BudgetDefaults,
     DistillationConfig,
+    LearnerConfig,
     SelfPlayConfig,
     TrainingConfig,
     budget_defaults,
@@ -74,9 +75,40 @@ def test_resuming_a_run_of_another_board_size_is_refused(tmp_path: Path) -> None
 
 
 def test_learning_rate_schedule_steps_down() -> None:
-    rates = [learning_rate_at(1.0, fraction) for fraction in np.linspace(0, 1, 11)]
+    learner = LearnerConfig(learning_rate=1.0)
+    rates = [learner.learning_rate_at(fraction) for fraction in np.linspace(0, 1, 11)]
     assert rates[0] == 1.0 and rates[-1] == pytest.approx(0.1)
     assert rates == sorted(rates, reverse=True)
+
+
+def test_the_learning_rate_schedule_is_the_configs(tmp_path: Path) -> None:
+    learner = LearnerConfig(
+        learning_rate=0.01, first_drop_at=0.2, first_drop=0.5, final_drop_at=0.4,
+        final_drop=0.25,
+    )  # fmt: skip
+    assert [learner.learning_rate_at(f) for f in (0.1, 0.3, 0.5)] == pytest.approx(
+        [0.01, 0.005, 0.0025]
+    )
+    run = TrainingRun(dataclasses.replace(QUICK, learner=learner), tmp_path, plot=False)
+    run.progress.seconds = 0.3 * 3600  # 30% of the hour spent: the first drop
+    run.iterate()
+    assert run.learner.optimizer.param_groups[0]["lr"] == pytest.approx(0.005)
+    with pytest.raises(ValueError, match=r"final_drop_at must be >= first_drop_at"):
+        LearnerConfig(first_drop_at=0.9, final_drop_at=0.5)
+
+
+@pytest.mark.parametrize(("threshold", "promoted"), [(0.5, True), (0.75, False)])
+def test_the_gating_threshold_decides_which_network_becomes_best(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threshold: float, promoted: bool
+) -> None:
+    config = dataclasses.replace(QUICK, gating_threshold=threshold)
+    run = TrainingRun(config, tmp_path, plot=False)
+    monkeypatch.setattr(run, "_evaluate_if_due", lambda rng: {"win_rate_vs_best": 0.6})
+    run.iterate()  # a new run writes best.pt only when a gating match is won
+    best = tmp_path / "best.pt"
+    assert best.is_file() == promoted
+    if promoted:
+        assert load_network(best)[1]["progress"]["iteration"] == 1
 
 
 def test_bad_training_settings_name_the_value() -> None:

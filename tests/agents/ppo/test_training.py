@@ -1,5 +1,5 @@
-"""The PPO recipe: teacher games, symmetries, advantages, a tiny run that learns, and
-resuming a run from its checkpoint."""
+"""The PPO recipe: teacher best points, symmetries, advantages, a tiny run that learns,
+and resuming a run from its checkpoint."""
 
 from __future__ import annotations
 
@@ -13,22 +13,19 @@ import torch
 from agents.base import RandomAgent
 from agents.classic.heuristic import HeuristicAgent
 from agents.head_to_head import play_match
-from agents.ppo.training import (
-    NoisyHeuristic,
-    PPOConfig,
-    Rollout,
-    symmetric_batch,
-    teacher_games,
-    train,
-)
+from agents.ppo.config import TEACHER_PRESET, PPOConfig
+from agents.ppo.rollout import NoisyHeuristic, Rollout
+from agents.ppo.training import PPORun
+from agents.ppo.warm_start import symmetric_batch
+from agents.teacher_games import TeacherGamesConfig, teacher_games
 from agents.torch_policy import NetworkAgent, PolicyNetwork, PolicyShape, load_policy
 from gomoku_env.board import transform_action, transform_planes
 from gomoku_env.config import GameConfig
 
 TINY = PPOConfig(
     board_size=6, win_length=4, opponent_noise=1.0, random_opening=0, channels=16,
-    layers=2, teacher_samples=0, num_envs=32, rollout_steps=8, epochs=2, minibatch=128,
-    learning_rate=1e-3, entropy=0.01, env_steps=24_000, cpu_hours=0.0,
+    layers=2, teacher=TeacherGamesConfig(games=0), num_envs=32, rollout_steps=8,
+    epochs=2, minibatch=128, learning_rate=1e-3, entropy=0.01, env_steps=24_000, cpu_hours=0.0,
     checkpoint_every=8_000, threads=1,
 )  # fmt: skip
 
@@ -43,46 +40,61 @@ def test_a_tiny_run_beats_its_untrained_start(tmp_path: Path) -> None:
     torch.manual_seed(TINY.seed)
     start = score_against_random(PolicyNetwork(PolicyShape(16, 2)), TINY)
     points = []
-    network, state = train(
-        TINY, tmp_path, lambda _, s: points.append(s.env_steps), 8_000, log=print
-    )
+    run = PPORun(TINY, tmp_path)
+    state = run.run(on_point=lambda _, s: points.append(s.env_steps), point_every=8_000)
     assert state.env_steps >= TINY.env_steps and state.cpu_seconds > 0
     assert points[0] == 0 and points[-1] == state.env_steps and len(points) >= 3
-    end = score_against_random(network, TINY)
+    end = score_against_random(run.network, TINY)
     assert end >= start + 0.2, (start, end)
     saved = load_policy(tmp_path / "policy.pt")
     planes = torch.zeros(1, 6, 6, 5, dtype=torch.int8)
-    assert torch.equal(saved(planes)[0], network.eval()(planes)[0])
+    assert torch.equal(saved(planes)[0], run.network.eval()(planes)[0])
 
 
 def test_a_stopped_run_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     short = dataclasses.replace(TINY, env_steps=256, checkpoint_every=256)
-    _, first = train(short, tmp_path, log=lambda _: None)
-    lines: list[str] = []
-    _, resumed = train(
-        dataclasses.replace(short, env_steps=512), tmp_path, log=lines.append
-    )
-    assert lines[0].startswith(f"resumed at {first.env_steps} env steps")
+    first = PPORun(short, tmp_path).run()
+    again = PPORun(dataclasses.replace(short, env_steps=512), tmp_path)
+    assert again.resumed and again.state.env_steps == first.env_steps
+    resumed = again.run()
     assert resumed.env_steps == 2 * first.env_steps
     assert resumed.updates == 2 * first.updates
     with pytest.raises(ValueError, match=r"other settings.*channels"):
-        train(dataclasses.replace(short, channels=8), tmp_path, log=lambda _: None)
+        PPORun(dataclasses.replace(short, channels=8), tmp_path)
 
 
-def test_teacher_games_hold_the_heuristics_best_points_and_the_results() -> None:
+def test_the_warm_start_reports_its_losses_and_reports_come_every_n_updates(
+    tmp_path: Path,
+) -> None:
+    teacher = dataclasses.replace(TEACHER_PRESET, games=4)
     config = dataclasses.replace(
-        TINY, board_size=7, teacher_samples=300, random_opening=2, num_envs=8
+        TINY, teacher=teacher, teacher_epochs=1, env_steps=5 * 256, report_every=2
     )
-    planes, masks, best, results = teacher_games(config)
-    count = planes.shape[0]
-    assert count >= 300 and masks.shape == best.shape == (count, 49)
-    assert best.any(axis=1).all() and not (best & ~masks).any()  # best points legal
-    teacher = HeuristicAgent(config.game, seed=0)
-    scores = teacher.scores_batch(planes[:20])
-    assert np.array_equal(best[:20], scores == scores.max(axis=1, keepdims=True))
-    assert set(np.unique(results)) <= {-1.0, 0.0, 1.0} and (results != 0).any()
-    stones = planes[..., 0].sum(axis=(1, 2)) + planes[..., 1].sum(axis=(1, 2))
-    assert stones.min() >= 2  # every game starts from its random opening
+    rows: list[tuple[int, dict]] = []
+    PPORun(config, tmp_path).run(
+        report=lambda state, row: rows.append((state.updates, row))
+    )
+    assert rows[0][1]["note"].startswith("warm start on 4 teacher games")
+    assert 0.0 <= rows[0][1]["agreement"] <= 1.0
+    assert [updates for updates, _ in rows[1:]] == [2, 4]
+    assert {"won", "games", "clipped", "opponent_noise"} <= set(rows[1][1])
+
+
+def test_teacher_best_points_are_the_heuristics_top_scores() -> None:
+    game = GameConfig(7, 4)
+    positions = teacher_games(
+        game, TeacherGamesConfig(games=8, opening_moves=2), np.random.default_rng(1)
+    )
+    count = positions.planes.shape[0]
+    assert positions.masks.shape == positions.best.shape == (count, 49)
+    assert positions.best.any(axis=1).all()
+    assert not (positions.best & ~positions.masks.astype(bool)).any()  # legal
+    teacher = HeuristicAgent(game, seed=0)
+    scores = teacher.scores_batch(positions.planes[:20])
+    top = scores == scores.max(axis=1, keepdims=True)
+    assert np.array_equal(positions.best[:20], top)
+    assert positions.best[np.arange(count), positions.labels].all()  # it plays one
+    assert set(np.unique(positions.values)) <= {-1.0, 0.0, 1.0}
 
 
 def test_symmetric_batch_moves_planes_and_cell_arrays_together() -> None:
@@ -133,7 +145,7 @@ def test_advantages_stop_at_the_end_of_a_game() -> None:
     [
         ({"channels": 0}, "channels"),
         ({"learning_rate": float("nan")}, "learning_rate"),
-        ({"teacher_noise": 1.5}, "teacher_noise"),
+        ({"max_grad_norm": 0.0}, "max_grad_norm"),
         ({"board_size": 6, "win_length": 7}, "win_length"),
     ],
 )

@@ -33,7 +33,8 @@ def _error(arguments: list[str], capsys) -> str:
         (["rate", "random", "--ancors", "random"], "rate", "--anchors"),
         (["brain", "random", "--sed", "1"], "brain", "--seed"),
         (["replay", "game.txt", "--strat", "3"], "replay", "--start"),
-        (["train", "--blokcs", "2"], "train", "--blocks"),
+        (["train", "--blokcs", "2"], "train alphazero", "--blocks"),
+        (["train", "ppo", "--layres", "2"], "train ppo", "--layers"),
     ],
 )
 def test_a_misspelled_option_shows_the_verbs_usage_and_the_nearest_option(
@@ -91,7 +92,7 @@ def test_one_spelling_for_the_shared_options():
 
 def _help(verb: str, capsys) -> str:
     with pytest.raises(SystemExit):
-        main([verb, "--help"])
+        main([*verb.split(), "--help"])
     return capsys.readouterr().out
 
 
@@ -106,11 +107,12 @@ def test_help_names_each_default_once_and_has_no_markup(verb, capsys):
 
 
 def test_train_help_explains_the_budget_dependent_defaults(capsys):
-    text = " ".join(_help("train", capsys).split())
+    text = " ".join(_help("train alphazero", capsys).split())
     assert "torch CPU threads (unset: at most 2)" in text
     assert "--board-size N board side, 5 to 25 (also --size) (default: 9)" in text
-    assert "fewer for budgets under half an hour" in text
-    assert "run the same command again on the same --output folder" in text
+    assert "(unset: 64, fewer for budgets under half an hour)" in text
+    assert "(unset: 2000, or 64 for budgets under half an hour)" in text
+    assert "run the same command again on the same --out folder" in text
 
 
 def test_an_alias_is_mentioned_not_listed(capsys):
@@ -120,10 +122,21 @@ def test_an_alias_is_mentioned_not_listed(capsys):
     assert "-o FILE, --output FILE" in text and "(also --save)" in text
 
 
-@pytest.mark.parametrize("verb", SUBCOMMANDS)
+def _verbs_and_routes() -> list[tuple[str, argparse.ArgumentParser]]:
+    """Every verb's parser, and each route's of a verb with routes (``train ppo``)."""
+    found = []
+    for name, parser in build_parser().verbs.items():
+        found.append((name, parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                found += [(f"{name} {r}", p) for r, p in action.choices.items()]
+    return found
+
+
+@pytest.mark.parametrize("verb", [name for name, _ in _verbs_and_routes()])
 def test_every_option_has_help(verb):
-    """Every option of every verb says what it does."""
-    parser = build_parser().verbs[verb]
+    """Every option of every verb (and route) says what it does."""
+    parser = dict(_verbs_and_routes())[verb]
     for action in parser._actions:
         if isinstance(action, argparse._HelpAction):
             continue
@@ -142,8 +155,8 @@ def test_the_command_reference_lists_every_option():
     """docs/cli.md names each verb's options in its section or the shared table."""
     text = (Path(__file__).resolve().parents[3] / "docs" / "cli.md").read_text()
     shared_table = text.split("## One spelling for each option")[1].split("\n## ")[0]
-    for name, verb in build_parser().verbs.items():
-        section = text.split(f"## `gomoku {name}`")[1].split("\n## ")[0]
+    for name, verb in _verbs_and_routes():
+        section = text.split(f"## `gomoku {name.split()[0]}`")[1].split("\n## ")[0]
         for action in verb._actions:
             long_names = [o for o in action.option_strings if o.startswith("--")]
             if not long_names or long_names[0] == "--help":

@@ -1,7 +1,10 @@
-"""``gomoku train``: a tiny run end to end, resumed, exported; bad values rejected."""
+"""``gomoku train`` (alphazero, ppo): tiny runs end to end, resumed, exported; flags
+from the config fields; bad values rejected."""
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import errno
 import json
 import os
@@ -11,7 +14,21 @@ import pytest
 import torch
 
 from agents.alphazero.checkpoint import load_network
-from gomoku_apps.cli.main import main
+from agents.alphazero.training_config import (
+    DistillationConfig,
+    LearnerConfig,
+    NetworkConfig,
+    SelfPlayConfig,
+    TrainingConfig,
+)
+from agents.options import field_docs
+from agents.torch_policy import load_policy
+from gomoku_apps.cli.main import build_parser, main
+from gomoku_apps.cli.train_alphazero import (
+    AlphaZeroRunOptions,
+    run_training,
+    training_config,
+)
 
 TINY_RUN = [
     "train", "--board-size", "6", "--win-length", "4", "--hours", "0.00001",
@@ -197,3 +214,99 @@ def test_a_run_from_init_records_the_shape_it_trained(tmp_path: Path) -> None:
     network, metadata = load_network(second / manifest["checkpoint"])
     assert network.config.channels == 8
     assert "channels=8," in metadata["config"]["network"]
+
+
+TINY_PPO = [
+    "train", "ppo", "--board-size", "5", "--win-length", "4", "--channels", "4",
+    "--layers", "1", "--teacher-games", "2", "--teacher-epochs", "1", "--num-envs",
+    "4", "--rollout-steps", "4", "--minibatch", "16", "--cpu-hours", "0",
+    "--report-every", "1", "--threads", "1", "--no-progress",
+]  # fmt: skip
+
+
+def test_train_ppo_writes_its_policy_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    out = tmp_path / "run"
+    assert main([*TINY_PPO, "--env-steps", "16", "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0] == f"starting {out}: 0 env steps so far"
+    assert any("warm start on 2 teacher games" in line for line in lines)
+    assert lines[-3].startswith("done: 16 env steps, 1 updates")
+    assert lines[-2].startswith("before/after: ")
+    assert lines[-1].startswith(f"the trained network: {out / 'policy.pt'}")
+    assert f"gomoku rate ppo:weights={out / 'policy.pt'}" in lines[-1]
+    exported = tmp_path / "policy.pt"
+    more = ["--env-steps", "32", "--out", str(out), "--export", str(exported)]
+    assert main([*TINY_PPO, *more]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0] == f"resuming {out}: 16 env steps so far"
+    assert not any("warm start" in line for line in lines)  # done before the stop
+    assert lines[-4].startswith("done: 32 env steps, 2 updates")
+    assert "exported" in lines[-2] and exported.is_file()
+    assert load_policy(out / "policy.pt") is not None
+
+
+def test_train_without_a_route_is_train_alphazero() -> None:
+    parser = build_parser()
+    plain = parser.parse_args([*TINY_RUN, "--out", "x"])
+    named = [TINY_RUN[0], "alphazero", *TINY_RUN[1:], "--out", "x"]
+    explicit = parser.parse_args(named)
+    assert plain.handler is explicit.handler is run_training
+    assert vars(plain) == vars(explicit)
+    assert training_config(plain) == training_config(explicit)
+    assert training_config(plain).network.channels == 8
+
+
+def _flag_fields() -> dict[str, tuple[type, str]]:
+    """Every field that makes a flag of ``gomoku train alphazero``, by ``dest``."""
+    owners = [(AlphaZeroRunOptions, ""), (TrainingConfig, ""), (NetworkConfig, ""),
+              (DistillationConfig, "teacher_"), (SelfPlayConfig, ""),
+              (LearnerConfig, "")]  # fmt: skip
+    return {
+        prefix + item.name: (owner, item.name)
+        for owner, prefix in owners
+        for item in dataclasses.fields(owner)
+    }
+
+
+SHARED = {"help", "board_size", "win_length", "rule", "ray"}
+"""Options every verb that plays or trains spells alike (gomoku_apps.cli.options)."""
+
+
+def test_every_alphazero_flag_is_a_field_with_its_docstring_as_help() -> None:
+    train = build_parser().verbs["train"]
+    routes = next(
+        a for a in train._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    parser = routes.choices["alphazero"]
+    fields = _flag_fields()
+    unflagged = []
+    for action in parser._actions:
+        if action.dest in SHARED:
+            continue
+        owner, name = fields[action.dest]
+        doc = field_docs(owner)[name]
+        assert doc and action.help.startswith(doc.replace("%", "%%")), action.dest
+        metadata = {item.name: item.metadata for item in dataclasses.fields(owner)}
+        if metadata[name].get("flag") is None:
+            unflagged.append(name)
+    assert unflagged == []
+    flagged = {
+        dest for dest, (owner, name) in fields.items() if _metadata(owner, name).get("flag")
+    }  # fmt: skip
+    assert flagged <= {action.dest for action in parser._actions}
+
+
+def _metadata(owner: type, name: str) -> dict:
+    return dict(next(i for i in dataclasses.fields(owner) if i.name == name).metadata)
+
+
+def test_the_gating_threshold_and_schedule_are_flags(tmp_path: Path) -> None:
+    parser = build_parser()
+    schedule = ["--gating-threshold", "0.7", "--first-drop-at", "0.5"]
+    arguments = parser.parse_args([*TINY_RUN, *schedule])
+    config = training_config(arguments)
+    assert config.gating_threshold == 0.7 and config.learner.first_drop_at == 0.5
+    with pytest.raises(SystemExit):
+        parser.parse_args([*TINY_RUN, "--gating-threshold", "2"])

@@ -1,0 +1,203 @@
+"""``gomoku train alphazero`` (and ``gomoku train``): an AlphaZero network by batched
+self-play.
+
+The defaults train well on a 2-core CPU; the device is picked automatically (CUDA when
+present), so the same command uses a GPU machine when there is one. A run is resumable:
+run the same command again on the same ``--out`` folder after a kill.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.alphazero.training_config import (
+    DistillationConfig,
+    LearnerConfig,
+    NetworkConfig,
+    SelfPlayConfig,
+    TrainingConfig,
+    budget_defaults,
+)
+from agents.budget import Budget
+from agents.options import bounded, flag_values
+from gomoku_apps.cli.options import add_ray_argument, add_rules_arguments
+from gomoku_apps.cli.training import (
+    RunOptions,
+    TrainingProgress,
+    add_route_parser,
+    before_and_after,
+    cpu_copy,
+    where_to_play,
+)
+from gomoku_env.config import GameConfig
+
+ROUTE = "alphazero"
+RESULT_FILE = "final.pt"
+"""The run's result in its folder, rewritten at the end of every invocation: the
+trained network (``best.pt`` changes only when a gating match is won)."""
+GROUPS = {
+    "run": "run",
+    "network": "network (new runs)",
+    "teacher": "teacher games (new runs): learn the heuristic's moves before self-play",
+    "self-play": "self-play",
+    "learning": "learning",
+    "evaluation": "evaluation",
+}
+"""The help's groups: flag group (``bounded(..., flag=NAME)``) and title."""
+
+
+@dataclass(frozen=True)
+class AlphaZeroRunOptions(RunOptions):
+    """The run options of AlphaZero: where it starts from and where it runs."""
+
+    init: str | None = field(default=None, metadata={"flag": "run"})
+    """start a new run from these weights: a bundled name (9x9, 15x15) or a file;
+    ignored when resuming"""
+    device: str = field(default="auto", metadata={"flag": "run"})
+    """where the network runs: auto (CUDA when torch sees a GPU), cpu, cuda, cuda:1,
+    ..."""
+    threads: int | None = bounded(None, minimum=1, flag="run")
+    """torch CPU threads (unset: at most 2)"""
+
+
+FLAG_SOURCES = [
+    (AlphaZeroRunOptions, "", None),
+    (TrainingConfig, "", None),
+    (NetworkConfig, "", None),
+    (DistillationConfig, "teacher-", None),
+    (SelfPlayConfig, "", None),
+    (LearnerConfig, "", None),
+]
+"""The dataclasses whose fields are the route's flags: (class, flag prefix, preset)."""
+
+
+def add_parser(routes: argparse._SubParsersAction) -> None:
+    """Register the ``alphazero`` route; its flags come from the config dataclasses
+    (:mod:`agents.alphazero.training_config`), their help from the fields."""
+    summary = "train an AlphaZero network by self-play"
+    parser, groups = add_route_parser(
+        routes, ROUTE, summary, __doc__, GROUPS, FLAG_SOURCES
+    )
+    add_rules_arguments(parser.add_argument_group("game"), board_size=9)
+    add_ray_argument(groups["run"], "self-play")
+    parser.set_defaults(handler=run_training)
+
+
+def training_config(arguments: argparse.Namespace) -> TrainingConfig:
+    """The :class:`TrainingConfig` that the command-line arguments describe: the
+    flags' values, and the budget's defaults for the flags left unset."""
+    defaults = budget_defaults(arguments.hours)
+    run = flag_values(TrainingConfig, arguments)
+    run.setdefault("min_replay", defaults.min_replay)
+    run["min_replay"] = min(run["min_replay"], arguments.replay_capacity)
+    self_play = flag_values(SelfPlayConfig, arguments)
+    self_play.setdefault("parallel_games", defaults.parallel_games)
+    return TrainingConfig(
+        game=GameConfig(arguments.board_size, arguments.win_length, arguments.rule),
+        network=NetworkConfig(**flag_values(NetworkConfig, arguments)),
+        self_play=SelfPlayConfig(**self_play),
+        distillation=DistillationConfig(
+            **flag_values(DistillationConfig, arguments, prefix="teacher_")
+        ),
+        learner=LearnerConfig(**flag_values(LearnerConfig, arguments)),
+        **run,
+    )
+
+
+def pick_device(name: str) -> str:
+    """``auto`` → CUDA when torch sees a GPU, else the CPU; another name must work here.
+
+    A device that this torch cannot use (``cuda`` on a CPU-only build, a missing GPU
+    index, a misspelt name) is a ValueError naming it, before any training starts.
+    """
+    import torch
+
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        torch.empty(1, device=name)
+    # torch says "not compiled with CUDA" with an AssertionError, a bad name otherwise.
+    except (RuntimeError, AssertionError, ValueError) as error:
+        reason = (str(error).strip().splitlines() or [""])[0]
+        raise ValueError(
+            f"--device {name}: torch cannot use it here ({reason})"
+        ) from None
+    return name
+
+
+def run_training(arguments: argparse.Namespace) -> int:
+    """Handler of ``gomoku train alphazero``: self-play here, or on Ray workers with
+    ``--ray``."""
+    from gomoku_apps.cli.options import self_play_workers
+
+    with self_play_workers(arguments.ray) as workers:
+        return _train(arguments, workers)
+
+
+def _train(arguments: argparse.Namespace, workers: Any) -> int:
+    from agents.alphazero.checkpoint import resolve_weights, save_network
+    from agents.alphazero.evaluator import configure_threads
+    from agents.alphazero.run_files import run_folder_writes
+    from agents.alphazero.trainer import TrainingRun
+
+    config = training_config(arguments)
+    options = AlphaZeroRunOptions(**flag_values(AlphaZeroRunOptions, arguments))
+    configure_threads(options.threads)
+    out = Path(options.folder(ROUTE, config.game.board_size))
+    initial = resolve_weights(options.init) if options.init else None
+    device = pick_device(options.device)
+    with run_folder_writes(out):
+        run = TrainingRun(config, out, device, initial, self_play=workers)
+        state = "resuming" if run.resumed else "starting"
+        print(f"{state} {out} on {device}: {run.progress.games} games so far")
+        start = cpu_copy(run.network)
+        budget = config.hours * 3600
+        with TrainingProgress(
+            budget, run.progress.seconds, "s", options.progress
+        ) as bar:
+
+            def report(progress: Any, row: dict[str, Any]) -> None:
+                bar.report(
+                    f"iteration {progress.iteration}", progress.seconds,
+                    _figures(progress, row), row.get("note"),
+                )  # fmt: skip
+
+            progress = run.run(report=report)
+        result = out / RESULT_FILE
+        save_network(run.network, result, metadata=run.export_metadata())
+    print(
+        f"done: {progress.iteration} iterations, {progress.games} games, "
+        f"{progress.samples} samples, {progress.seconds / 3600:.2f} h wall, "
+        f"{progress.cpu_seconds / 3600:.2f} h CPU; files in {out}"
+    )
+    print(_before_and_after(run.network, start, config.game))
+    if options.export:
+        save_network(run.network, options.export, metadata=run.export_metadata())
+        print(f"exported the network to {options.export}")
+    print(where_to_play(result, ROUTE, config.game.board_size))
+    return 0
+
+
+def _figures(progress: Any, row: dict[str, Any]) -> dict[str, Any]:
+    """What the bar shows of an iteration: counts, and the losses and scores it has."""
+    figures = {"games": progress.games, "samples": progress.samples}
+    for name in ("loss", "win_rate_vs_best", "win_rate_vs_mcts"):
+        if row.get(name) is not None:
+            figures[name] = float(row[name])
+    return figures
+
+
+def _before_and_after(trained: Any, start: Any, game: GameConfig) -> str:
+    from agents.alphazero.agent import AlphaZeroAgent
+
+    def player(network: Any, seed: int) -> Any:
+        return AlphaZeroAgent(
+            game, cpu_copy(network), Budget(simulations=16), seed=seed
+        )
+
+    return before_and_after(
+        player(trained, 1), player(start, 2), game, "16 simulations a move"
+    )

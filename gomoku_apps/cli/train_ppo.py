@@ -1,0 +1,153 @@
+"""``gomoku train ppo``: the learned PPO baseline, a policy network without search.
+
+A warm start on the teacher games (``--teacher-*``, the games AlphaZero distils too),
+then PPO against the heuristic on the compiled vector env, until ``--env-steps`` or
+``--cpu-hours`` (:mod:`agents.ppo.training`). Run the same command again on the same
+``--out`` folder to resume a stopped run from its checkpoint. With ``--curve-every``
+the policy plays ``--curve-games`` arena games against each of ``--curve-opponents`` at
+the start of PPO and every that many env steps; the scores go to ``OUT/curve.csv`` and
+``curve.png`` (training CPU time leaves these games out).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.options import bounded, flag_values
+from agents.ppo.config import TEACHER_PRESET, PPOConfig
+from agents.teacher_games import TeacherGamesConfig
+from gomoku_apps.cli import training
+
+ROUTE = "ppo"
+GROUPS = {
+    "game": "game",
+    "run": "run",
+    "network": "network (new runs)",
+    "teacher": "teacher games (new runs): the warm start learns the heuristic's moves",
+    "ppo": "PPO against the heuristic",
+    "curve": "learning curve",
+}
+"""The help's groups: flag group (``bounded(..., flag=NAME)``) and title."""
+
+
+@dataclass(frozen=True)
+class CurveOptions:
+    """The learning curve: arena games of the policy at points of the run."""
+
+    curve_every: int = bounded(0, minimum=0, flag="curve")
+    """env steps between learning-curve points (0: no curve)"""
+    curve_games: int = bounded(20, minimum=1, flag="curve")
+    """arena games per opponent per curve point (the opening book, colours
+    alternating)"""
+    curve_opponents: str = field(
+        default="random;heuristic;mcts:simulations=400", metadata={"flag": "curve"}
+    )
+    """opponent specs of the curve, separated by ';'"""
+    jobs: int = bounded(2, minimum=1, flag="curve")
+    """worker processes of the curve's games"""
+
+
+FLAG_SOURCES = [
+    (PPOConfig, "", None),
+    (TeacherGamesConfig, "teacher-", TEACHER_PRESET),
+    (training.RunOptions, "", None),
+    (CurveOptions, "", None),
+]
+"""The dataclasses whose fields are the route's flags: (class, flag prefix, preset)."""
+
+
+def add_parser(routes: argparse._SubParsersAction) -> None:
+    """Register the ``ppo`` route; its flags come from :class:`PPOConfig` (the teacher
+    games' with ``--teacher-``), their help from the fields."""
+    summary = "train the PPO policy (no search)"
+    parser, _ = training.add_route_parser(
+        routes, ROUTE, summary, __doc__, GROUPS, FLAG_SOURCES
+    )
+    parser.set_defaults(handler=run_training)
+
+
+def ppo_config(arguments: argparse.Namespace) -> PPOConfig:
+    """The :class:`PPOConfig` that the command-line arguments describe."""
+    teacher = TeacherGamesConfig(
+        **flag_values(TeacherGamesConfig, arguments, prefix="teacher_")
+    )
+    return PPOConfig(teacher=teacher, **flag_values(PPOConfig, arguments))
+
+
+def run_training(arguments: argparse.Namespace) -> int:
+    """Handler of ``gomoku train ppo``."""
+    from agents.ppo.training import RESULT_FILE, PPORun
+    from agents.torch_policy import NetworkAgent, save_policy
+
+    config = ppo_config(arguments)
+    options = training.RunOptions(**flag_values(training.RunOptions, arguments))
+    curve = CurveOptions(**flag_values(CurveOptions, arguments))
+    out = Path(options.folder(ROUTE, config.board_size))
+    run = PPORun(config, out)
+    state = "resuming" if run.resumed else "starting"
+    print(f"{state} {out}: {run.state.env_steps} env steps so far")
+    start = training.cpu_copy(run.network)
+    points = CurvePoints(curve, config, out) if curve.curve_every else None
+    with training.TrainingProgress(
+        config.env_steps, run.state.env_steps, "steps", options.progress
+    ) as bar:
+
+        def report(state: Any, row: dict[str, Any]) -> None:
+            figures = {name: value for name, value in row.items() if name != "note"}
+            bar.report(f"update {state.updates}", state.env_steps, figures,
+                       row.get("note"))  # fmt: skip
+
+        state = run.run(report, points, curve.curve_every)
+    result = out / RESULT_FILE
+    print(
+        f"done: {state.env_steps} env steps, {state.updates} updates, "
+        f"{state.cpu_hours:.2f} h CPU; files in {out}"
+    )
+    trained = NetworkAgent(training.cpu_copy(run.network))
+    print(
+        training.before_and_after(
+            trained, NetworkAgent(start), config.game, "greedy moves"
+        )
+    )
+    if options.export:
+        save_policy(options.export, run.network, config.game)
+        print(f"exported the network to {options.export}")
+    print(training.where_to_play(result, ROUTE, config.board_size))
+    return 0
+
+
+class CurvePoints:
+    """Plays the curve's games for a network and adds the row to the curve."""
+
+    def __init__(self, options: CurveOptions, config: PPOConfig, out: Path) -> None:
+        from gomoku_apps.arena.learning_curve import LearningCurve
+        from gomoku_apps.arena.match import Arena
+
+        self.out = out
+        self.config = config
+        self.games = options.curve_games
+        self.opponents = [spec.strip() for spec in options.curve_opponents.split(";")]
+        self.curve = LearningCurve(out / "curve.csv", self.opponents, out / "curve.png")
+        self.curve.load_rows()
+        self.arena = Arena(
+            config.game, openings="book", seed=config.seed, jobs=options.jobs
+        )
+
+    def __call__(self, network: Any, state: Any) -> None:
+        from agents.torch_policy import save_policy
+
+        path = save_policy(
+            self.out / "points" / f"{state.env_steps}.pt", network, self.config.game
+        )
+        scores = {
+            spec: self.arena.match(f"ppo:weights={path}", spec, self.games)
+            .summary()
+            .score
+            for spec in self.opponents
+        }
+        self.curve.add(state.env_steps, state.cpu_hours, scores)
+        shown = "  ".join(f"{spec} {score:.2f}" for spec, score in scores.items())
+        print(f"curve at {state.env_steps} steps, {state.cpu_hours:.3f} CPU h: {shown}")

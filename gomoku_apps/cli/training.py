@@ -1,0 +1,136 @@
+"""What the routes of ``gomoku train`` share: run options, flag groups, progress, the
+closing lines.
+
+A training flag is a field of a route's config dataclass, declared once with its
+default, range and docstring (the flag's help); ``bounded(..., flag=GROUP)`` puts it
+in the help's GROUP (:func:`add_groups`), so no command lists flags by name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.options import add_flags
+
+BEFORE_AFTER_GAMES = 8
+"""Games of the closing before/after match (colours alternate)."""
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """The options of a training command that are not training settings."""
+
+    out: str = field(
+        default="runs/{route}-{size}x{size}",
+        metadata={"flag": "run", "aliases": ("-o", "--output")},
+    )
+    """folder of the run ({route}, {size}: the route and the board side); run the
+    same command again to resume it"""
+    export: str | None = field(default=None, metadata={"flag": "run"})
+    """also write the trained network to this file at the end"""
+    progress: bool = field(default=True, metadata={"flag": "run"})
+    """a progress bar (--no-progress: one line per report instead)"""
+
+    def folder(self, route: str, size: int) -> str:
+        """``out`` with its placeholders filled in."""
+        return self.out.format(route=route, size=size)
+
+
+def add_route_parser(
+    routes: argparse._SubParsersAction,
+    name: str,
+    summary: str,
+    description: str,
+    titles: dict[str, str],
+    sources: Iterable[tuple[type, str, Any]],
+) -> tuple[argparse.ArgumentParser, dict[str, argparse._ArgumentGroup]]:
+    """The parser of one route of ``gomoku train``, its flags in groups
+    (:func:`add_groups`)."""
+    parser = routes.add_parser(name, help=summary, description=description)
+    return parser, add_groups(parser, titles, sources)
+
+
+def add_groups(
+    parser: argparse.ArgumentParser,
+    titles: dict[str, str],
+    owners: Iterable[tuple[type, str, Any]],
+) -> dict[str, argparse._ArgumentGroup]:
+    """One help group per ``titles`` entry (flag group: title), holding the flags of
+    every ``(owner, prefix, defaults)`` field declared in that group."""
+    owners = list(owners)
+    groups = {}
+    for name, title in titles.items():
+        groups[name] = parser.add_argument_group(title)
+        for owner, prefix, defaults in owners:
+            add_flags(groups[name], owner, group=name, prefix=prefix, defaults=defaults)
+    return groups
+
+
+class TrainingProgress:
+    """A tqdm bar over the run's budget, or plain lines when tqdm is off or missing;
+    notes are printed as lines under it."""
+
+    def __init__(self, total: float, done: float, unit: str, enabled: bool) -> None:
+        try:
+            from tqdm import tqdm
+        except ImportError:  # the `train` extra is not installed: print lines instead
+            tqdm = None
+        self._bar = None
+        if tqdm is not None and enabled:
+            self._bar = tqdm(total=round(total), initial=round(done), unit=unit)
+
+    def __enter__(self) -> TrainingProgress:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+    def report(
+        self, label: str, done: float, figures: dict[str, Any], note: str | None
+    ) -> None:
+        """Show ``figures`` at ``done`` of the budget; print ``note`` as a line."""
+        shown = {
+            name: f"{value:.3f}" if isinstance(value, float) else value
+            for name, value in figures.items()
+        }
+        if self._bar is None:
+            print(f"{label}: {shown}", flush=True)
+        else:
+            self._bar.update(round(done) - self._bar.n)
+            self._bar.set_postfix(shown)
+        if note:
+            line = f"{label}: {note}"
+            print(line, flush=True) if self._bar is None else self._bar.write(line)
+
+
+def before_and_after(trained: Any, start: Any, game: Any, how: str) -> str:
+    """A line saying how the trained agent scores against the one this invocation
+    started from (``how`` says how they play): whether it learned, beyond the loss."""
+    from agents.head_to_head import play_match
+
+    score = play_match(trained, start, game, BEFORE_AFTER_GAMES, seed=0)
+    return (
+        f"before/after: the trained network scored {score.score:.2f} "
+        f"({score.wins} won, {score.draws} drawn, {score.losses} lost) against the "
+        f"network this run started from, {BEFORE_AFTER_GAMES} games, {how} (0.5 "
+        "would mean no change)"
+    )
+
+
+def where_to_play(result: Any, spec: str, size: int) -> str:
+    """The closing line: the trained network's file, how to play and rate it."""
+    agent = f"{spec}:weights={result}"
+    return (
+        f"the trained network: {result} (play it: gomoku play --white {agent} "
+        f"--board-size {size}; rate it: gomoku rate {agent} --board-size {size})"
+    )
+
+
+def cpu_copy(network: Any) -> Any:
+    """A copy of ``network`` on the CPU for evaluation, the original left training."""
+    return copy.deepcopy(network).cpu().eval()
