@@ -130,6 +130,7 @@ from gomoku_env.errors import IllegalMoveError
 from gomoku_env.game_state import (
     AGENTS,
     GameState,
+    check_max_moves,
     observation_box,
     validate_choice,
 )
@@ -140,7 +141,6 @@ from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
 _AGENT_COLORS = {"black_0": BLACK, "white_0": WHITE}
-_COLOR_AGENTS = {BLACK: "black_0", WHITE: "white_0"}
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -179,11 +179,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         random_opening: int = 0,
         render_mode: str | None = None,
         config: GameConfig | None = None,
+        max_moves: int | None = None,
     ) -> None:
         super().__init__()
         self.config = GameConfig.from_options(config, board_size, win_length, rule)
         _check_options(random_opening, render_mode, self.metadata)
-        self.game = GameState(self.config, forbidden)
+        self.opening = parse_opening(opening, self.config)
+        self.max_moves = check_max_moves(
+            max_moves, self.config, len(self.opening) + random_opening
+        )
+        self.game = GameState(self.config, forbidden, self.max_moves)
         self.forbidden = forbidden
         self.render_mode = render_mode
         self.renderer = (
@@ -191,7 +196,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             if render_mode in PICTURE_MODES
             else None
         )
-        self.opening = parse_opening(opening, self.config)
         self.random_opening = random_opening
         self.possible_agents = list(AGENTS)
         observation_space = spaces.Dict(
@@ -219,7 +223,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if agent == self.agent_selection and not self.terminations.get(agent, True):
+        ended = self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        if agent == self.agent_selection and not ended:
             mask = self.game.legal_mask()
         else:
             mask = np.zeros(self.config.cells, dtype=np.int8)
@@ -236,6 +241,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         opening = self.opening
         if options and options.get("opening") is not None:
             opening = parse_opening(options["opening"], self.config)
+            check_max_moves(
+                self.max_moves, self.config, len(opening) + self.random_opening
+            )
         self._reset_state(opening)
 
     def step(self, action: int) -> None:
@@ -253,11 +261,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         try:
             game.play(action)
         except IllegalMoveError as error:
-            self._finish("illegal_move", offender=agent, detail=str(error))
+            self._finish(game.end_info(illegal_move=str(error)), offender=agent)
         else:
             self.agent_selection = AGENTS[len(game.board.moves) % 2]
-            if game.reason is not None:
-                self._finish(game.reason)
+            if game.over:
+                self._finish(game.end_info())
         if self.render_mode == "human":
             self.render()
 
@@ -307,31 +315,21 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
 
-    def _finish(
-        self, reason: str, offender: str | None = None, detail: str = ""
-    ) -> None:
-        """End the game for every agent: rewards from the winner (or the offender of an
-        illegal move) and the same info for all."""
-        winner = None if offender is not None else _COLOR_AGENTS.get(self.game.winner)
+    def _finish(self, info: dict[str, Any], offender: str | None = None) -> None:
+        """End the game for every agent with the same end-of-game ``info``: rewards
+        from its winner, or -1 for the ``offender`` of an illegal move; truncated at
+        the move limit, terminated otherwise."""
+        winner = info["winner"]
         for agent in self.agents:
             if offender is not None:
                 self.rewards[agent] = -1 if agent == offender else 0
             elif winner is None:
                 self.rewards[agent] = 0
             else:
-                self.rewards[agent] = 1 if agent == winner else -1
-        # Text, not a tuple: a line's length varies (4, 5, an overline, none), and
-        # Tianshou stores infos in fixed-shape arrays, where a string is one object.
-        info: dict[str, Any] = {
-            "reason": reason,
-            "winner": winner,
-            "winning_line": self.game.winning_line_text(),
-            "moves": len(self.board.moves),
-        }
-        if offender is not None:
-            info["illegal_move"] = detail
+                self.rewards[agent] = 1 if agent == f"{winner}_0" else -1
         self.infos = {agent: dict(info) for agent in self.agents}
-        self.terminations = dict.fromkeys(self.agents, True)
+        ended = self.truncations if self.game.truncated else self.terminations
+        ended.update(dict.fromkeys(self.agents, True))
         # Rewards are zero on every other step, so accumulating them only here is exact.
         self._accumulate_rewards()
 

@@ -112,14 +112,16 @@ def test_illegal_actions_lose_or_raise() -> None:
     env.step(np.array([40, 40]))
     occupied = int(np.flatnonzero(~env.action_masks()[0])[0])
     _, rewards, terminated, _, info = env.step(np.array([occupied, 0]))
-    assert rewards[0] == -1.0 and terminated[0] and info["illegal_action"][0]
-    assert not info["_illegal_action"][1]
+    assert rewards[0] == -1.0 and terminated[0] and info["_illegal_move"][0]
+    assert "is occupied by" in info["illegal_move"][0]
+    assert info["reason"][0] == "illegal_move" and info["winner"][0] is None
+    assert not info["_illegal_move"][1] and info["illegal_move"][1] is None
 
     env = GomokuVectorEnv(2, board_size=9, illegal_action="raise")
     env.reset(seed=0)
     env.step(np.array([40, 40]))
     cells = env.batch.cells.copy()
-    with pytest.raises(IllegalMoveError, match="action 40 in game 0"):
+    with pytest.raises(IllegalMoveError, match="game 0: action 40 is occupied by black"):
         env.step(np.array([40, 1]))
     assert np.array_equal(env.batch.cells, cells)
 
@@ -129,7 +131,7 @@ def test_illegal_action_random_plays_a_legal_move() -> None:
     env.reset(seed=0)
     env.step(np.array([40]))
     _, _, terminated, _, info = env.step(np.array([40]))
-    assert info["illegal_action"][0] and not terminated[0]
+    assert "occupied" in info["illegal_move"][0] and not terminated[0]
     assert (env.batch.cells != 0).sum() == 4
 
 
