@@ -16,7 +16,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
+from gomoku_env.openings import centre_area
 from gomoku_env.planes import PLANE_COUNT, write_observer
 
 ILLEGAL_LOSE = 0
@@ -179,3 +181,59 @@ def reset_game(batch: GameBatch, game: int) -> None:
     if color == BLACK:
         base = planes_base(batch, game)
         write_observer(batch.flat_planes, base, planes_stride(batch), count, True)
+
+
+def allocate_batch(
+    n: int,
+    config: GameConfig,
+    channels_first: bool,
+    opening_stones: int,
+    play_as: int,
+    max_moves: int | None,
+) -> GameBatch:
+    """The zeroed arrays of ``n`` games of ``config`` (planes channels first or last),
+    which :func:`gomoku_env.batch_kernels.reset_games` starts."""
+    cells = config.cells
+    layout = (n, PLANE_COUNT, cells) if channels_first else (n, cells, PLANE_COUNT)
+    planes = np.zeros(layout, dtype=np.int8)
+    return GameBatch(
+        cells=np.zeros(n * cells, dtype=np.int8),
+        planes=planes,
+        flat_planes=planes.reshape(-1),
+        cell_step=1 if channels_first else PLANE_COUNT,
+        channel_step=cells if channels_first else 1,
+        move_count=np.zeros(n, dtype=np.int64),
+        last_move=np.full(n, -1, dtype=np.int64),
+        learner_color=np.zeros(n, dtype=np.int8),
+        rng_state=np.zeros(n, dtype=np.uint64),
+        empty_cells=np.zeros((n, cells), dtype=np.int16),
+        empty_index=np.zeros((n, cells), dtype=np.int16),
+        forbidden=np.zeros((n, cells), dtype=np.int8),
+        forbidden_count=np.zeros(n, dtype=np.int64),
+        win_direction=np.zeros(n, dtype=np.int64),
+        opening_area=centre_area(config.board_size).astype(np.int64),
+        opening_stones=opening_stones,
+        size=config.board_size,
+        win_length=config.win_length,
+        rule_code=config.rule.code,
+        play_as=play_as,
+        max_moves=cells if max_moves is None else max_moves,
+    )
+
+
+def allocate_output(batch: GameBatch) -> StepOutput:
+    """The per-game result arrays of a step of ``batch``."""
+    n = batch.move_count.size
+    return StepOutput(
+        rewards=np.zeros(n, dtype=np.float32),
+        terminated=np.zeros(n, dtype=np.bool_),
+        truncated=np.zeros(n, dtype=np.bool_),
+        illegal=np.zeros(n, dtype=np.int8),
+        needs_opponent=np.zeros(n, dtype=np.bool_),
+        end_code=np.zeros(n, dtype=np.int8),
+        final_moves=np.zeros(n, dtype=np.int64),
+        line_start=np.zeros(n, dtype=np.int64),
+        line_direction=np.zeros(n, dtype=np.int64),
+        line_length=np.zeros(n, dtype=np.int64),
+        final_planes=np.zeros_like(batch.planes),
+    )

@@ -43,7 +43,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from gomoku_env import batch_kernels, batch_state
-from gomoku_env.batch_state import GameBatch, StepOutput
+from gomoku_env.batch_state import allocate_batch, allocate_output
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError, check_number
 from gomoku_env.game_state import (
@@ -54,7 +54,7 @@ from gomoku_env.game_state import (
     observation_box,
 )
 from gomoku_env.legal import illegal_code, illegal_move_text
-from gomoku_env.openings import centre_area, check_random_opening
+from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
 from gomoku_env.outcome import LineTexts, vector_end_infos, vector_illegal_infos
 from gomoku_env.planes import (
@@ -157,20 +157,15 @@ class GomokuVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(self.config.cells)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.batch = self._allocate()
-        self.out = StepOutput(
-            rewards=np.zeros(num_envs, dtype=np.float32),
-            terminated=np.zeros(num_envs, dtype=np.bool_),
-            truncated=np.zeros(num_envs, dtype=np.bool_),
-            illegal=np.zeros(num_envs, dtype=np.int8),
-            needs_opponent=np.zeros(num_envs, dtype=np.bool_),
-            end_code=np.zeros(num_envs, dtype=np.int8),
-            final_moves=np.zeros(num_envs, dtype=np.int64),
-            line_start=np.zeros(num_envs, dtype=np.int64),
-            line_direction=np.zeros(num_envs, dtype=np.int64),
-            line_length=np.zeros(num_envs, dtype=np.int64),
-            final_planes=np.zeros_like(self.batch.planes),
+        self.batch = allocate_batch(
+            num_envs,
+            self.config,
+            self.channels_first,
+            random_opening,
+            COLORS.get(play_as, batch_state.PLAY_AS_RANDOM),
+            self.max_moves,
         )
+        self.out = allocate_output(self.batch)
         self._line_texts = LineTexts(self.config.board_size)
         self._seeded = False
         self._opponent_failure: str | None = None
@@ -269,36 +264,6 @@ class GomokuVectorEnv(VectorEnv):
         if self.config.rule is Rule.RENJU:  # the other rules forbid nothing
             legal &= self.batch.forbidden[games] == 0
         return legal
-
-    def _allocate(self) -> GameBatch:
-        n, cells = self.num_envs, self.config.cells
-        layout = (
-            (n, PLANE_COUNT, cells) if self.channels_first else (n, cells, PLANE_COUNT)
-        )
-        planes = np.zeros(layout, dtype=np.int8)
-        return GameBatch(
-            cells=np.zeros(n * cells, dtype=np.int8),
-            planes=planes,
-            flat_planes=planes.reshape(-1),
-            cell_step=1 if self.channels_first else PLANE_COUNT,
-            channel_step=cells if self.channels_first else 1,
-            move_count=np.zeros(n, dtype=np.int64),
-            last_move=np.full(n, -1, dtype=np.int64),
-            learner_color=np.zeros(n, dtype=np.int8),
-            rng_state=np.zeros(n, dtype=np.uint64),
-            empty_cells=np.zeros((n, cells), dtype=np.int16),
-            empty_index=np.zeros((n, cells), dtype=np.int16),
-            forbidden=np.zeros((n, cells), dtype=np.int8),
-            forbidden_count=np.zeros(n, dtype=np.int64),
-            win_direction=np.zeros(n, dtype=np.int64),
-            opening_area=centre_area(self.config.board_size).astype(np.int64),
-            opening_stones=self.random_opening,
-            size=self.config.board_size,
-            win_length=self.config.win_length,
-            rule_code=self.config.rule.code,
-            play_as=COLORS.get(self.play_as, batch_state.PLAY_AS_RANDOM),
-            max_moves=cells if self.max_moves is None else self.max_moves,
-        )
 
     def _make_opponents(self, opponent: OpponentLike) -> list[Any]:
         """One opponent per game (from a spec), or one shared by all games: an object
