@@ -55,20 +55,34 @@ converts to and from standard notation ("h8" is the centre of 15×15).
 
 An illegal move (occupied or off the board, or a forbidden point under renju with
 `forbidden="mask"`) ends the game. Under renju with `forbidden="lose"` black may play a
-forbidden point and loses (-1 black, +1 white). When the game ends, every agent's `info`
-has `reason`, `winner` (an agent name or None), `winning_line` (its points in notation,
-space-separated, as "a1 b1 c1 d1 e1"; "" if none: text, so that every info value keeps
-one shape from game to game, as Tianshou's buffers need;
-`env.unwrapped.board.winning_line()` gives the actions) and `moves` (stones on the
-board). `reason` is one of "five", "board_full", "illegal_move", "forbidden_overline",
-"forbidden_double_four", "forbidden_double_three", or (renju with `forbidden="mask"`,
-when every empty point is forbidden to black) "no_legal_move", a draw.
+forbidden point and loses (-1 black, +1 white). With `max_moves` a game that reaches
+that many stones without ending is truncated: `truncations` True for both agents,
+rewards 0.
+
+When the game ends, every agent's `info` holds the keys that all of the package's envs
+report (see `gomoku_env.outcome`, and "How a game ends" in the docs):
+
+| Key            | Value                                                           |
+|----------------|-----------------------------------------------------------------|
+| `reason`       | how it ended: one of `gomoku_env.outcome.END_REASONS` (below)   |
+| `winner`       | "black", "white", or None (a draw, an illegal move, a truncation) |
+| `winning_line` | the winning points in notation, as "a1 b1 c1 d1 e1" ("" if none) |
+| `moves`        | stones on the board                                             |
+| `illegal_move` | after an illegal move only: why it was illegal                  |
+
+`reason` is "five", "board_full", "no_legal_move" (renju, `forbidden="mask"`, every
+empty point forbidden to black: a draw), "forbidden_overline", "forbidden_double_four",
+"forbidden_double_three" (renju, `forbidden="lose"`: white wins), "illegal_move" or
+"move_limit" (truncated). `winner` names colours, as in the other envs: the agent of
+colour `c` is `f"{c}_0"`. `winning_line` is text so that every info value keeps one
+shape from game to game, as Tianshou's buffers need;
+`env.unwrapped.board.winning_line()` gives the actions.
 
 ### Arguments
 
 ``` python
 gomoku_env.env(board_size=15, win_length=5, rule="freestyle", forbidden="mask",
-               opening=None, random_opening=0, render_mode=None)
+               opening=None, random_opening=0, render_mode=None, max_moves=None)
 gomoku_env.env(config=gomoku_env.GameConfig(9, 5, "renju"), forbidden="lose")
 ```
 
@@ -95,6 +109,9 @@ such as "h8 i9 h9". `reset(options={"opening": ...})` replaces it for one episod
 `opening`, drawn from the generator seeded by `reset(seed=...)`, for varied evaluation
 positions.
 
+`max_moves`: None, or the stone count (1 to board_size², more than the opening's
+stones) at which a game that has not ended is truncated with reason "move_limit".
+
 `render_mode`: None, "ansi" (a text board with coordinates and the last move marked),
 "rgb_array" (an (H, W, 3) uint8 picture of a wooden board drawn with pygame-ce) or
 "human" (the same picture in a window opened on the first render, at `render_fps`).
@@ -111,6 +128,11 @@ The full position is available to search agents as `env.unwrapped.board`, a
   `forbidden` option); observation planes 0-4, plane 4 holding the points forbidden to
   the player to move. The end-of-game `winning_line` info is a notation string (it was a
   tuple of actions, plus `winning_line_notation`), so that Tianshou can store infos.
+  One end-of-game contract with the Gymnasium and vector envs: `winner` is a colour,
+  "black" or "white" (it was the agent name, "black_0" or "white_0"); the `max_moves`
+  option truncates a game with reason "move_limit". (The Gymnasium env's illegal-action
+  `reason` is "illegal_move", no longer "illegal_action", its detail
+  `info["illegal_move"]`, and its `winning_line` notation text, no longer a tuple.)
 """
 
 from __future__ import annotations

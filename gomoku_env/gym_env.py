@@ -24,7 +24,10 @@ When an episode ends, its last ``info`` holds the end-of-game keys every env rep
 (``reason``, ``winner`` as "black"/"white"/None, ``winning_line`` as notation text,
 ``moves``; ``illegal_move`` for an illegal action): see :mod:`gomoku_env.outcome`.
 With ``max_moves`` a game that reaches that many stones is truncated
-(``truncated=True``, reward 0, reason "move_limit").
+(``truncated=True``, reward 0, reason "move_limit"). Changed with that contract: an
+illegal action's ``reason`` is "illegal_move" (it was "illegal_action") with the detail
+in ``info["illegal_move"]`` (it was ``info["illegal_action"]``), and ``winning_line``
+is notation text (it was a tuple of actions: ``env.board.winning_line()`` gives them).
 
 An opponent that raises or chooses an illegal action ends the episode: the error
 (the opponent's own, or an IllegalMoveError naming the action) propagates from

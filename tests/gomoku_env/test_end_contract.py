@@ -212,7 +212,7 @@ def test_a_truncated_vector_game_starts_again_in_the_same_step() -> None:
     env = GomokuVectorEnv(3, board_size=9, max_moves=4)
     env.reset(seed=1)
     for _ in range(2):
-        observations, rewards, terminated, truncated, info = env.step(
+        _, rewards, terminated, truncated, info = env.step(
             np.array([np.flatnonzero(mask)[0] for mask in env.action_masks()])
         )
     assert truncated.all() and not terminated.any() and not rewards.any()

@@ -121,7 +121,9 @@ def test_illegal_actions_lose_or_raise() -> None:
     env.reset(seed=0)
     env.step(np.array([40, 40]))
     cells = env.batch.cells.copy()
-    with pytest.raises(IllegalMoveError, match="game 0: action 40 is occupied by black"):
+    with pytest.raises(
+        IllegalMoveError, match="game 0: action 40 is occupied by black"
+    ):
         env.step(np.array([40, 1]))
     assert np.array_equal(env.batch.cells, cells)
 
