@@ -165,7 +165,7 @@ def start_game(
             out.needs_opponent[game] = True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def record_line(batch: GameBatch, out: StepOutput, game: int, won: bool) -> None:
     """Record ``game``'s winning line (length 0 when ``won`` is False)."""
     out.line_length[game] = 0

@@ -90,17 +90,18 @@ class LineTexts:
 
     def __init__(self, board_size: int) -> None:
         self.size = board_size
-        self._texts = np.full(
-            board_size * board_size * 4 * (board_size + 1), None, dtype=object
-        )
+        count = board_size * board_size * 4 * (board_size + 1)
+        self._texts = np.empty(count, dtype=object)
+        self._known = np.zeros(count, dtype=np.bool_)
 
     def texts(
         self, starts: np.ndarray, directions: np.ndarray, lengths: np.ndarray
     ) -> np.ndarray:
         """An object array of line texts ("" where ``lengths`` is 0)."""
         keys = (starts * 4 + directions) * (self.size + 1) + lengths
-        for key in np.unique(keys[np.equal(self._texts[keys], None)]):
+        for key in keys[~self._known[keys]]:
             self._texts[key] = self._word(int(key))
+            self._known[key] = True
         return self._texts[keys]
 
     def _word(self, key: int) -> str:
@@ -122,22 +123,22 @@ def vector_end_infos(
     winning line (start, direction, length; length 0 for none)."""
     games = np.flatnonzero(ended)
     count = ended.size
-    reasons = np.full(count, None, dtype=object)
+    # Object arrays from np.empty hold None: the value where the mask is False.
+    reasons = np.empty(count, dtype=object)
     reasons[games] = _CODE_REASONS[codes[games]]
-    winners = np.full(count, None, dtype=object)
+    winners = np.empty(count, dtype=object)
     won = games[codes[games] == WON]
     winners[won] = _WINNERS[moves[won] % 2]
-    lines = np.full(count, None, dtype=object)
+    lines = np.empty(count, dtype=object)
     starts, directions, lengths = line
     lines[games] = texts.texts(starts[games], directions[games], lengths[games])
-    stones = np.zeros(count, dtype=np.int64)
-    stones[games] = moves[games]
+    stones = np.where(ended, moves, 0)
     infos: dict[str, np.ndarray] = {}
     for key, values in zip(
         END_INFO_KEYS, (reasons, winners, lines, stones), strict=True
     ):
         infos[key] = values
-        infos[f"_{key}"] = ended.copy()
+        infos[f"_{key}"] = ended
     return infos
 
 
@@ -148,7 +149,7 @@ def vector_illegal_infos(
     found illegal (nonzero :func:`gomoku_env.legal.illegal_code` ``codes``), in
     Gymnasium's vector form."""
     illegal = codes != 0
-    texts = np.full(codes.size, None, dtype=object)
+    texts = np.empty(codes.size, dtype=object)
     for game in np.flatnonzero(illegal):
         texts[game] = illegal_move_text(
             int(actions[game]), board_size, int(codes[game])

@@ -12,6 +12,7 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from agents import specs
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.gym_env import GomokuEnv
+from gomoku_env.notation import parse_moves
 from gomoku_env.planes import (
     FORBIDDEN,
     OBSERVER_IS_BLACK,
@@ -383,3 +384,29 @@ def test_random_opening_starts_every_game_near_the_centre(rule: str) -> None:
             axis=(1, 2)
         )
         assert set(played.tolist()) <= {3, 4}
+
+
+def test_end_of_game_infos_match_the_final_observations() -> None:
+    env = GomokuVectorEnv(16, board_size=7, win_length=4, max_moves=30)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    reasons = set()
+    for _ in range(60):
+        masks = env.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
+        _, rewards, terminated, truncated, info = env.step(actions)
+        for game in np.flatnonzero(terminated | truncated):
+            reason, final = info["reason"][game], info["final_obs"][game]
+            reasons.add(reason)
+            assert info["moves"][game] == final[..., :2].sum()
+            if reason != "five":
+                assert info["winner"][game] is None
+                assert info["winning_line"][game] == ""
+                assert truncated[game] == (reason == "move_limit")
+                continue
+            learner_won = rewards[game] > 0
+            assert info["winner"][game] == ("black" if learner_won else "white")
+            plane = final[..., 0 if learner_won else 1].ravel()
+            line = parse_moves(info["winning_line"][game], 7)
+            assert len(line) >= 4 and plane[line].all()
+    assert {"five", "move_limit"} <= reasons
