@@ -1,16 +1,18 @@
 """Which moves are legal, decided once: the action check and the legal-point kernels.
 
-:func:`check_action` is the one test of an action's type and range: the board, the game
-state, the openings, the Gymnasium env and the game loop call it. :func:`is_legal_point`
-is the one answer to "may the side to move play this point": every empty point, except
-black's renju forbidden points (overline, double four, double three:
-:mod:`gomoku_env.renju`). The board, the game state, the vector env's compiled step
-(per game) and the search ask it; :func:`legal_mask_into` writes the same rule for a
-whole board, finding the forbidden points with renju's whole-board sweep. The envs and
-the board keep masks built by this rule from their cached forbidden points.
+:func:`check_action` is the one test of an action's type and range: the board (and so
+the game state and the openings, which play through it), the Gymnasium env and the
+game loop call it. :func:`is_legal_point` is the one answer to "may the side to move
+play this point": every empty point, except black's renju forbidden points (overline,
+double four, double three: :mod:`gomoku_env.renju`). The board, the game state, the
+vector env's compiled step (per game) and the search ask it; :func:`legal_mask_into`
+writes the same rule for a whole board, finding the forbidden points with renju's
+whole-board sweep. The board's and the vector env's masks apply the rule to the
+forbidden points they keep per position (found by that sweep), so that a mask costs
+no more than a copy.
 
-:func:`illegal_move_text` words why an action is illegal, the same in every env.
-"""
+:func:`illegal_code` and :func:`illegal_move_text` say why an action is illegal, in the
+same words in every env."""
 
 from __future__ import annotations
 
