@@ -40,6 +40,8 @@ import gomoku_env
 from agents.base import Agent
 from gomoku_env.aec_env import AGENTS
 from gomoku_env.config import GameConfig
+from gomoku_env.errors import IllegalMoveError
+from gomoku_env.legal import check_action
 
 COLORS = ("black", "white")
 FORFEIT_REASONS = ("crash", "illegal_move", "timeout")
@@ -88,7 +90,9 @@ class GameOutcome:
 
     Attributes:
         winner: ``"black"``, ``"white"`` or None for a draw.
-        reason: ``"five"``, ``"board_full"`` or one of :data:`FORFEIT_REASONS`.
+        reason: how the game ended: the env's reason, one of
+            :data:`gomoku_env.outcome.END_REASONS` (the loop sets no move limit, so
+            never ``"move_limit"``), or for a forfeit one of :data:`FORFEIT_REASONS`.
         forfeit: the colour that forfeited, or None.
         detail: what went wrong in a forfeit (the exception, the bad action, the time).
         moves: every action of the game, the opening included.
@@ -147,10 +151,11 @@ def _move_alarm(limit: float | None) -> Iterator[None]:
 
 def _legal_action(action: object, mask: np.ndarray) -> int | None:
     """``action`` as an int when it is a legal integer action, else None."""
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+    try:
+        index = check_action(action, mask.size)
+    except (TypeError, IllegalMoveError):
         return None
-    index = int(action)
-    return index if 0 <= index < mask.size and mask[index] else None
+    return index if mask[index] else None
 
 
 def forfeit_reason(error: BaseException) -> str:
@@ -258,11 +263,9 @@ def _play_out(
             )
         counts[side] += 1
         env.step(choice.action)
-    winner = info["winner"]
-    color = None if winner is None else COLORS[AGENTS.index(winner)]
     moves = tuple(env.unwrapped.board.moves)
     return GameOutcome(
-        color, info["reason"], None, "", moves, tuple(seconds), tuple(counts)
+        info["winner"], info["reason"], None, "", moves, tuple(seconds), tuple(counts)
     )
 
 

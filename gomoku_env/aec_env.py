@@ -55,20 +55,34 @@ converts to and from standard notation ("h8" is the centre of 15×15).
 
 An illegal move (occupied or off the board, or a forbidden point under renju with
 `forbidden="mask"`) ends the game. Under renju with `forbidden="lose"` black may play a
-forbidden point and loses (-1 black, +1 white). When the game ends, every agent's `info`
-has `reason`, `winner` (an agent name or None), `winning_line` (its points in notation,
-space-separated, as "a1 b1 c1 d1 e1"; "" if none: text, so that every info value keeps
-one shape from game to game, as Tianshou's buffers need;
-`env.unwrapped.board.winning_line()` gives the actions) and `moves` (stones on the
-board). `reason` is one of "five", "board_full", "illegal_move", "forbidden_overline",
-"forbidden_double_four", "forbidden_double_three", or (renju with `forbidden="mask"`,
-when every empty point is forbidden to black) "no_legal_move", a draw.
+forbidden point and loses (-1 black, +1 white). With `max_moves` a game that reaches
+that many stones without ending is truncated: `truncations` True for both agents,
+rewards 0.
+
+When the game ends, every agent's `info` holds the keys that all of the package's envs
+report (see `gomoku_env.outcome`, and "How a game ends" in the docs):
+
+| Key            | Value                                                           |
+|----------------|-----------------------------------------------------------------|
+| `reason`       | how it ended: one of `gomoku_env.outcome.END_REASONS` (below)   |
+| `winner`       | "black", "white", or None (a draw, an illegal move, a truncation) |
+| `winning_line` | the winning points in notation, as "a1 b1 c1 d1 e1" ("" if none) |
+| `moves`        | stones on the board                                             |
+| `illegal_move` | after an illegal move only: why it was illegal                  |
+
+`reason` is "five", "board_full", "no_legal_move" (renju, `forbidden="mask"`, every
+empty point forbidden to black: a draw), "forbidden_overline", "forbidden_double_four",
+"forbidden_double_three" (renju, `forbidden="lose"`: white wins), "illegal_move" or
+"move_limit" (truncated). `winner` names colours, as in the other envs: the agent of
+colour `c` is `f"{c}_0"`. `winning_line` is text so that every info value keeps one
+shape from game to game, as Tianshou's buffers need;
+`env.unwrapped.board.winning_line()` gives the actions.
 
 ### Arguments
 
 ``` python
 gomoku_env.env(board_size=15, win_length=5, rule="freestyle", forbidden="mask",
-               opening=None, random_opening=0, render_mode=None)
+               opening=None, random_opening=0, render_mode=None, max_moves=None)
 gomoku_env.env(config=gomoku_env.GameConfig(9, 5, "renju"), forbidden="lose")
 ```
 
@@ -95,6 +109,9 @@ such as "h8 i9 h9". `reset(options={"opening": ...})` replaces it for one episod
 `opening`, drawn from the generator seeded by `reset(seed=...)`, for varied evaluation
 positions.
 
+`max_moves`: None, or the stone count (1 to board_size², more than the opening's
+stones) at which a game that has not ended is truncated with reason "move_limit".
+
 `render_mode`: None, "ansi" (a text board with coordinates and the last move marked),
 "rgb_array" (an (H, W, 3) uint8 picture of a wooden board drawn with pygame-ce) or
 "human" (the same picture in a window opened on the first render, at `render_fps`).
@@ -111,6 +128,11 @@ The full position is available to search agents as `env.unwrapped.board`, a
   `forbidden` option); observation planes 0-4, plane 4 holding the points forbidden to
   the player to move. The end-of-game `winning_line` info is a notation string (it was a
   tuple of actions, plus `winning_line_notation`), so that Tianshou can store infos.
+  One end-of-game contract with the Gymnasium and vector envs: `winner` is a colour,
+  "black" or "white" (it was the agent name, "black_0" or "white_0"); the `max_moves`
+  option truncates a game with reason "move_limit". (The Gymnasium env's illegal-action
+  `reason` is "illegal_move", no longer "illegal_action", its detail
+  `info["illegal_move"]`, and its `winning_line` notation text, no longer a tuple.)
 """
 
 from __future__ import annotations
@@ -130,6 +152,7 @@ from gomoku_env.errors import IllegalMoveError
 from gomoku_env.game_state import (
     AGENTS,
     GameState,
+    check_max_moves,
     observation_box,
     validate_choice,
 )
@@ -140,7 +163,6 @@ from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
 _AGENT_COLORS = {"black_0": BLACK, "white_0": WHITE}
-_COLOR_AGENTS = {BLACK: "black_0", WHITE: "white_0"}
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -179,11 +201,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         random_opening: int = 0,
         render_mode: str | None = None,
         config: GameConfig | None = None,
+        max_moves: int | None = None,
     ) -> None:
         super().__init__()
         self.config = GameConfig.from_options(config, board_size, win_length, rule)
         _check_options(random_opening, render_mode, self.metadata)
-        self.game = GameState(self.config, forbidden)
+        self.opening = parse_opening(opening, self.config)
+        self.max_moves = check_max_moves(
+            max_moves, self.config, len(self.opening) + random_opening
+        )
+        self.game = GameState(self.config, forbidden, self.max_moves)
         self.forbidden = forbidden
         self.render_mode = render_mode
         self.renderer = (
@@ -191,7 +218,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             if render_mode in PICTURE_MODES
             else None
         )
-        self.opening = parse_opening(opening, self.config)
         self.random_opening = random_opening
         self.possible_agents = list(AGENTS)
         observation_space = spaces.Dict(
@@ -219,7 +245,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if agent == self.agent_selection and not self.terminations.get(agent, True):
+        ended = self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        if agent == self.agent_selection and not ended:
             mask = self.game.legal_mask()
         else:
             mask = np.zeros(self.config.cells, dtype=np.int8)
@@ -236,6 +263,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         opening = self.opening
         if options and options.get("opening") is not None:
             opening = parse_opening(options["opening"], self.config)
+            check_max_moves(
+                self.max_moves, self.config, len(opening) + self.random_opening
+            )
         self._reset_state(opening)
 
     def step(self, action: int) -> None:
@@ -253,11 +283,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         try:
             game.play(action)
         except IllegalMoveError as error:
-            self._finish("illegal_move", offender=agent, detail=str(error))
+            self._finish(game.end_info(illegal_move=str(error)), offender=agent)
         else:
             self.agent_selection = AGENTS[len(game.board.moves) % 2]
-            if game.reason is not None:
-                self._finish(game.reason)
+            if game.over:
+                self._finish(game.end_info())
         if self.render_mode == "human":
             self.render()
 
@@ -307,31 +337,21 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
 
-    def _finish(
-        self, reason: str, offender: str | None = None, detail: str = ""
-    ) -> None:
-        """End the game for every agent: rewards from the winner (or the offender of an
-        illegal move) and the same info for all."""
-        winner = None if offender is not None else _COLOR_AGENTS.get(self.game.winner)
+    def _finish(self, info: dict[str, Any], offender: str | None = None) -> None:
+        """End the game for every agent with the same end-of-game ``info``: rewards
+        from its winner, or -1 for the ``offender`` of an illegal move; truncated at
+        the move limit, terminated otherwise."""
+        winner = info["winner"]
         for agent in self.agents:
             if offender is not None:
                 self.rewards[agent] = -1 if agent == offender else 0
             elif winner is None:
                 self.rewards[agent] = 0
             else:
-                self.rewards[agent] = 1 if agent == winner else -1
-        # Text, not a tuple: a line's length varies (4, 5, an overline, none), and
-        # Tianshou stores infos in fixed-shape arrays, where a string is one object.
-        info: dict[str, Any] = {
-            "reason": reason,
-            "winner": winner,
-            "winning_line": self.game.winning_line_text(),
-            "moves": len(self.board.moves),
-        }
-        if offender is not None:
-            info["illegal_move"] = detail
+                self.rewards[agent] = 1 if agent == f"{winner}_0" else -1
         self.infos = {agent: dict(info) for agent in self.agents}
-        self.terminations = dict.fromkeys(self.agents, True)
+        ended = self.truncations if self.game.truncated else self.terminations
+        ended.update(dict.fromkeys(self.agents, True))
         # Rewards are zero on every other step, so accumulating them only here is exact.
         self._accumulate_rewards()
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from gomoku_env import kernels, renju
+from gomoku_env import kernels, legal, renju
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
@@ -174,29 +174,26 @@ class Board:
         return np.flatnonzero(self.legal_mask())
 
     def is_legal(self, action: int) -> bool:
-        """Whether the side to move may play ``action`` now (not on a forbidden point)."""
+        """Whether the side to move may play ``action`` now (not on a forbidden point):
+        the rule of :func:`gomoku_env.legal.is_legal_point`."""
         return (
             not self.is_over
-            and 0 <= action < self.config.cells
-            and self.cells[action] == EMPTY
-            and not self.forbidden_reason(action)
+            and 0 <= action < self._cell_count
+            and legal.is_legal_point(
+                self.cells, self.size, self._rule_code, int(action), self.to_move
+            )
         )
 
     def check_move(self, action: int) -> None:
-        """Raise :class:`IllegalMoveError` naming the reason if ``action`` is not legal."""
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action must be an int, got {action!r}")
-        if not 0 <= action < self.config.cells:
-            raise IllegalMoveError(
-                f"action {action} is off the {self.size}x{self.size} board "
-                f"(valid actions are 0..{self.config.cells - 1})"
-            )
+        """Raise :class:`IllegalMoveError` naming the reason if ``action`` may not be
+        played: off the board, occupied or the game over (a forbidden point may: it
+        loses, see :meth:`play`); TypeError if it is not an integer."""
+        action = legal.check_action(action, self._cell_count)
         if self.is_over:
             raise IllegalMoveError(f"action {action}: the game is already over")
         if self.cells[action] != EMPTY:
-            raise IllegalMoveError(
-                f"action {action} is occupied by {COLOR_NAMES[int(self.cells[action])]}"
-            )
+            code = legal.illegal_code(self.cells, 0, self.size, action)
+            raise IllegalMoveError(legal.illegal_move_text(action, self.size, code))
 
     def play(self, action: int) -> None:
         """Place the side to move's stone on ``action`` and update the result.
@@ -253,12 +250,7 @@ class Board:
         allowed or occupied point, for white, and under the other rules. Playing such a
         point anyway loses (see :meth:`play`); the env can mask it out instead.
         """
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action must be an int, got {action!r}")
-        if not 0 <= action < self._cell_count:
-            raise ValueError(
-                f"action {action!r} is off the {self.size}x{self.size} board"
-            )
+        action = legal.check_action(action, self._cell_count)
         if not self._renju or len(self.moves) % 2 == 1:
             return None
         if self._forbidden_codes is not None:

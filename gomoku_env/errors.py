@@ -1,9 +1,13 @@
 """What goes wrong, said clearly: bad input, missing extras, and the one number check.
 
-Every number that reaches the package from a person (an env argument, an agent spec's
-option, a command-line flag, a config field) goes through :func:`check_number`, so that
-each refuses the same things the same way: a bool, a non-number, NaN and infinity, and a
-value outside the option's range, with a message that names the option and the value.
+:func:`check_number` is the shared check for a number that a person gives within a
+range (most env arguments, agent spec options, command-line flags and config fields go
+through it): it refuses a bool, a non-number, NaN and infinity, and a value outside the
+range, with a message that names the option and the value. Numbers with a rule of their
+own are checked where that rule lives, in the same words: an action by
+:func:`gomoku_env.legal.check_action`, the board size and win length by
+:class:`gomoku_env.config.GameConfig`, and a few others beside their option (the vector
+env's thread count, for one).
 
 The core (``pip install gomoku_env``) needs numpy, numba, Gymnasium and PettingZoo only.
 AlphaZero needs torch and the SB3 integration Stable-Baselines3; their entry points call

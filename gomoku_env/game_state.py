@@ -1,7 +1,8 @@
 """One game as the envs see it: the state every env is a view of, and its one step.
 
 :class:`GameState` holds the :class:`Board`, both players' observation planes, black's
-renju forbidden points and the end of the game (a reason from :data:`END_REASONS`).
+renju forbidden points and the end of the game (a reason from
+:data:`gomoku_env.outcome.END_REASONS`).
 The PettingZoo AEC env and the Gymnasium env are thin adapters over it: they turn its
 step into their rewards, infos and agent turns, and nothing else. The vector env keeps
 many games in compiled arrays instead but steps them with the same rule, forbidden-point
@@ -9,7 +10,7 @@ and planes kernels (:mod:`gomoku_env.batch_kernels`).
 
 Options that the envs share are declared here once: :data:`FORBIDDEN_OPTIONS`,
 :data:`PLAY_AS`, :data:`ILLEGAL_ACTION_POLICIES`, :func:`check_learner_options`,
-:func:`validate_choice` and :func:`observation_box`.
+:func:`check_max_moves`, :func:`validate_choice` and :func:`observation_box`.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from gymnasium import spaces
 
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
-from gomoku_env.errors import IllegalMoveError
+from gomoku_env.errors import IllegalMoveError, check_number
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
-from gomoku_env.notation import action_to_notation
+from gomoku_env.legal import illegal_code, illegal_move_text
 from gomoku_env.openings import centre_area
+from gomoku_env.outcome import TRUNCATION_REASON, end_info
 from gomoku_env.planes import PLANE_COUNT, ObservationPlanes
 
 FORBIDDEN_OPTIONS = ("mask", "lose")
@@ -37,18 +39,6 @@ COLORS = {"black": BLACK, "white": WHITE}
 SEED_BOUND = 2**63
 """Seeds handed on to opponents are drawn below this bound."""
 AGENTS = ("black_0", "white_0")
-
-END_REASONS = (
-    "five",
-    "board_full",
-    "no_legal_move",
-    "forbidden_overline",
-    "forbidden_double_four",
-    "forbidden_double_three",
-)
-"""How a game that nobody forfeited ends: a winning line, a full board, no point left to
-black (renju, forbidden points masked: a draw), or black playing a forbidden point
-(renju, forbidden="lose": white wins)."""
 
 
 def validate_choice(name: str, value: Any, accepted: tuple[str, ...]) -> str:
@@ -62,6 +52,23 @@ def check_learner_options(play_as: str, illegal_action: str) -> None:
     """The single-agent envs' (Gymnasium and vector) options, or a ValueError."""
     validate_choice("play_as", play_as, PLAY_AS)
     validate_choice("illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)
+
+
+def check_max_moves(
+    max_moves: int | None, config: GameConfig, opening_stones: int
+) -> int | None:
+    """``max_moves`` (None: no limit) if it is a stone count from 1 to the board's
+    cells that leaves a move after the ``opening_stones`` placed before the first
+    step; otherwise a ValueError (TypeError for a non-int) naming it."""
+    if max_moves is None:
+        return None
+    check_number("max_moves", max_moves, minimum=1, maximum=config.cells, integer=True)
+    if max_moves <= opening_stones:
+        raise ValueError(
+            f"max_moves {max_moves} leaves no move after the {opening_stones} "
+            "stones placed before the first step"
+        )
+    return max_moves
 
 
 OBSERVATION_DTYPES = ("int8", "uint8", "float32")
@@ -87,6 +94,9 @@ class GameState:
         config: the game.
         forbidden: what black's renju forbidden points do (see
             :data:`FORBIDDEN_OPTIONS`); ignored by the other rules.
+        max_moves: the stone count at which a game that has not ended is over with
+            reason "move_limit" (a truncation); None for no limit (checked by
+            :func:`check_max_moves` in the envs).
 
     >>> game = GameState(GameConfig(board_size=9))
     >>> game.play(40)
@@ -94,9 +104,12 @@ class GameState:
     ([40], None, 80)
     """
 
-    def __init__(self, config: GameConfig, forbidden: str = "mask") -> None:
+    def __init__(
+        self, config: GameConfig, forbidden: str = "mask", max_moves: int | None = None
+    ) -> None:
         self.config = config
         self.forbidden = validate_choice("forbidden", forbidden, FORBIDDEN_OPTIONS)
+        self.max_moves = config.cells if max_moves is None else max_moves
         self._renju = config.rule is Rule.RENJU
         self._masks_forbidden = self._renju and forbidden == "mask"
         self.reset()
@@ -123,8 +136,13 @@ class GameState:
 
     @property
     def over(self) -> bool:
-        """True once the game has ended (see :data:`END_REASONS`)."""
+        """True once the game has ended (see :data:`gomoku_env.outcome.END_REASONS`)."""
         return self.reason is not None
+
+    @property
+    def truncated(self) -> bool:
+        """True once the game has reached ``max_moves`` without ending otherwise."""
+        return self.reason == TRUNCATION_REASON
 
     @property
     def winner(self) -> int:
@@ -141,8 +159,8 @@ class GameState:
             TypeError: the action is not an integer.
         """
         board = self.board
-        if self._masks_forbidden:
-            self._reject_forbidden(action)
+        if self._masks_forbidden or self.reason is not None:
+            self.check_move(action)
         previous_move = board.last_move
         color = BLACK if len(board.moves) % 2 == 0 else WHITE
         board.play(action)
@@ -153,9 +171,17 @@ class GameState:
 
     def check_move(self, action: Any) -> None:
         """Raise as :meth:`play` would for ``action``, without playing it."""
-        self.board.check_move(action)
-        if self._masks_forbidden:
-            self._reject_forbidden(action)
+        if self.reason is not None and not self.board.is_over:
+            raise IllegalMoveError(
+                f"action {action!r}: the game is already over ({self.reason})"
+            )
+        board = self.board
+        board.check_move(action)
+        if self._masks_forbidden and not board.is_legal(action):
+            # A forbidden point is an illegal move here, not a loss.
+            size = board.size
+            code = illegal_code(board.cells, 0, size, int(action))
+            raise IllegalMoveError(illegal_move_text(int(action), size, code))
 
     def legal_mask(self) -> np.ndarray:
         """An int8 mask of the points the side to move may play (all 0 once over).
@@ -174,10 +200,11 @@ class GameState:
         """A copy of the (N, N, PLANE_COUNT) planes as seen by the ``color`` player."""
         return self.planes.view(color)
 
-    def winning_line_text(self) -> str:
-        """The winning line's points in notation, space-separated ("" if none)."""
-        size = self.board.size
-        return " ".join(action_to_notation(a, size) for a in self.board.winning_line())
+    def end_info(self, illegal_move: str | None = None) -> dict[str, Any]:
+        """The end-of-game info (:func:`gomoku_env.outcome.end_info`): of the game's
+        own end, or of an illegal move described by ``illegal_move``."""
+        reason = self.reason if illegal_move is None else "illegal_move"
+        return end_info(self.board, reason, illegal_move)
 
     def _end_reason(self) -> str | None:
         """The reason the move just played ended the game, or None."""
@@ -190,25 +217,13 @@ class GameState:
             return "board_full"
         if self._masks_forbidden and self._all_empty_points_forbidden():
             return "no_legal_move"
+        if len(board.moves) >= self.max_moves:
+            return TRUNCATION_REASON
         return None
 
     def _all_empty_points_forbidden(self) -> bool:
         empty_points = self.config.cells - len(self.board.moves)
         return int(self._forbidden.sum()) == empty_points
-
-    def _reject_forbidden(self, action: Any) -> None:
-        """A forbidden point is an illegal move, not a loss (forbidden="mask"); other
-        illegal actions are left to the board to name."""
-        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-            return
-        board = self.board
-        on_board = not board.is_over and 0 <= action < self.config.cells
-        reason = board.forbidden_reason(action) if on_board else None
-        if reason is not None:
-            point = action_to_notation(int(action), board.size)
-            raise IllegalMoveError(
-                f"action {action} ({point}) is forbidden to black under renju: {reason}"
-            )
 
     def _update_forbidden(self) -> None:
         """Black's forbidden points, once per move: observing only reads them."""

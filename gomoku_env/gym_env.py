@@ -16,8 +16,18 @@ extractors. Action: Discrete(N*N), one per
 cell. ``action_masks()`` (the method name sb3-contrib's MaskablePPO looks for) and
 ``info["action_mask"]`` give the legal cells. Rewards from the learner's view: +1 win,
 −1 loss, 0 draw and every other step. When the learner plays white, ``reset`` already
-contains the opponent's first move. Under renju black's forbidden points are masked out
-(as the AEC env's ``forbidden="mask"``): playing one is an illegal action.
+contains the opponent's first move. Under renju ``forbidden`` works as in the AEC env:
+"mask" (default) leaves black's forbidden points out of the mask and playing one is an
+illegal action; "lose" keeps them in and playing one loses.
+
+When an episode ends, its last ``info`` holds the end-of-game keys every env reports
+(``reason``, ``winner`` as "black"/"white"/None, ``winning_line`` as notation text,
+``moves``; ``illegal_move`` for an illegal action): see :mod:`gomoku_env.outcome`.
+With ``max_moves`` a game that reaches that many stones is truncated
+(``truncated=True``, reward 0, reason "move_limit"). Changed with that contract: an
+illegal action's ``reason`` is "illegal_move" (it was "illegal_action") with the detail
+in ``info["illegal_move"]`` (it was ``info["illegal_action"]``), and ``winning_line``
+is notation text (it was a tuple of actions: ``env.board.winning_line()`` gives them).
 
 An opponent that raises or chooses an illegal action ends the episode: the error
 (the opponent's own, or an IllegalMoveError naming the action) propagates from
@@ -41,13 +51,16 @@ from gomoku_env.game_state import (
     SEED_BOUND,
     GameState,
     check_learner_options,
+    check_max_moves,
     observation_box,
     validate_choice,
 )
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
+from gomoku_env.legal import check_action
 from gomoku_env.notation import render_text
 from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import OpponentLike, resolve_opponent
+from gomoku_env.outcome import ILLEGAL_MOVE_KEY
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
 
@@ -73,6 +86,10 @@ class GomokuEnv(gymnasium.Env):
         render_mode: None, "ansi" (text), "human" (a pygame window) or "rgb_array"
             (pictures), as in the AEC env.
         config: the game as one :class:`GameConfig`, instead of the three options.
+        forbidden: renju's forbidden points for black, "mask" or "lose" (see
+            :data:`gomoku_env.game_state.FORBIDDEN_OPTIONS`).
+        max_moves: stones on the board at which the episode is truncated (None: no
+            limit); it must leave the learner a move after the random opening.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -93,10 +110,14 @@ class GomokuEnv(gymnasium.Env):
         config: GameConfig | None = None,
         observation_dtype: str = "int8",
         random_opening: int = 0,
+        forbidden: str = "mask",
+        max_moves: int | None = None,
     ) -> None:
         self.config = GameConfig.from_options(config, board_size, win_length, rule)
         check_learner_options(play_as, illegal_action)
         self.random_opening = check_random_opening(random_opening)
+        # The opponent may open before the learner's first move.
+        self.max_moves = check_max_moves(max_moves, self.config, random_opening + 1)
         self.play_as, self.illegal_action = play_as, illegal_action
         if render_mode is not None:
             validate_choice(
@@ -115,7 +136,7 @@ class GomokuEnv(gymnasium.Env):
         )
         self.action_space = spaces.Discrete(self.config.cells)
         self.learner_color = BLACK
-        self.game = GameState(self.config)
+        self.game = GameState(self.config, forbidden, self.max_moves)
         self._start_game()
 
     def reset(
@@ -147,15 +168,22 @@ class GomokuEnv(gymnasium.Env):
         info: dict[str, Any] = {}
         action = self._checked_action(action, info)
         if action is None:
-            info["reason"] = "illegal_action"
+            info = self.game.end_info(illegal_move=info[ILLEGAL_MOVE_KEY])
             return self._observation(), -1.0, True, False, self._info(info)
         self._play(action)
         if not self._episode_over:
             self._play_opponent()
-        reward = self._reward()
         if self._episode_over:
-            info.update(self._result())
-        return self._observation(), reward, self._episode_over, False, self._info(info)
+            info.update(self.game.end_info())
+        truncated = self.game.truncated
+        terminated = self._episode_over and not truncated
+        return (
+            self._observation(),
+            self._reward(),
+            terminated,
+            truncated,
+            self._info(info),
+        )
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (all False once it is over)."""
@@ -187,7 +215,8 @@ class GomokuEnv(gymnasium.Env):
 
     @property
     def _episode_over(self) -> bool:
-        """Over by the game's end (see :data:`END_REASONS`) or a forfeit."""
+        """Over by the game's end (:data:`gomoku_env.outcome.END_REASONS`) or a
+        forfeit."""
         return self._forfeited or self.game.over
 
     def _legal_mask(self) -> np.ndarray:
@@ -198,13 +227,13 @@ class GomokuEnv(gymnasium.Env):
     def _checked_action(self, action: Any, info: dict[str, Any]) -> int | None:
         """The action to play, a random stand-in, or None when the learner forfeits."""
         try:
-            action = _as_int(action)
+            action = check_action(_scalar(action), self.config.cells)
             self.game.check_move(action)
             return action
         except (IllegalMoveError, TypeError) as error:
             if self.illegal_action == "raise":
                 raise
-            info["illegal_action"] = str(error)
+            info[ILLEGAL_MOVE_KEY] = str(error)
         if self.illegal_action == "lose":
             self._forfeited = True
             return None
@@ -230,27 +259,19 @@ class GomokuEnv(gymnasium.Env):
 
     def _opponent_action(self, observation: dict[str, np.ndarray]) -> int:
         """The opponent's legal reply; IllegalMoveError if it chooses another."""
-        action = self.opponent.act(observation)
+        action = _scalar(self.opponent.act(observation))
         try:
-            self.game.check_move(_as_int(action))
+            self.game.check_move(action)
         except (IllegalMoveError, TypeError) as error:
             raise IllegalMoveError(
                 f"the opponent {self.opponent!r} chose an illegal action: {error}"
             ) from None
-        return _as_int(action)
+        return int(action)
 
     def _reward(self) -> float:
         if self.board.winner == EMPTY:
             return 0.0
         return 1.0 if self.board.winner == self.learner_color else -1.0
-
-    def _result(self) -> dict[str, Any]:
-        winner = self.board.winner
-        return {
-            "reason": self.game.reason,
-            "winner": {BLACK: "black", WHITE: "white"}.get(winner),
-            "winning_line": self.board.winning_line(),
-        }
 
     def _observation(self) -> np.ndarray:
         planes = self.game.observation(self.learner_color)
@@ -266,10 +287,9 @@ class GomokuEnv(gymnasium.Env):
         return info
 
 
-def _as_int(action: Any) -> int:
-    """``action`` as a Python int (numpy scalars and 0-d arrays accepted)."""
+def _scalar(action: Any) -> Any:
+    """A one-element array (as vectorized wrappers pass actions) as its element; any
+    other value unchanged, for :func:`gomoku_env.legal.check_action` to judge."""
     if isinstance(action, np.ndarray) and action.size == 1:
-        action = action.reshape(()).item()
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-        raise TypeError(f"action must be an int, got {action!r}")
-    return int(action)
+        return action.reshape(()).item()
+    return action

@@ -170,16 +170,25 @@ def place_and_judge(
 
 
 @njit(cache=True, nogil=True)
-def line_cells(cells: np.ndarray, size: int, action: int, direction: int) -> np.ndarray:
-    """The cells of the same-coloured line through ``action`` along ``direction``."""
+def line_extent(
+    cells: np.ndarray, size: int, action: int, direction: int
+) -> tuple[int, int]:
+    """(first cell, length) of the same-coloured line through ``action`` along
+    ``direction``; the cells follow at steps of that direction."""
     d_row = DIRECTIONS[direction, 0]
     d_col = DIRECTIONS[direction, 1]
     color = cells[action]
     back = count_direction(cells, size, action, -d_row, -d_col, color)
     length = 1 + back + count_direction(cells, size, action, d_row, d_col, color)
-    start_row = action // size - back * d_row
-    start_col = action % size - back * d_col
+    return action - back * (d_row * size + d_col), length
+
+
+@njit(cache=True, nogil=True)
+def line_cells(cells: np.ndarray, size: int, action: int, direction: int) -> np.ndarray:
+    """The cells of the same-coloured line through ``action`` along ``direction``."""
+    start, length = line_extent(cells, size, action, direction)
+    step = DIRECTIONS[direction, 0] * size + DIRECTIONS[direction, 1]
     out = np.empty(length, dtype=np.int64)
     for i in range(length):
-        out[i] = (start_row + i * d_row) * size + start_col + i * d_col
+        out[i] = start + i * step
     return out

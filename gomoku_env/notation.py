@@ -13,11 +13,14 @@ players write them. On 15×15 the centre is action 112 = "h8".
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from gomoku_env.board import Board
 from gomoku_env.config import MAX_BOARD_SIZE
 from gomoku_env.errors import NotationError
 from gomoku_env.kernels import BLACK, WHITE
+
+if TYPE_CHECKING:  # the board imports the legality rules, which word moves in notation
+    from gomoku_env.board import Board
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"[:MAX_BOARD_SIZE]
 _POINT = re.compile(r"([a-z])(\d{1,2})")

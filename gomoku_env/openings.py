@@ -30,30 +30,23 @@ def parse_opening(
     """
     if opening is None:
         return []
-    if isinstance(opening, str):
-        actions = parse_moves(opening, config.board_size)
-    else:
-        actions = [_as_action(index, action) for index, action in enumerate(opening)]
+    text = isinstance(opening, str)
+    actions = parse_moves(opening, config.board_size) if text else list(opening)
     board = Board(config)
     for index, action in enumerate(actions):
         try:
             board.play(action)
+        except TypeError:
+            raise ValueError(
+                f"opening move {index + 1} must be an int action, got {action!r}"
+            ) from None
         except IllegalMoveError as error:
             raise ValueError(
                 f"bad opening move {index + 1} ({action}): {error}"
             ) from None
     if board.is_over:
         raise ValueError(f"opening {opening!r} already decides the game")
-    return actions
-
-
-def _as_action(index: int, action: object) -> int:
-    """Opening move ``index`` (from 0) as an int; floats and bools are refused."""
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-        raise ValueError(
-            f"opening move {index + 1} must be an int action, got {action!r}"
-        )
-    return int(action)
+    return board.moves
 
 
 def check_random_opening(random_opening: int) -> int:

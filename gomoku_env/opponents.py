@@ -23,8 +23,6 @@ import numpy as np
 from gomoku_env.config import GameConfig
 
 PolicyFunction = Callable[[np.ndarray, np.ndarray], int]
-SpecResolver = Callable[..., Any]
-"""Called as ``resolver(spec, config=GameConfig, seed=int | None)``; returns an agent."""
 
 AGENT_SPEC_GROUP = "gomoku_env.agent_specs"
 
@@ -103,7 +101,8 @@ def resolve_opponent(
 
 
 def _resolve_spec(spec: str, config: GameConfig, seed: int | None) -> OpponentAgent:
-    """The opponent that the registered spec resolvers build for ``spec``."""
+    """The opponent that the first registered spec resolver builds for ``spec``; a
+    resolver is called as ``resolver(spec, config=GameConfig, seed=int | None)``."""
     resolvers = [entry.load() for entry in entry_points(group=AGENT_SPEC_GROUP)]
     if not resolvers:
         raise ValueError(

@@ -36,17 +36,12 @@ move.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numba import njit
 
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY, WHITE, other_color
-
-if TYPE_CHECKING:
-    from gomoku_env.board import Board
 
 OWN_STONES = 0
 OPPONENT_STONES = 1

@@ -6,9 +6,14 @@ pending replies at once: through ``act_batch(planes, masks, games)`` when it has
 self-play snapshot, one network forward for every game; the ``"heuristic"`` spec, one
 compiled call for every game), else game by game through its ``act(observation)``.
 
-Finished games reset in the same step (Gymnasium's ``AutoresetMode.SAME_STEP``): the
-returned observation is the new game's, and ``info["final_obs"]`` holds the last
-observation of the games flagged in ``info["_final_obs"]``.
+Finished games (terminated, or truncated at ``max_moves``) reset in the same step
+(Gymnasium's ``AutoresetMode.SAME_STEP``): the returned observation is the new game's,
+and ``info["final_obs"]`` holds the last observation of the games flagged in
+``info["_final_obs"]``. For the same games ``info`` holds the end-of-game keys every env
+reports (``reason``, ``winner``, ``winning_line``, ``moves``; :mod:`gomoku_env.outcome`)
+as arrays of length ``num_envs`` with their ``_key`` masks; an illegal learner action
+adds ``illegal_move`` (with ``_illegal_move``), the message naming why. Renju's
+forbidden points are always masked here: playing one is an illegal action.
 
 An opponent that raises or chooses an illegal action ends every game: the error
 propagates from ``step`` or ``reset``, ``action_masks()`` is all False, and every later
@@ -37,18 +42,21 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from gomoku_env import batch_kernels
-from gomoku_env.batch_kernels import GameBatch, StepOutput
+from gomoku_env import batch_kernels, batch_state
+from gomoku_env.batch_state import allocate_batch, allocate_output
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError, check_number
 from gomoku_env.game_state import (
     COLORS,
     SEED_BOUND,
     check_learner_options,
+    check_max_moves,
     observation_box,
 )
-from gomoku_env.openings import centre_area, check_random_opening
+from gomoku_env.legal import illegal_code, illegal_move_text
+from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
+from gomoku_env.outcome import LineTexts, vector_end_infos, vector_illegal_infos
 from gomoku_env.planes import (
     FORBIDDEN,
     LAST_MOVE,
@@ -61,8 +69,8 @@ from gomoku_env.planes import (
 # The learner's planes seen from the other side: the two stone planes swap places.
 OPPONENT_VIEW_ORDER = [OPPONENT_STONES, OWN_STONES, *range(LAST_MOVE, PLANE_COUNT)]
 ILLEGAL_CODES = {
-    "lose": batch_kernels.ILLEGAL_LOSE,
-    "random": batch_kernels.ILLEGAL_RANDOM,
+    "lose": batch_state.ILLEGAL_LOSE,
+    "random": batch_state.ILLEGAL_RANDOM,
 }
 
 
@@ -104,6 +112,7 @@ class GomokuVectorEnv(VectorEnv):
     ``action_masks()`` gives the (num_envs, N*N) legal mask for MaskablePPO.
     ``random_opening`` stones are drawn from each game's own generator, so they are
     not the stones ``GomokuEnv`` draws for the same seed.
+    ``max_moves`` truncates a game at that many stones, as in ``GomokuEnv``.
     ``num_threads`` > 1 shares the games of a step among that many numba threads
     (same results; worth it for hundreds of games on idle cores, while on a busy
     machine one thread, the default, avoids waiting for a descheduled thread).
@@ -128,10 +137,13 @@ class GomokuVectorEnv(VectorEnv):
         config: GameConfig | None = None,
         observation_dtype: str = "int8",
         random_opening: int = 0,
+        max_moves: int | None = None,
     ) -> None:
         check_number("num_envs", num_envs, minimum=1, integer=True)
         self.random_opening = check_random_opening(random_opening)
         self.config = GameConfig.from_options(config, board_size, win_length, rule)
+        # The opponent may open before the learner's first move.
+        self.max_moves = check_max_moves(max_moves, self.config, random_opening + 1)
         self.num_envs = num_envs
         check_learner_options(play_as, illegal_action)
         self.play_as, self.illegal_action = play_as, illegal_action
@@ -145,14 +157,16 @@ class GomokuVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(self.config.cells)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.batch = self._allocate()
-        self.out = StepOutput(
-            rewards=np.zeros(num_envs, dtype=np.float32),
-            terminated=np.zeros(num_envs, dtype=np.bool_),
-            illegal=np.zeros(num_envs, dtype=np.bool_),
-            needs_opponent=np.zeros(num_envs, dtype=np.bool_),
-            final_planes=np.zeros_like(self.batch.planes),
+        self.batch = allocate_batch(
+            num_envs,
+            self.config,
+            self.channels_first,
+            random_opening,
+            COLORS.get(play_as, batch_state.PLAY_AS_RANDOM),
+            self.max_moves,
         )
+        self.out = allocate_output(self.batch)
+        self._line_texts = LineTexts(self.config.board_size)
         self._seeded = False
         self._opponent_failure: str | None = None
 
@@ -195,7 +209,7 @@ class GomokuVectorEnv(VectorEnv):
         actions = actions.astype(np.int64)
         if self.illegal_action == "raise":
             self._check_actions(actions)
-        code = ILLEGAL_CODES.get(self.illegal_action, batch_kernels.ILLEGAL_LOSE)
+        code = ILLEGAL_CODES.get(self.illegal_action, batch_state.ILLEGAL_LOSE)
         if self.num_threads == 1:
             batch_kernels.step_games(
                 self.batch, self.out, actions, code, self.random_opponent
@@ -207,21 +221,33 @@ class GomokuVectorEnv(VectorEnv):
                 )
         self._play_opponents()
         out = self.out
-        info: dict[str, Any] = {"action_mask": self.action_masks().view(np.int8)}
-        if out.terminated.any():
-            info["final_obs"] = self._final_observations()
-            info["_final_obs"] = out.terminated.copy()
-        if out.illegal.any():
-            info["illegal_action"] = out.illegal.copy()
-            info["_illegal_action"] = out.illegal.copy()
-        truncated = np.zeros(self.num_envs, dtype=np.bool_)
         return (
             self._observations(),
             out.rewards.copy(),
             out.terminated.copy(),
-            truncated,
-            info,
+            out.truncated.copy(),
+            self._step_info(actions),
         )
+
+    def _step_info(self, actions: np.ndarray) -> dict[str, Any]:
+        """The step's info: the masks, and the end-of-game and illegal-move keys of
+        the games they concern (built only when a game ended or erred)."""
+        out = self.out
+        info: dict[str, Any] = {"action_mask": self.action_masks().view(np.int8)}
+        ended = out.terminated | out.truncated
+        if ended.any():
+            info["final_obs"] = self._final_observations(ended)
+            info["_final_obs"] = ended
+            line = (out.line_start, out.line_direction, out.line_length)
+            info.update(
+                vector_end_infos(
+                    ended, out.end_code, out.final_moves, line, self._line_texts
+                )
+            )
+        if out.illegal.any():
+            size = self.config.board_size
+            info.update(vector_illegal_infos(out.illegal, actions, size))
+        return info
 
     def action_masks(self) -> np.ndarray:
         """Boolean (num_envs, N*N) mask of each learner's legal actions (all False
@@ -238,34 +264,6 @@ class GomokuVectorEnv(VectorEnv):
         if self.config.rule is Rule.RENJU:  # the other rules forbid nothing
             legal &= self.batch.forbidden[games] == 0
         return legal
-
-    def _allocate(self) -> GameBatch:
-        n, cells = self.num_envs, self.config.cells
-        layout = (
-            (n, PLANE_COUNT, cells) if self.channels_first else (n, cells, PLANE_COUNT)
-        )
-        planes = np.zeros(layout, dtype=np.int8)
-        return GameBatch(
-            cells=np.zeros(n * cells, dtype=np.int8),
-            planes=planes,
-            flat_planes=planes.reshape(-1),
-            cell_step=1 if self.channels_first else PLANE_COUNT,
-            channel_step=cells if self.channels_first else 1,
-            move_count=np.zeros(n, dtype=np.int64),
-            last_move=np.full(n, -1, dtype=np.int64),
-            learner_color=np.zeros(n, dtype=np.int8),
-            rng_state=np.zeros(n, dtype=np.uint64),
-            empty_cells=np.zeros((n, cells), dtype=np.int16),
-            empty_index=np.zeros((n, cells), dtype=np.int16),
-            forbidden=np.zeros((n, cells), dtype=np.int8),
-            forbidden_count=np.zeros(n, dtype=np.int64),
-            opening_area=centre_area(self.config.board_size).astype(np.int64),
-            opening_stones=self.random_opening,
-            size=self.config.board_size,
-            win_length=self.config.win_length,
-            rule_code=self.config.rule.code,
-            play_as=COLORS.get(self.play_as, batch_kernels.PLAY_AS_RANDOM),
-        )
 
     def _make_opponents(self, opponent: OpponentLike) -> list[Any]:
         """One opponent per game (from a spec), or one shared by all games: an object
@@ -297,11 +295,10 @@ class GomokuVectorEnv(VectorEnv):
         dtype = self.single_observation_space.dtype
         return self._shape(self.batch.planes.astype(dtype, copy=True))
 
-    def _final_observations(self) -> np.ndarray:
-        """The last observations of the games that ended (zeros elsewhere), copying
-        only their rows."""
+    def _final_observations(self, ended: np.ndarray) -> np.ndarray:
+        """The last observations of the games that ``ended`` (zeros elsewhere),
+        copying only their rows."""
         final = np.zeros_like(self.out.final_planes)
-        ended = self.out.terminated
         final[ended] = self.out.final_planes[ended]
         return self._shape(final).astype(
             self.single_observation_space.dtype, copy=False
@@ -359,13 +356,16 @@ class GomokuVectorEnv(VectorEnv):
         return np.asarray(replies).astype(np.int64).reshape(games.size)
 
     def _check_actions(self, actions: np.ndarray) -> None:
+        """IllegalMoveError naming the first game whose action is not legal."""
         cells = self.config.cells
         off_board = (actions < 0) | (actions >= cells)
         taken = ~self._legal()[np.arange(self.num_envs), actions % cells]
         bad = np.flatnonzero(off_board | taken)
         if bad.size:
             game = int(bad[0])
+            action = int(actions[game])
+            size = self.config.board_size
+            code = illegal_code(self.batch.cells, game * cells, size, action)
             raise IllegalMoveError(
-                f"action {int(actions[game])} in game {game} "
-                "is off the board, occupied or forbidden to black"
+                f"game {game}: {illegal_move_text(action, size, code)}"
             )

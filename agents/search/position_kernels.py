@@ -1,9 +1,9 @@
 """Compiled position helpers of the search: legal moves, candidates, threats.
 
 They read the flat ``int8`` cells of a position (as in :mod:`gomoku_env.kernels`) and
-never change them. ``is_legal_point`` is the single place where a rule may forbid an
-empty point (renju's forbidden points for black plug in there); everything else (tree
-expansion, rollouts, evaluator masks) asks it.
+never change them. ``is_legal_point`` and ``legal_mask_into`` are the rules' own
+(:mod:`gomoku_env.legal`, re-exported here): the single place where a rule may forbid
+an empty point; everything else (tree expansion, rollouts, evaluator masks) asks them.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gomoku_env.kernels import BLACK, EMPTY, RENJU, judge_stone
-from gomoku_env.renju import ALLOWED, forbidden_code, forbidden_codes
+from gomoku_env.kernels import EMPTY, judge_stone
+from gomoku_env.legal import is_legal_point, legal_mask_into
 
 __all__ = [
     "candidate_mask",
@@ -20,39 +20,6 @@ __all__ = [
     "legal_mask_into",
     "winning_points",
 ]
-
-
-@njit(cache=True, nogil=True)
-def is_legal_point(
-    cells: np.ndarray, size: int, rule_code: int, action: int, color: int
-) -> bool:
-    """Whether ``color`` may play on ``action``: the legal-move hook of the rules.
-
-    Every empty point, except black's renju forbidden points (overline, double four,
-    double three: :mod:`gomoku_env.renju`). The renju entry point is called with int64
-    arguments so that its recursive kernel is never compiled for new types here.
-    """
-    if cells[action] != EMPTY:
-        return False
-    if rule_code != RENJU or color != BLACK:
-        return True
-    return forbidden_code(cells, np.int64(size), np.int64(action)) == ALLOWED
-
-
-@njit(cache=True, nogil=True)
-def legal_mask_into(
-    cells: np.ndarray, size: int, rule_code: int, color: int, out: np.ndarray
-) -> int:
-    """Write the legal-move mask (1/0) of ``color`` into ``out``; return the count."""
-    codes = np.zeros(0, dtype=np.int8)
-    if rule_code == RENJU and color == BLACK:
-        codes = forbidden_codes(cells, np.int64(size))
-    count = 0
-    for action in range(cells.size):
-        legal = cells[action] == EMPTY and (codes.size == 0 or codes[action] == ALLOWED)
-        out[action] = 1 if legal else 0
-        count += out[action]
-    return count
 
 
 @njit(cache=True, nogil=True)

@@ -153,10 +153,7 @@ class GameSession:
             return "unfinished", ""
         info = self.env.infos[AGENTS[0]]
         winner = info.get("winner")
-        result = (
-            "draw" if winner is None else ("black" if winner == AGENTS[0] else "white")
-        )
-        return result, info.get("reason", "")
+        return ("draw" if winner is None else winner), info.get("reason", "")
 
     def status(self, thinking: bool = False) -> str:
         """The status line, always laid out the same way: "Move 9 · White (mcts)

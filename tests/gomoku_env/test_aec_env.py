@@ -154,7 +154,7 @@ def test_win_rewards_and_end_info() -> None:
     assert all(environment.terminations.values())
     assert environment.rewards == {"black_0": 1, "white_0": -1}
     info = environment.infos["white_0"]
-    assert info["reason"] == "five" and info["winner"] == "black_0"
+    assert info["reason"] == "five" and info["winner"] == "black"
     assert info["winning_line"] == "a1 b1 c1 d1 e1"
     _, reward, termination, _, _ = environment.last()
     assert termination and reward == -1  # white is selected next and sees its loss

@@ -141,7 +141,7 @@ def test_learner_five_wins_plus_one_and_opponent_five_loses_minus_one() -> None:
     rewards = [env.step(action)[1] for action in (0, 1, 2, 3)]
     _, reward, terminated, _, info = env.step(4)
     assert rewards == [0.0] * 4 and reward == 1.0 and terminated
-    assert info["reason"] == "five" and info["winning_line"] == (0, 1, 2, 3, 4)
+    assert info["reason"] == "five" and info["winning_line"] == "a9 b9 c9 d9 e9"
 
     env = GomokuEnv(opponent=scripted([0, 1, 2, 3, 4]), board_size=9, play_as="white")
     env.reset(seed=0)
@@ -157,7 +157,8 @@ def test_illegal_action_lose_ends_the_episode_with_minus_one() -> None:
     env.step(40)
     _, reward, terminated, _, info = env.step(40)
     assert reward == -1.0 and terminated
-    assert "occupied" in info["illegal_action"] and not info["action_mask"].any()
+    assert "occupied" in info["illegal_move"] and not info["action_mask"].any()
+    assert info["reason"] == "illegal_move" and info["winner"] is None
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
 
@@ -183,6 +184,7 @@ def test_illegal_action_random_plays_a_legal_move_and_reports_it() -> None:
     _, reward, terminated, _, info = env.step(40)
     assert not terminated and reward == 0.0
     assert info["replaced_action"] != 40 and info["replaced_action"] in env.board.moves
+    assert "occupied" in info["illegal_move"]
     assert len(env.board.moves) == 4
 
 
@@ -245,7 +247,7 @@ def test_renju_masks_black_forbidden_points_and_shows_them() -> None:
     assert env._observation()[7, 7, FORBIDDEN] == 1
     assert not env.action_masks()[crossing]
     _, reward, terminated, _, info = env.step(crossing)
-    assert reward == -1.0 and terminated and "forbidden" in info["illegal_action"]
+    assert reward == -1.0 and terminated and "forbidden" in info["illegal_move"]
 
 
 def test_rgb_array_render_is_a_picture_of_the_board() -> None:

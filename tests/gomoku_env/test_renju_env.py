@@ -106,7 +106,7 @@ def test_lose_mode_ends_the_game_with_the_forbidden_shape(
     for agent in ("black_0", "white_0"):
         info = env.infos[agent]
         assert info["reason"] == reason
-        assert info["winner"] == "white_0"
+        assert info["winner"] == "white"
         assert info["winning_line"] == ""
 
 

@@ -12,6 +12,7 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from agents import specs
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.gym_env import GomokuEnv
+from gomoku_env.notation import parse_moves
 from gomoku_env.planes import (
     FORBIDDEN,
     OBSERVER_IS_BLACK,
@@ -112,14 +113,18 @@ def test_illegal_actions_lose_or_raise() -> None:
     env.step(np.array([40, 40]))
     occupied = int(np.flatnonzero(~env.action_masks()[0])[0])
     _, rewards, terminated, _, info = env.step(np.array([occupied, 0]))
-    assert rewards[0] == -1.0 and terminated[0] and info["illegal_action"][0]
-    assert not info["_illegal_action"][1]
+    assert rewards[0] == -1.0 and terminated[0] and info["_illegal_move"][0]
+    assert "is occupied by" in info["illegal_move"][0]
+    assert info["reason"][0] == "illegal_move" and info["winner"][0] is None
+    assert not info["_illegal_move"][1] and info["illegal_move"][1] is None
 
     env = GomokuVectorEnv(2, board_size=9, illegal_action="raise")
     env.reset(seed=0)
     env.step(np.array([40, 40]))
     cells = env.batch.cells.copy()
-    with pytest.raises(IllegalMoveError, match="action 40 in game 0"):
+    with pytest.raises(
+        IllegalMoveError, match="game 0: action 40 is occupied by black"
+    ):
         env.step(np.array([40, 1]))
     assert np.array_equal(env.batch.cells, cells)
 
@@ -129,7 +134,7 @@ def test_illegal_action_random_plays_a_legal_move() -> None:
     env.reset(seed=0)
     env.step(np.array([40]))
     _, _, terminated, _, info = env.step(np.array([40]))
-    assert info["illegal_action"][0] and not terminated[0]
+    assert "occupied" in info["illegal_move"][0] and not terminated[0]
     assert (env.batch.cells != 0).sum() == 4
 
 
@@ -379,3 +384,29 @@ def test_random_opening_starts_every_game_near_the_centre(rule: str) -> None:
             axis=(1, 2)
         )
         assert set(played.tolist()) <= {3, 4}
+
+
+def test_end_of_game_infos_match_the_final_observations() -> None:
+    env = GomokuVectorEnv(16, board_size=7, win_length=4, max_moves=30)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    reasons = set()
+    for _ in range(60):
+        masks = env.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
+        _, rewards, terminated, truncated, info = env.step(actions)
+        for game in np.flatnonzero(terminated | truncated):
+            reason, final = info["reason"][game], info["final_obs"][game]
+            reasons.add(reason)
+            assert info["moves"][game] == final[..., :2].sum()
+            if reason != "five":
+                assert info["winner"][game] is None
+                assert info["winning_line"][game] == ""
+                assert truncated[game] == (reason == "move_limit")
+                continue
+            learner_won = rewards[game] > 0
+            assert info["winner"][game] == ("black" if learner_won else "white")
+            plane = final[..., 0 if learner_won else 1].ravel()
+            line = parse_moves(info["winning_line"][game], 7)
+            assert len(line) >= 4 and plane[line].all()
+    assert {"five", "move_limit"} <= reasons
