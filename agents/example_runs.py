@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from agents.head_to_head import play_match
 from agents.specs import make_agent
 from gomoku_env.config import GameConfig
-from gomoku_env.legality import IllegalActionCounter
+from gomoku_env.action_counter import IllegalActionCounter
 
 
 @dataclass(frozen=True)

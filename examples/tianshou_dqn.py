@@ -47,7 +47,7 @@ from agents.example_runs import (
 )
 from agents.options import parse_dataclass
 from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
-from gomoku_env.legality import IllegalActionCounter
+from gomoku_env.action_counter import IllegalActionCounter
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from agents.example_runs import (
 )
 from agents.options import parse_dataclass
 from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores, save_policy
-from gomoku_env.legality import IllegalActionCounter
+from gomoku_env.action_counter import IllegalActionCounter
 
 PLAYERS = ("black_0", "white_0")
 

@@ -23,7 +23,11 @@ import numpy as np
 from numba import njit, prange
 
 from gomoku_env.batch_state import (
+    END_CODE,
+    FINAL_MOVES,
+    ILLEGAL_CODE,
     ILLEGAL_LOSE,
+    LINE_KEY,
     GameBatch,
     StepOutput,
     cell_count,
@@ -43,6 +47,7 @@ from gomoku_env.outcome import (
     NO_LEGAL_MOVE,
     ONGOING,
     WON,
+    line_key,
 )
 from gomoku_env.planes import write_forbidden, write_move
 from gomoku_env.renju import ALLOWED, forbidden_codes
@@ -101,7 +106,6 @@ def place(batch: GameBatch, game: int, action: int) -> int:
     result = ONGOING
     if won >= 0:
         result = WON
-        batch.win_direction[game] = won
     elif batch.move_count[game] == cell_count(batch):
         result = FULL
     if batch.rule_code == RENJU:
@@ -166,32 +170,37 @@ def start_game(
 
 
 @njit(cache=True, nogil=True, inline="always")
-def record_line(batch: GameBatch, out: StepOutput, game: int, won: bool) -> None:
-    """Record ``game``'s winning line (length 0 when ``won`` is False)."""
-    out.line_length[game] = 0
-    if won:
-        count = cell_count(batch)
-        direction = batch.win_direction[game]
-        cells = batch.cells[game * count : (game + 1) * count]
-        start, length = line_extent(cells, batch.size, batch.last_move[game], direction)
-        out.line_start[game] = start
-        out.line_direction[game] = direction
-        out.line_length[game] = length
+def record_line(batch: GameBatch, out: StepOutput, game: int) -> None:
+    """Record the winning line of ``game``, won by its last move: the judge finds its
+    direction again, once a game rather than at every move."""
+    count = cell_count(batch)
+    base = game * count
+    action = batch.last_move[game]
+    direction = judge_stone(
+        batch.cells,
+        base,
+        batch.size,
+        batch.win_length,
+        batch.rule_code,
+        action,
+        batch.cells[base + action],
+    )
+    cells = batch.cells[base : base + count]
+    start, length = line_extent(cells, batch.size, action, direction)
+    out.record[LINE_KEY, game] = line_key(batch.size, start, direction, length)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def finish_game(
     batch: GameBatch, out: StepOutput, game: int, random_opponent: bool, code: int
 ) -> None:
-    """Record how ``game`` ended (its end ``code``) and its final planes, reset it and
-    start it if the opponent opens."""
-    if code == MOVE_LIMIT:
-        out.truncated[game] = True
-    else:
-        out.terminated[game] = True
-    out.end_code[game] = code
-    out.final_moves[game] = batch.move_count[game]
-    record_line(batch, out, game, code == WON)
+    """Record how ``game`` ended (its end ``code``, stones, winning line) and its final
+    planes, reset it and start it if the opponent opens."""
+    out.record[END_CODE, game] = code
+    out.record[FINAL_MOVES, game] = batch.move_count[game]
+    out.record[LINE_KEY, game] = 0
+    if code == WON:
+        record_line(batch, out, game)
     out.final_planes[game] = batch.planes[game]
     start_game(batch, out, game, random_opponent)
 
@@ -217,8 +226,7 @@ def step_game(
 ) -> None:
     """Play one game's learner ``action`` and (``random_opponent``) a random reply."""
     out.rewards[game] = 0.0
-    out.terminated[game] = False
-    out.truncated[game] = False
+    out.record[END_CODE, game] = ONGOING
     out.needs_opponent[game] = False
     count = cell_count(batch)
     base = game * count
@@ -226,7 +234,7 @@ def step_game(
     legal = 0 <= action < count and is_legal_point(
         batch.cells, batch.size, batch.rule_code, action, color, base
     )
-    out.illegal[game] = (
+    out.record[ILLEGAL_CODE, game] = (
         0 if legal else illegal_code(batch.cells, base, batch.size, action)
     )
     if not legal and illegal_policy == ILLEGAL_LOSE:
@@ -313,4 +321,6 @@ def apply_opponent_moves(
 def reset_games(batch: GameBatch, out: StepOutput, random_opponent: bool) -> None:
     """:func:`start_game` for every game."""
     for game in range(batch.move_count.size):
+        out.record[END_CODE, game] = ONGOING
+        out.record[ILLEGAL_CODE, game] = 0
         start_game(batch, out, game, random_opponent)

@@ -38,8 +38,7 @@ class GameBatch(NamedTuple):
     (``cell_step``, ``channel_step``) of :mod:`gomoku_env.planes` (a tuple field
     would not pass into a ``prange`` loop); ``forbidden`` (n, cells) holds black's
     forbidden points while black is to move (renju), ``forbidden_count`` their number;
-    ``win_direction`` the direction of a game's winning line once it has one; every
-    game starts with ``opening_stones`` stones on random legal points of
+    every game starts with ``opening_stones`` stones on random legal points of
     ``opening_area`` and is truncated when it reaches ``max_moves`` stones."""
 
     cells: np.ndarray
@@ -55,7 +54,6 @@ class GameBatch(NamedTuple):
     empty_index: np.ndarray
     forbidden: np.ndarray
     forbidden_count: np.ndarray
-    win_direction: np.ndarray
     opening_area: np.ndarray
     opening_stones: int
     size: int
@@ -65,25 +63,32 @@ class GameBatch(NamedTuple):
     max_moves: int
 
 
+END_CODE = 0
+"""Rows of :attr:`StepOutput.record`: the game's end code this step
+(:mod:`gomoku_env.outcome`; ONGOING while it goes on), ..."""
+ILLEGAL_CODE = 1
+"""... the :func:`gomoku_env.legal.illegal_code` of an illegal learner action (0:
+legal), and for a game that ended: ..."""
+FINAL_MOVES = 2
+"""... its stone count ..."""
+LINE_KEY = 3
+"""... and its winning line's :func:`gomoku_env.outcome.line_key` (0: no line)."""
+RECORD_WIDTH = 4
+
+
 class StepOutput(NamedTuple):
     """Per-game results of one step: written by the kernels, read by the env.
 
-    ``illegal`` holds the :func:`gomoku_env.legal.illegal_code` of an illegal learner
-    action (0 for a legal one). For a game that ended (``terminated`` or
-    ``truncated``): its end code (:mod:`gomoku_env.outcome`), stone count and last
-    planes, and its winning line as first cell, direction and length (0: none).
+    Few arrays on purpose: every array of this tuple and of :class:`GameBatch` costs
+    reference counting at each inlined helper that takes them, so the per-game
+    integers of a step share one (:data:`RECORD_WIDTH`, n) ``record``, a row each (six separate
+    arrays cost 18% of a 1024-game step). ``final_planes`` holds the last planes of
+    the games that ended.
     """
 
     rewards: np.ndarray
-    terminated: np.ndarray
-    truncated: np.ndarray
-    illegal: np.ndarray
     needs_opponent: np.ndarray
-    end_code: np.ndarray
-    final_moves: np.ndarray
-    line_start: np.ndarray
-    line_direction: np.ndarray
-    line_length: np.ndarray
+    record: np.ndarray
     final_planes: np.ndarray
 
 
@@ -210,7 +215,6 @@ def allocate_batch(
         empty_index=np.zeros((n, cells), dtype=np.int16),
         forbidden=np.zeros((n, cells), dtype=np.int8),
         forbidden_count=np.zeros(n, dtype=np.int64),
-        win_direction=np.zeros(n, dtype=np.int64),
         opening_area=centre_area(config.board_size).astype(np.int64),
         opening_stones=opening_stones,
         size=config.board_size,
@@ -226,14 +230,7 @@ def allocate_output(batch: GameBatch) -> StepOutput:
     n = batch.move_count.size
     return StepOutput(
         rewards=np.zeros(n, dtype=np.float32),
-        terminated=np.zeros(n, dtype=np.bool_),
-        truncated=np.zeros(n, dtype=np.bool_),
-        illegal=np.zeros(n, dtype=np.int8),
         needs_opponent=np.zeros(n, dtype=np.bool_),
-        end_code=np.zeros(n, dtype=np.int8),
-        final_moves=np.zeros(n, dtype=np.int64),
-        line_start=np.zeros(n, dtype=np.int64),
-        line_direction=np.zeros(n, dtype=np.int64),
-        line_length=np.zeros(n, dtype=np.int64),
+        record=np.zeros((RECORD_WIDTH, n), dtype=np.int64),
         final_planes=np.zeros_like(batch.planes),
     )

@@ -26,7 +26,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import njit
 
+from gomoku_env.batch_state import END_CODE, FINAL_MOVES, LINE_KEY
 from gomoku_env.board import COLOR_NAMES, Board
 from gomoku_env.kernels import BLACK, DIRECTIONS, WHITE
 from gomoku_env.legal import illegal_move_text
@@ -60,9 +62,19 @@ ILLEGAL = 5
 END_CODE_REASONS = (None, "five", "board_full", "no_legal_move", "move_limit")
 """The vector step's end codes (its games mask forbidden points, so no foul ends them)
 and their reasons; ILLEGAL is "illegal_move"."""
-_CODE_REASONS = np.array([*END_CODE_REASONS, "illegal_move"], dtype=object)
-# By stone count: after an odd count black made the winning move.
-_WINNERS = np.array([COLOR_NAMES[WHITE], COLOR_NAMES[BLACK]], dtype=object)
+_REASONS = (*END_CODE_REASONS, "illegal_move")
+# Outcomes by end code * 2 + the stone count's parity: after an odd count black made
+# the last move, which won where the code is WON.
+_OUTCOME_REASONS = np.array([r for r in _REASONS for _ in (0, 1)], dtype=object)
+_OUTCOME_WINNERS = np.full(2 * len(_REASONS), None, dtype=object)
+_OUTCOME_WINNERS[2 * WON : 2 * WON + 2] = COLOR_NAMES[WHITE], COLOR_NAMES[BLACK]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def line_key(board_size: int, start: int, direction: int, length: int) -> int:
+    """One number for a winning line (first cell, DIRECTIONS index, length), from 1
+    up; the vector step records it and :class:`LineTexts` words it."""
+    return 1 + (start * 4 + direction) * (board_size + 1) + length
 
 
 def line_text(actions: tuple[int, ...] | np.ndarray, board_size: int) -> str:
@@ -85,59 +97,51 @@ def end_info(board: Board, reason: str, illegal_move: str | None = None) -> dict
 
 
 class LineTexts:
-    """The notation text of winning lines by (start, direction, length), worded once:
-    the vector env's infos then cost a lookup per finished game."""
+    """The notation text of winning lines by :func:`line_key`, worded once: the vector
+    env's infos then cost one lookup for all games. Key 0 is "no line" (""), the
+    last key :attr:`not_ended` stands for a game that did not end (None)."""
 
     def __init__(self, board_size: int) -> None:
         self.size = board_size
-        count = board_size * board_size * 4 * (board_size + 1)
-        self._texts = np.empty(count, dtype=object)
-        self._known = np.zeros(count, dtype=np.bool_)
+        self.not_ended = line_key(board_size, board_size * board_size, 0, 0)
+        self._texts = np.empty(self.not_ended + 1, dtype=object)
+        self._known = np.zeros(self.not_ended + 1, dtype=np.bool_)
+        self._texts[0] = ""
+        self._known[[0, self.not_ended]] = True
 
-    def texts(
-        self, starts: np.ndarray, directions: np.ndarray, lengths: np.ndarray
-    ) -> np.ndarray:
-        """An object array of line texts ("" where ``lengths`` is 0)."""
-        keys = (starts * 4 + directions) * (self.size + 1) + lengths
+    def texts(self, keys: np.ndarray) -> np.ndarray:
+        """An object array of the texts of ``keys``."""
         for key in keys[~self._known[keys]]:
             self._texts[key] = self._word(int(key))
             self._known[key] = True
         return self._texts[keys]
 
     def _word(self, key: int) -> str:
-        rest, length = divmod(key, self.size + 1)
+        rest, length = divmod(key - 1, self.size + 1)
         start, direction = divmod(rest, 4)
         step = int(DIRECTIONS[direction, 0]) * self.size + int(DIRECTIONS[direction, 1])
         return line_text(tuple(start + i * step for i in range(length)), self.size)
 
 
 def vector_end_infos(
-    ended: np.ndarray,
-    codes: np.ndarray,
-    moves: np.ndarray,
-    line: tuple[np.ndarray, np.ndarray, np.ndarray],
-    texts: LineTexts,
+    ended: np.ndarray, record: np.ndarray, texts: LineTexts
 ) -> dict[str, np.ndarray]:
     """The end-of-game infos of the games ``ended`` (a boolean mask) in Gymnasium's
-    vector form, from the step's per-game end ``codes``, stone counts ``moves`` and
-    winning line (start, direction, length; length 0 for none)."""
-    games = np.flatnonzero(ended)
-    count = ended.size
-    # Object arrays from np.empty hold None: the value where the mask is False.
-    reasons = np.empty(count, dtype=object)
-    reasons[games] = _CODE_REASONS[codes[games]]
-    winners = np.empty(count, dtype=object)
-    won = games[codes[games] == WON]
-    winners[won] = _WINNERS[moves[won] % 2]
-    lines = np.empty(count, dtype=object)
-    starts, directions, lengths = line
-    lines[games] = texts.texts(starts[games], directions[games], lengths[games])
-    stones = np.where(ended, moves, 0)
+    vector form, from the step's per-game ``record``
+    (:class:`gomoku_env.batch_state.StepOutput`; its end code is ONGOING for the games
+    that go on). Whole-array lookups, no loop over the games."""
+    moves = record[FINAL_MOVES]
+    outcomes = record[END_CODE] * 2 + (moves & 1)
+    keys = np.where(ended, record[LINE_KEY], texts.not_ended)
+    values = (
+        _OUTCOME_REASONS[outcomes],
+        _OUTCOME_WINNERS[outcomes],
+        texts.texts(keys),
+        moves * ended,
+    )
     infos: dict[str, np.ndarray] = {}
-    for key, values in zip(
-        END_INFO_KEYS, (reasons, winners, lines, stones), strict=True
-    ):
-        infos[key] = values
+    for key, value in zip(END_INFO_KEYS, values, strict=True):
+        infos[key] = value
         infos[f"_{key}"] = ended
     return infos
 

@@ -56,7 +56,13 @@ from gomoku_env.game_state import (
 from gomoku_env.legal import illegal_code, illegal_move_text
 from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
-from gomoku_env.outcome import LineTexts, vector_end_infos, vector_illegal_infos
+from gomoku_env.outcome import (
+    MOVE_LIMIT,
+    ONGOING,
+    LineTexts,
+    vector_end_infos,
+    vector_illegal_infos,
+)
 from gomoku_env.planes import (
     FORBIDDEN,
     LAST_MOVE,
@@ -220,33 +226,30 @@ class GomokuVectorEnv(VectorEnv):
                     self.batch, self.out, actions, code, self.random_opponent
                 )
         self._play_opponents()
-        out = self.out
+        end_codes = self.out.record[batch_state.END_CODE]
+        ended = end_codes != ONGOING
+        truncated = end_codes == MOVE_LIMIT
         return (
             self._observations(),
-            out.rewards.copy(),
-            out.terminated.copy(),
-            out.truncated.copy(),
-            self._step_info(actions),
+            self.out.rewards.copy(),
+            ended & ~truncated,
+            truncated,
+            self._step_info(actions, ended),
         )
 
-    def _step_info(self, actions: np.ndarray) -> dict[str, Any]:
+    def _step_info(self, actions: np.ndarray, ended: np.ndarray) -> dict[str, Any]:
         """The step's info: the masks, and the end-of-game and illegal-move keys of
         the games they concern (built only when a game ended or erred)."""
-        out = self.out
+        record = self.out.record
         info: dict[str, Any] = {"action_mask": self.action_masks().view(np.int8)}
-        ended = out.terminated | out.truncated
         if ended.any():
             info["final_obs"] = self._final_observations(ended)
             info["_final_obs"] = ended
-            line = (out.line_start, out.line_direction, out.line_length)
-            info.update(
-                vector_end_infos(
-                    ended, out.end_code, out.final_moves, line, self._line_texts
-                )
-            )
-        if out.illegal.any():
+            info.update(vector_end_infos(ended, record, self._line_texts))
+        illegal_codes = record[batch_state.ILLEGAL_CODE]
+        if illegal_codes.any():
             size = self.config.board_size
-            info.update(vector_illegal_infos(out.illegal, actions, size))
+            info.update(vector_illegal_infos(illegal_codes, actions, size))
         return info
 
     def action_masks(self) -> np.ndarray:

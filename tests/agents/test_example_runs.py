@@ -11,7 +11,7 @@ import gomoku_env
 from agents.example_runs import ExampleArgs, evaluate_policy_file
 from agents.options import parse_dataclass
 from agents.torch_policy import PolicyNetwork, save_policy
-from gomoku_env.legality import IllegalActionCounter
+from gomoku_env.action_counter import IllegalActionCounter
 
 
 @dataclass(frozen=True)

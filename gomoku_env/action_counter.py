@@ -7,7 +7,7 @@ checks afterwards that ``illegal_actions`` stayed 0: the count is taken at the e
 any library's own wrappers, so no library-side masking bug can hide from it.
 
 >>> import gomoku_env
->>> from gomoku_env.legality import IllegalActionCounter
+>>> from gomoku_env.action_counter import IllegalActionCounter
 >>> env = IllegalActionCounter(gomoku_env.env(board_size=5, win_length=4))
 >>> env.reset(seed=0)
 >>> env.step(12)

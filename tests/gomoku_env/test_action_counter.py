@@ -9,8 +9,8 @@ import doctest
 import numpy as np
 
 import gomoku_env
-import gomoku_env.legality
-from gomoku_env.legality import IllegalActionCounter
+import gomoku_env.action_counter
+from gomoku_env.action_counter import IllegalActionCounter
 
 
 def play_random_game(env, rng: np.random.Generator) -> list[dict]:
@@ -60,5 +60,5 @@ def test_every_end_info_value_is_a_scalar_or_text() -> None:
 
 
 def test_docstring_example_runs_as_written() -> None:
-    result = doctest.testmod(gomoku_env.legality)
+    result = doctest.testmod(gomoku_env.action_counter)
     assert result.attempted > 0 and result.failed == 0
