@@ -2,7 +2,7 @@
 
 Each example (``examples/tianshou_dqn.py``, ``torchrl_reinforce.py``, ``rllib_ppo.py``)
 declares its arguments as a subclass of :class:`ExampleArgs` (the command line
-comes from the fields, :func:`agents.options.parse_dataclass`), trains
+comes from the fields, :func:`agents.flags.parse_dataclass`), trains
 :class:`agents.torch_policy.PolicyNetwork` through its library, saves it, and
 then calls :func:`evaluate_policy_file`: the saved file is loaded back through the agent
 spec ``python:agents.torch_policy:load_agent,path=...`` (as the arena and the ladder load
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from agents.head_to_head import play_match
 from agents.specs import make_agent
-from gomoku_env.config import GameConfig
 from gomoku_env.action_counter import IllegalActionCounter
+from gomoku_env.config import GameConfig
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,8 @@ one declaration:
 
 * :func:`check_fields` validates a config (call it from ``__post_init__``), with the
   package's one number check, :func:`gomoku_env.errors.check_number`;
-* :func:`add_flags` makes the command-line flags of ``gomoku train`` and the examples
-  (``--field-name``, typed, the default shown, help from the docstring), and
-  :func:`flag_values` reads them back as the dataclass's keyword arguments;
+* :mod:`agents.flags` makes the command-line flags of ``gomoku train`` and the
+  examples from the fields (``--field-name``, typed, help from the docstring);
 * :func:`parameters` and :func:`convert` type the ``key=value`` text of agent specs
   from the factory's signature, so ``weights=15`` stays the text ``"15"`` for a
   parameter typed ``str``.
@@ -25,17 +24,12 @@ one declaration:
 Traceback (most recent call last):
 ...
 ValueError: Search.simulations must be an int >= 1, got 0
->>> parser = argparse.ArgumentParser()
->>> add_flags(parser, Search)
->>> Search(**flag_values(Search, parser.parse_args(["--simulations", "8"])))
-Search(simulations=8)
 >>> convert("simulations", "8", int), convert("weights", "15", str | None)
 (8, '15')
 """
 
 from __future__ import annotations
 
-import argparse
 import ast
 import dataclasses
 import inspect
@@ -66,7 +60,7 @@ def bounded(
     and older flag spellings (``aliases``, e.g. ``("--replay",)``) that still work.
 
     ``flag`` names the group of a command's flags that this field's flag joins
-    (``add_flags(..., group=flag)`` picks the fields by it); ``unset`` makes that flag
+    (``agents.flags.add_flags(..., group=flag)`` picks the fields by it); ``unset`` makes that flag
     default to "not given", saying in words what then happens after the default
     (``unset="fewer for short budgets"`` shows "(unset: 64, fewer for short
     budgets)")."""
@@ -88,7 +82,7 @@ def check_fields(instance: Any) -> None:
         if bounds is None:
             continue
         value = getattr(instance, item.name)
-        base, optional = _base_type(hints[item.name])
+        base, optional = base_type(hints[item.name])
         if value is None and optional:
             continue
         check_number(
@@ -151,118 +145,6 @@ def parameter_docs(function: Callable[..., Any]) -> dict[str, str]:
     return docs
 
 
-def add_flags(
-    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
-    owner: type,
-    *,
-    only: Iterable[str] | None = None,
-    prefix: str = "",
-    unset: dict[str, str] | None = None,
-    group: str | None = None,
-    defaults: Any = None,
-) -> None:
-    """Add a ``--PREFIX-FIELD-NAME`` flag for each field of the dataclass ``owner``.
-
-    Args:
-        parser: the parser or argument group the flags join.
-        owner: the dataclass whose fields (type, default, docstring) the flags mirror.
-        only: the fields that get a flag (default: every field of a plain type).
-        prefix: put before each flag's name and ``dest`` (``"teacher-"`` makes
-            ``--teacher-games`` of the field ``games``).
-        unset: fields whose flag defaults to "not given" (None) rather than the
-            field's default, with what that means in words, e.g. ``{"min_replay":
-            "2000, or 64 for budgets under half an hour"}``; a field declared with
-            ``bounded(..., unset=...)`` is one too.
-        group: only the fields declared with ``bounded(..., flag=group)`` (or a
-            ``"flag"`` metadata entry equal to it) get a flag.
-        defaults: an instance of ``owner`` whose values are the flags' defaults (a
-            preset), instead of the fields' own defaults.
-    """
-    docs = field_docs(owner)
-    hints = typing.get_type_hints(owner)
-    unset = dict(unset or {})
-    chosen = set(only) if only is not None else None
-    for item in dataclasses.fields(owner):
-        if chosen is not None and item.name not in chosen:
-            continue
-        if group is not None and item.metadata.get("flag") != group:
-            continue
-        default = item.default if defaults is None else getattr(defaults, item.name)
-        if item.metadata.get("unset"):
-            unset[item.name] = f"{default}, {item.metadata['unset']}"
-        base, optional = _base_type(hints[item.name])
-        if base not in (int, float, str, bool):
-            if chosen is not None or group is not None:
-                raise TypeError(f"{owner.__name__}.{item.name} has no flag type")
-            continue
-        help_text = docs.get(item.name, "").replace("%", "%%")
-        if item.name in unset:
-            default = None
-            help_text += f" (unset: {unset[item.name]})"
-        name = f"{prefix}{item.name}".replace("_", "-")
-        _add_flag(parser, name, item, base, optional, default, help_text)
-
-
-def _add_flag(
-    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
-    name: str,
-    item: dataclasses.Field,
-    base: Any,
-    optional: bool,
-    default: Any,
-    help_text: str,
-) -> None:
-    """The ``--NAME`` flag of the field ``item`` (``base`` its plain type)."""
-    spellings = [f"--{name}", *item.metadata.get("aliases", ())]
-    options: dict[str, Any] = {"action": argparse.BooleanOptionalAction}
-    if base is not bool:
-        options = {
-            "type": _flag_type(spellings[0], base, optional, item.metadata),
-            "metavar": _METAVARS[base],
-        }
-    parser.add_argument(
-        *spellings,
-        default=default,
-        dest=name.replace("-", "_"),
-        help=help_text,
-        **options,
-    )
-
-
-def flag_values(
-    owner: type, arguments: argparse.Namespace, *, prefix: str = ""
-) -> dict[str, Any]:
-    """The keyword arguments of ``owner`` that flags made by :func:`add_flags` gave:
-    every field whose flag exists and was not left unset."""
-    values = {}
-    for item in dataclasses.fields(owner):
-        dest = f"{prefix}{item.name}".replace("-", "_")
-        value = getattr(arguments, dest, None)
-        if value is not None:
-            values[item.name] = value
-    return values
-
-
-def parse_dataclass(
-    owner: type, description: str, args: list[str] | None = None
-) -> Any:
-    """``owner`` built from a command line of one flag per field (the examples' entry).
-
-    >>> @dataclasses.dataclass(frozen=True)
-    ... class Args:
-    ...     steps: int = 10
-    ...     '''env steps'''
-    >>> parse_dataclass(Args, "a run", ["--steps", "20"])
-    Args(steps=20)
-    """
-    parser = argparse.ArgumentParser(
-        description=description,
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
-    add_flags(parser, owner)
-    return owner(**flag_values(owner, parser.parse_args(args)))
-
-
 def parameters(
     callables: Iterable[Callable[..., Any]],
     reserved: Collection[str] = RESERVED,
@@ -315,7 +197,7 @@ def declared_parameters(source: Callable[..., Any] | Any) -> list[inspect.Parame
 def _is_object(annotation: Any) -> bool:
     """Whether a parameter takes an object that spec text cannot write (a dataclass
     such as a budget, or a protocol such as an evaluator)."""
-    base, _ = _base_type(annotation)
+    base, _ = base_type(annotation)
     return inspect.isclass(base) and (
         dataclasses.is_dataclass(base) or getattr(base, "_is_protocol", False)
     )
@@ -331,7 +213,7 @@ def convert(name: str, text: str, annotation: Any) -> Any:
     Raises:
         ValueError: naming the option, the text and the type wanted.
     """
-    base, optional = _base_type(annotation)
+    base, optional = base_type(annotation)
     if optional and text.lower() == "none":
         return None
     if base is bool:
@@ -351,7 +233,7 @@ def convert(name: str, text: str, annotation: Any) -> Any:
 
 def type_name(annotation: Any) -> str:
     """A short name for an option's type in help texts: int, number, bool, text."""
-    base, optional = _base_type(annotation)
+    base, optional = base_type(annotation)
     name = {int: "int", float: "number", bool: "bool", _INT_OR_FLOAT: "number"}.get(
         base, "text"
     )
@@ -366,9 +248,8 @@ _BOOLEANS = {
     "no": False,
     "0": False,
 }
-_METAVARS = {int: "N", float: "X", str: "TEXT"}
 _INT_OR_FLOAT = object()
-"""Stands for ``int | float`` in :func:`_base_type`."""
+"""Stands for ``int | float`` in :func:`base_type`."""
 
 
 def _number(text: str) -> int | float:
@@ -379,7 +260,7 @@ def _number(text: str) -> int | float:
         return float(text)
 
 
-def _base_type(annotation: Any) -> tuple[Any, bool]:
+def base_type(annotation: Any) -> tuple[Any, bool]:
     """The type under ``annotation`` and whether it admits None (``X | None``)."""
     arguments = typing.get_args(annotation)
     origin = typing.get_origin(annotation)
@@ -390,23 +271,3 @@ def _base_type(annotation: Any) -> tuple[Any, bool]:
             return _INT_OR_FLOAT, optional
         return (rest[0] if len(rest) == 1 else object), optional
     return annotation, False
-
-
-def _flag_type(
-    flag: str, base: Any, optional: bool, metadata: typing.Mapping[str, Any]
-) -> Callable[[str], Any]:
-    """The argparse ``type`` of a flag: the text converted, then checked against the
-    field's bounds, so a bad value names the flag."""
-    bounds = metadata.get("bounds")
-
-    def parse(text: str) -> Any:
-        try:
-            value = convert(flag, text, base | None if optional else base)
-            if bounds is not None and value is not None:
-                check_number(flag, value, integer=base is int, **bounds)
-        except (TypeError, ValueError) as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-        return value
-
-    parse.__name__ = _METAVARS.get(base, "value")
-    return parse

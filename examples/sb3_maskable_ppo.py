@@ -34,8 +34,8 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 import gomoku_env
+from agents.flags import parse_dataclass
 from agents.head_to_head import play_match
-from agents.options import parse_dataclass
 from agents.sb3 import (
     GomokuCNN,
     PolicyAgent,

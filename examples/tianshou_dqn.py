@@ -45,7 +45,7 @@ from agents.example_runs import (
     RunResult,
     evaluate_policy_file,
 )
-from agents.options import parse_dataclass
+from agents.flags import parse_dataclass
 from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.options import bounded, flag_values
+from agents.flags import flag_values
+from agents.options import bounded
 from agents.ppo.config import TEACHER_PRESET, PPOConfig
 from agents.teacher_games import TeacherGamesConfig
 from gomoku_apps.cli import training

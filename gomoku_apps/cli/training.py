@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.options import add_flags
+from agents.flags import add_flags
 
 BEFORE_AFTER_GAMES = 8
 """Games of the closing before/after match (colours alternate)."""

@@ -9,7 +9,7 @@ import pytest
 
 import gomoku_env
 from agents.example_runs import ExampleArgs, evaluate_policy_file
-from agents.options import parse_dataclass
+from agents.flags import parse_dataclass
 from agents.torch_policy import PolicyNetwork, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
 

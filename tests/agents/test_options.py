@@ -10,13 +10,12 @@ import pytest
 
 from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
 from agents.budget import Budget
+from agents.flags import add_flags, flag_values
 from agents.options import (
-    add_flags,
     bounded,
     check_fields,
     convert,
     field_docs,
-    flag_values,
     parameters,
 )
 from agents.search import SearchOptions
