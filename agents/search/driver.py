@@ -12,6 +12,24 @@ OpenSpiel's ``MCTSBot``. Leaves are valued one of two ways:
   :class:`agents.alphazero.evaluator.NetworkEvaluator`, or your own): every tree
   gathers its leaves, ONE ``evaluate`` call values them all (:func:`step_searches`),
   each tree backs up its rows.
+
+Your own evaluator needs nothing but ``evaluate``; the driver stops at the budget:
+
+>>> from gomoku_env import Board, GameConfig
+>>> from agents.search.settings import SearchOptions
+>>> class Uniform:
+...     def evaluate(self, planes, masks):
+...         priors = masks / masks.sum(axis=1, keepdims=True)
+...         return priors.astype(np.float32), np.zeros(len(masks), np.float32)
+>>> game = GameConfig(board_size=7)
+>>> tree = SearchTree(game, SearchOptions(formula="puct", distance=0), seed=0)
+>>> tree.reset(Board(game))
+>>> run_searches([tree], check_evaluator(Uniform()), simulations=32)
+[32]
+>>> check_evaluator(Uniform)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+TypeError: evaluator must be None (rollouts) or have evaluate(planes, masks), got <class ...>
 """
 
 from __future__ import annotations

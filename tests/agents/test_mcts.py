@@ -172,7 +172,7 @@ def test_summary_exposes_visits_value_and_line() -> None:
         ("temperature=nan", "temperature"),
         ("c=1.0,exploration=2.0", "given twice"),
         ("distance=-2", "distance"),
-        ("nodes=10", "cannot count nodes"),
+        ("nodes=10", "unknown option 'nodes'"),
         ("colour=1", "colour"),
     ],
 )
