@@ -169,25 +169,26 @@ def start_game(
             out.needs_opponent[game] = True
 
 
-@njit(cache=True, nogil=True, inline="always")
-def record_line(batch: GameBatch, out: StepOutput, game: int) -> None:
-    """Record the winning line of ``game``, won by its last move: the judge finds its
-    direction again, once a game rather than at every move."""
-    count = cell_count(batch)
-    base = game * count
-    action = batch.last_move[game]
+@njit(cache=True, nogil=True)
+def winning_line_key(
+    cells: np.ndarray,
+    base: int,
+    size: int,
+    win_length: int,
+    rule_code: int,
+    action: int,
+) -> int:
+    """The :func:`gomoku_env.outcome.line_key` of the line that the stone on
+    ``action`` won with (the judge finds its direction again, once a game). A real
+    call, not inlined: it runs once a won game, and inlined into every finish it
+    cost 3-4% of a step."""
     direction = judge_stone(
-        batch.cells,
-        base,
-        batch.size,
-        batch.win_length,
-        batch.rule_code,
-        action,
-        batch.cells[base + action],
+        cells, base, size, win_length, rule_code, action, cells[base + action]
     )
-    cells = batch.cells[base : base + count]
-    start, length = line_extent(cells, batch.size, action, direction)
-    out.record[LINE_KEY, game] = line_key(batch.size, start, direction, length)
+    start, length = line_extent(
+        cells[base : base + size * size], size, action, direction
+    )
+    return line_key(size, start, direction, length)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -200,7 +201,14 @@ def finish_game(
     out.record[FINAL_MOVES, game] = batch.move_count[game]
     out.record[LINE_KEY, game] = 0
     if code == WON:
-        record_line(batch, out, game)
+        out.record[LINE_KEY, game] = winning_line_key(
+            batch.cells,
+            game * cell_count(batch),
+            batch.size,
+            batch.win_length,
+            batch.rule_code,
+            batch.last_move[game],
+        )
     out.final_planes[game] = batch.planes[game]
     start_game(batch, out, game, random_opponent)
 
