@@ -38,7 +38,15 @@ from gomoku_env.batch_state import (
     remove_empty,
     reset_game,
 )
-from gomoku_env.kernels import BLACK, EMPTY, RENJU, WHITE, judge_stone, line_extent
+from gomoku_env.kernels import (
+    BLACK,
+    EMPTY,
+    RENJU,
+    WHITE,
+    judge_stone,
+    line_extent,
+    winning_direction,
+)
 from gomoku_env.legal import illegal_code, is_legal_point
 from gomoku_env.outcome import (
     FULL,
@@ -182,12 +190,9 @@ def winning_line_key(
     ``action`` won with (the judge finds its direction again, once a game). A real
     call, not inlined: it runs once a won game, and inlined into every finish it
     cost 3-4% of a step."""
-    direction = judge_stone(
-        cells, base, size, win_length, rule_code, action, cells[base + action]
-    )
-    start, length = line_extent(
-        cells[base : base + size * size], size, action, direction
-    )
+    board = cells[base : base + size * size]
+    direction = winning_direction(board, size, win_length, rule_code, action)
+    start, length = line_extent(board, size, action, direction)
     return line_key(size, start, direction, length)
 
 

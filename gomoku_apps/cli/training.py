@@ -36,8 +36,9 @@ class RunOptions:
     """a progress bar (--no-progress: one line per report instead)"""
 
     def folder(self, route: str, size: int) -> str:
-        """``out`` with its placeholders filled in."""
-        return self.out.format(route=route, size=size)
+        """``out`` with ``{route}`` and ``{size}`` replaced (plain text replacement:
+        any other brace in a folder name stays as written)."""
+        return self.out.replace("{route}", route).replace("{size}", str(size))
 
 
 def add_route_parser(

@@ -310,3 +310,13 @@ def test_the_gating_threshold_and_schedule_are_flags(tmp_path: Path) -> None:
     assert config.gating_threshold == 0.7 and config.learner.first_drop_at == 0.5
     with pytest.raises(SystemExit):
         parser.parse_args([*TINY_RUN, "--gating-threshold", "2"])
+
+
+def test_the_out_folder_fills_only_its_two_placeholders() -> None:
+    from gomoku_apps.cli.training import RunOptions
+
+    assert RunOptions().folder("ppo", 9) == "runs/ppo-9x9"
+    # Other braces are a folder name's own text, never a format field.
+    assert (
+        RunOptions(out="x/{size}/{0}{other}").folder("alphazero", 7) == "x/7/{0}{other}"
+    )
