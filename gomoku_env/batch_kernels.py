@@ -23,14 +23,15 @@ import numpy as np
 from numba import njit, prange
 
 from gomoku_env.batch_state import (
-    END_CODE,
     FINAL_MOVES,
     ILLEGAL_CODE,
     ILLEGAL_LOSE,
     LINE_KEY,
+    OUTCOME,
     GameBatch,
     StepOutput,
     cell_count,
+    clear_record,
     next_random,
     planes_base,
     planes_stride,
@@ -53,9 +54,11 @@ from gomoku_env.outcome import (
     ILLEGAL,
     MOVE_LIMIT,
     NO_LEGAL_MOVE,
+    NO_LINE,
     ONGOING,
     WON,
     line_key,
+    outcome_index,
 )
 from gomoku_env.planes import write_forbidden, write_move
 from gomoku_env.renju import ALLOWED, forbidden_codes
@@ -202,11 +205,11 @@ def finish_game(
 ) -> None:
     """Record how ``game`` ended (its end ``code``, stones, winning line) and its final
     planes, reset it and start it if the opponent opens."""
-    out.record[END_CODE, game] = code
-    out.record[FINAL_MOVES, game] = batch.move_count[game]
-    out.record[LINE_KEY, game] = 0
+    out.record[game, OUTCOME] = outcome_index(code, batch.move_count[game])
+    out.record[game, FINAL_MOVES] = batch.move_count[game]
+    out.record[game, LINE_KEY] = NO_LINE
     if code == WON:
-        out.record[LINE_KEY, game] = winning_line_key(
+        out.record[game, LINE_KEY] = winning_line_key(
             batch.cells,
             game * cell_count(batch),
             batch.size,
@@ -229,6 +232,13 @@ def opponent_reply(batch: GameBatch, out: StepOutput, game: int, action: int) ->
 
 
 @njit(cache=True, nogil=True, inline="always")
+def reports(out: StepOutput, game: int) -> tuple[int, int]:
+    """Whether ``game`` ended this step and whether its learner action was illegal
+    (1 or 0 each)."""
+    return int(out.record[game, OUTCOME] != 0), int(out.record[game, ILLEGAL_CODE] != 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def step_game(
     batch: GameBatch,
     out: StepOutput,
@@ -239,7 +249,7 @@ def step_game(
 ) -> None:
     """Play one game's learner ``action`` and (``random_opponent``) a random reply."""
     out.rewards[game] = 0.0
-    out.record[END_CODE, game] = ONGOING
+    clear_record(out, game)
     out.needs_opponent[game] = False
     count = cell_count(batch)
     base = game * count
@@ -247,9 +257,10 @@ def step_game(
     legal = 0 <= action < count and is_legal_point(
         batch.cells, batch.size, batch.rule_code, action, color, base
     )
-    out.record[ILLEGAL_CODE, game] = (
-        0 if legal else illegal_code(batch.cells, base, batch.size, action)
-    )
+    if not legal:
+        out.record[game, ILLEGAL_CODE] = illegal_code(
+            batch.cells, base, batch.size, action
+        )
     if not legal and illegal_policy == ILLEGAL_LOSE:
         out.rewards[game] = -1.0
         finish_game(batch, out, game, random_opponent, ILLEGAL)
@@ -274,14 +285,20 @@ def step_games(
     actions: np.ndarray,
     illegal_policy: int,
     random_opponent: bool,
-) -> None:
-    """:func:`step_game` for every game.
+) -> tuple[int, int]:
+    """:func:`step_game` for every game; the numbers of games that ended and of
+    illegal learner actions, so that the env builds only the infos it needs.
 
     Without ``random_opponent`` the games awaiting a reply are flagged in
     ``out.needs_opponent`` for :func:`apply_opponent_moves`.
     """
+    ended = illegal = 0
     for game in range(actions.size):
         step_game(batch, out, game, actions[game], illegal_policy, random_opponent)
+        game_ended, game_illegal = reports(out, game)
+        ended += game_ended
+        illegal += game_illegal
+    return ended, illegal
 
 
 @njit(cache=True, nogil=True)
@@ -292,10 +309,12 @@ def step_game_called(
     action: int,
     illegal_policy: int,
     random_opponent: bool,
-) -> None:
-    """:func:`step_game` behind a real call: inlined into a ``prange`` loop, its
-    per-game counters would be mistaken for reductions across the games."""
+) -> tuple[int, int]:
+    """:func:`step_game` behind a real call (inlined into a ``prange`` loop, its
+    per-game counters would be mistaken for reductions across the games), and
+    its :func:`reports`."""
     step_game(batch, out, game, action, illegal_policy, random_opponent)
+    return reports(out, game)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -305,35 +324,42 @@ def step_games_parallel(
     actions: np.ndarray,
     illegal_policy: int,
     random_opponent: bool,
-) -> None:
+) -> tuple[int, int]:
     """:func:`step_games` with the games shared among numba's threads.
 
     Games touch only their own rows and generators, so the results are those of
     :func:`step_games` whatever the thread count.
     """
+    ended = illegal = 0
     for game in prange(actions.size):
-        step_game_called(
+        game_ended, game_illegal = step_game_called(
             batch, out, game, actions[game], illegal_policy, random_opponent
         )
+        ended += game_ended
+        illegal += game_illegal
+    return ended, illegal
 
 
 @njit(cache=True, nogil=True)
 def apply_opponent_moves(
     batch: GameBatch, out: StepOutput, games: np.ndarray, actions: np.ndarray
-) -> None:
-    """Play the opponent's ``actions`` in ``games`` (legality checked by the caller)."""
+) -> int:
+    """Play the opponent's ``actions`` in ``games`` (legality checked by the caller);
+    the number of games it ended."""
+    ended = 0
     for index in range(games.size):
         game = games[index]
         out.needs_opponent[game] = False
         result = opponent_reply(batch, out, game, actions[index])
         if result != ONGOING:
             finish_game(batch, out, game, False, result)
+            ended += 1
+    return ended
 
 
 @njit(cache=True, nogil=True)
 def reset_games(batch: GameBatch, out: StepOutput, random_opponent: bool) -> None:
     """:func:`start_game` for every game."""
     for game in range(batch.move_count.size):
-        out.record[END_CODE, game] = ONGOING
-        out.record[ILLEGAL_CODE, game] = 0
+        clear_record(out, game)
         start_game(batch, out, game, random_opponent)

@@ -63,16 +63,16 @@ class GameBatch(NamedTuple):
     max_moves: int
 
 
-END_CODE = 0
-"""Rows of :attr:`StepOutput.record`: the game's end code this step
-(:mod:`gomoku_env.outcome`; ONGOING while it goes on), ..."""
+OUTCOME = 0
+"""Rows of :attr:`StepOutput.record`, all 0 for a game that goes on after a legal
+action: the game's :func:`gomoku_env.outcome.outcome_index` this step, ..."""
 ILLEGAL_CODE = 1
-"""... the :func:`gomoku_env.legal.illegal_code` of an illegal learner action (0:
-legal), and for a game that ended: ..."""
+"""... the :func:`gomoku_env.legal.illegal_code` of an illegal learner action, and
+for a game that ended: ..."""
 FINAL_MOVES = 2
 """... its stone count ..."""
 LINE_KEY = 3
-"""... and its winning line's :func:`gomoku_env.outcome.line_key` (0: no line)."""
+"""... and its winning line's :func:`gomoku_env.outcome.line_key` (``NO_LINE``: none)."""
 RECORD_WIDTH = 4
 
 
@@ -90,6 +90,13 @@ class StepOutput(NamedTuple):
     needs_opponent: np.ndarray
     record: np.ndarray
     final_planes: np.ndarray
+
+
+@njit(cache=True, nogil=True, inline="always")
+def clear_record(out: StepOutput, game: int) -> None:
+    """Zero ``game``'s column of the step's record: it goes on, its action legal."""
+    for row in range(RECORD_WIDTH):
+        out.record[game, row] = 0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -231,6 +238,6 @@ def allocate_output(batch: GameBatch) -> StepOutput:
     return StepOutput(
         rewards=np.zeros(n, dtype=np.float32),
         needs_opponent=np.zeros(n, dtype=np.bool_),
-        record=np.zeros((RECORD_WIDTH, n), dtype=np.int64),
+        record=np.zeros((n, RECORD_WIDTH), dtype=np.int64),
         final_planes=np.zeros_like(batch.planes),
     )

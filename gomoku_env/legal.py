@@ -70,11 +70,16 @@ def is_legal_point(
     return cells[base + action] == EMPTY and (
         rule_code != RENJU
         or color != BLACK
-        or forbidden_code(
-            cells[base : base + size * size], np.int64(size), np.int64(action)
-        )
-        == ALLOWED
+        or forbidden_at(cells, base, size, action) == ALLOWED
     )
+
+
+@njit(cache=True, nogil=True)
+def forbidden_at(cells: np.ndarray, base: int, size: int, action: int) -> int:
+    """Renju's forbidden code of ``action`` on the board at ``base``: a real call,
+    so that the slice is made only where renju asks."""
+    board = cells[base : base + size * size]
+    return forbidden_code(board, np.int64(size), np.int64(action))
 
 
 @njit(cache=True, nogil=True)

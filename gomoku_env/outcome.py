@@ -23,12 +23,13 @@ of the games a vector step finished, from the codes its compiled step records
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from gomoku_env.batch_state import END_CODE, FINAL_MOVES, LINE_KEY
+from gomoku_env.batch_state import FINAL_MOVES, LINE_KEY, OUTCOME
 from gomoku_env.board import COLOR_NAMES, Board
 from gomoku_env.kernels import BLACK, DIRECTIONS, WHITE
 from gomoku_env.legal import illegal_move_text
@@ -63,18 +64,35 @@ END_CODE_REASONS = (None, "five", "board_full", "no_legal_move", "move_limit")
 """The vector step's end codes (its games mask forbidden points, so no foul ends them)
 and their reasons; ILLEGAL is "illegal_move"."""
 _REASONS = (*END_CODE_REASONS, "illegal_move")
-# Outcomes by end code * 2 + the stone count's parity: after an odd count black made
-# the last move, which won where the code is WON.
+# Tables by outcome_index: the reason, the winner (after an odd stone count black made
+# the last move, which won where the code is WON), and whether the episode was
+# truncated or terminated.
 _OUTCOME_REASONS = np.array([r for r in _REASONS for _ in (0, 1)], dtype=object)
 _OUTCOME_WINNERS = np.full(2 * len(_REASONS), None, dtype=object)
 _OUTCOME_WINNERS[2 * WON : 2 * WON + 2] = COLOR_NAMES[WHITE], COLOR_NAMES[BLACK]
+OUTCOME_TRUNCATED = np.arange(2 * len(_REASONS)) // 2 == MOVE_LIMIT
+OUTCOME_TERMINATED = (np.arange(2 * len(_REASONS)) // 2 != ONGOING) & ~OUTCOME_TRUNCATED
+
+
+@njit(cache=True, nogil=True, inline="always")
+def outcome_index(code: int, moves: int) -> int:
+    """One number for how a game ended: its end ``code`` (ONGOING ... ILLEGAL) and the
+    parity of its stone count ``moves``, which tells the last mover; 0 while it goes on.
+    The vector step records it; the tables above read every game's info off it."""
+    return code * 2 + (moves & 1)
+
+
+NOT_ENDED = 0
+NO_LINE = 1
+"""Line keys that name no line: a game that goes on (its text None) and one that
+ended without a winning line ("")."""
 
 
 @njit(cache=True, nogil=True, inline="always")
 def line_key(board_size: int, start: int, direction: int, length: int) -> int:
-    """One number for a winning line (first cell, DIRECTIONS index, length), from 1
-    up; the vector step records it and :class:`LineTexts` words it."""
-    return 1 + (start * 4 + direction) * (board_size + 1) + length
+    """One number for a winning line (first cell, DIRECTIONS index, length), from 2
+    up; the vector step records it and :func:`line_texts` words it."""
+    return 2 + (start * 4 + direction) * (board_size + 1) + length
 
 
 def line_text(actions: tuple[int, ...] | np.ndarray, board_size: int) -> str:
@@ -96,48 +114,42 @@ def end_info(board: Board, reason: str, illegal_move: str | None = None) -> dict
     return info
 
 
-class LineTexts:
-    """The notation text of winning lines by :func:`line_key`, worded once: the vector
-    env's infos then cost one lookup for all games. Key 0 is "no line" (""), the
-    last key :attr:`not_ended` stands for a game that did not end (None)."""
-
-    def __init__(self, board_size: int) -> None:
-        self.size = board_size
-        self.not_ended = line_key(board_size, board_size * board_size, 0, 0)
-        self._texts = np.empty(self.not_ended + 1, dtype=object)
-        self._known = np.zeros(self.not_ended + 1, dtype=np.bool_)
-        self._texts[0] = ""
-        self._known[[0, self.not_ended]] = True
-
-    def texts(self, keys: np.ndarray) -> np.ndarray:
-        """An object array of the texts of ``keys``."""
-        for key in keys[~self._known[keys]]:
-            self._texts[key] = self._word(int(key))
-            self._known[key] = True
-        return self._texts[keys]
-
-    def _word(self, key: int) -> str:
-        rest, length = divmod(key - 1, self.size + 1)
-        start, direction = divmod(rest, 4)
-        step = int(DIRECTIONS[direction, 0]) * self.size + int(DIRECTIONS[direction, 1])
-        return line_text(tuple(start + i * step for i in range(length)), self.size)
+@functools.cache
+def line_texts(board_size: int, win_length: int) -> np.ndarray:
+    """The text of every line the vector step can record, by :func:`line_key`:
+    ``NO_LINE`` is "", keys of no possible line (and ``NOT_ENDED``) are None. A
+    winning stone joins at most two runs shorter than ``win_length``, so lines are
+    ``win_length`` to ``2 * win_length - 1`` long. Worded once a process for each
+    board, so that the infos of a step cost one lookup for all games."""
+    names = [action_to_notation(cell, board_size) for cell in range(board_size**2)]
+    texts = np.empty(line_key(board_size, board_size**2, 0, 0), dtype=object)
+    texts[NO_LINE] = ""
+    longest = min(board_size, 2 * win_length - 1)
+    for start in range(board_size**2):
+        row, col = divmod(start, board_size)
+        for direction, (d_row, d_col) in enumerate(DIRECTIONS.tolist()):
+            for length in range(win_length, longest + 1):
+                end_row = row + (length - 1) * d_row
+                end_col = col + (length - 1) * d_col
+                if end_row >= board_size or not 0 <= end_col < board_size:
+                    break
+                step = d_row * board_size + d_col
+                line = (names[start + i * step] for i in range(length))
+                texts[line_key(board_size, start, direction, length)] = " ".join(line)
+    return texts
 
 
-def vector_end_infos(
-    ended: np.ndarray, record: np.ndarray, texts: LineTexts
-) -> dict[str, np.ndarray]:
+def vector_end_infos(ended: np.ndarray, record: np.ndarray, texts: np.ndarray) -> dict:
     """The end-of-game infos of the games ``ended`` (a boolean mask) in Gymnasium's
     vector form, from the step's per-game ``record``
-    (:class:`gomoku_env.batch_state.StepOutput`; its end code is ONGOING for the games
-    that go on). Whole-array lookups, no loop over the games."""
-    moves = record[FINAL_MOVES]
-    outcomes = record[END_CODE] * 2 + (moves & 1)
-    keys = np.where(ended, record[LINE_KEY], texts.not_ended)
+    (:class:`gomoku_env.batch_state.StepOutput`, whose columns are 0 for the games
+    that go on: None, or 0 moves, for them) and the board's :func:`line_texts`.
+    Whole-array lookups, no loop over the games."""
     values = (
-        _OUTCOME_REASONS[outcomes],
-        _OUTCOME_WINNERS[outcomes],
-        texts.texts(keys),
-        moves * ended,
+        _OUTCOME_REASONS[record[:, OUTCOME]],
+        _OUTCOME_WINNERS[record[:, OUTCOME]],
+        texts[record[:, LINE_KEY]],
+        record[:, FINAL_MOVES].copy(),
     )
     infos: dict[str, np.ndarray] = {}
     for key, value in zip(END_INFO_KEYS, values, strict=True):

@@ -57,9 +57,9 @@ from gomoku_env.legal import illegal_code, illegal_move_text
 from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
 from gomoku_env.outcome import (
-    MOVE_LIMIT,
-    ONGOING,
-    LineTexts,
+    OUTCOME_TERMINATED,
+    OUTCOME_TRUNCATED,
+    line_texts,
     vector_end_infos,
     vector_illegal_infos,
 )
@@ -172,7 +172,11 @@ class GomokuVectorEnv(VectorEnv):
             self.max_moves,
         )
         self.out = allocate_output(self.batch)
-        self._line_texts = LineTexts(self.config.board_size)
+        # Set once: looked up at every step.
+        self._cells_by_game = self.batch.cells.reshape(num_envs, self.config.cells)
+        self._observation_shape = self.single_observation_space.shape
+        self._illegal_code = ILLEGAL_CODES.get(illegal_action, batch_state.ILLEGAL_LOSE)
+        self._line_texts = line_texts(self.config.board_size, self.config.win_length)
         self._seeded = False
         self._opponent_failure: str | None = None
 
@@ -212,45 +216,42 @@ class GomokuVectorEnv(VectorEnv):
                 f"actions must be {self.num_envs} integers, got shape {actions.shape} "
                 f"of {actions.dtype}"
             )
-        actions = actions.astype(np.int64)
+        actions = actions.astype(np.int64, copy=False)
         if self.illegal_action == "raise":
             self._check_actions(actions)
-        code = ILLEGAL_CODES.get(self.illegal_action, batch_state.ILLEGAL_LOSE)
+        code = self._illegal_code
         if self.num_threads == 1:
-            batch_kernels.step_games(
+            ended, illegal = batch_kernels.step_games(
                 self.batch, self.out, actions, code, self.random_opponent
             )
         else:
             with numba_threads(self.num_threads):
-                batch_kernels.step_games_parallel(
+                ended, illegal = batch_kernels.step_games_parallel(
                     self.batch, self.out, actions, code, self.random_opponent
                 )
-        self._play_opponents()
-        end_codes = self.out.record[batch_state.END_CODE]
-        ended = end_codes != ONGOING
-        truncated = end_codes == MOVE_LIMIT
-        return (
-            self._observations(),
-            self.out.rewards.copy(),
-            ended & ~truncated,
-            truncated,
-            self._step_info(actions, ended),
-        )
-
-    def _step_info(self, actions: np.ndarray, ended: np.ndarray) -> dict[str, Any]:
-        """The step's info: the masks, and the end-of-game and illegal-move keys of
-        the games they concern (built only when a game ended or erred)."""
-        record = self.out.record
+        if not self.random_opponent:
+            ended += self._play_opponents()
+        observations, rewards = self._observations(), self.out.rewards.copy()
         info: dict[str, Any] = {"action_mask": self.action_masks().view(np.int8)}
-        if ended.any():
-            info["final_obs"] = self._final_observations(ended)
-            info["_final_obs"] = ended
-            info.update(vector_end_infos(ended, record, self._line_texts))
-        illegal_codes = record[batch_state.ILLEGAL_CODE]
-        if illegal_codes.any():
+        if illegal:
+            codes = self.out.record[:, batch_state.ILLEGAL_CODE]
             size = self.config.board_size
-            info.update(vector_illegal_infos(illegal_codes, actions, size))
-        return info
+            info.update(vector_illegal_infos(codes, actions, size))
+        if not ended:
+            going_on = np.zeros(self.num_envs, dtype=np.bool_)
+            return observations, rewards, going_on, going_on.copy(), info
+        outcomes = self.out.record[:, batch_state.OUTCOME]
+        finished = outcomes != 0
+        info["final_obs"] = self._final_observations(finished)
+        info["_final_obs"] = finished
+        info.update(vector_end_infos(finished, self.out.record, self._line_texts))
+        return (
+            observations,
+            rewards,
+            OUTCOME_TERMINATED[outcomes],
+            OUTCOME_TRUNCATED[outcomes],
+            info,
+        )
 
     def action_masks(self) -> np.ndarray:
         """Boolean (num_envs, N*N) mask of each learner's legal actions (all False
@@ -262,8 +263,7 @@ class GomokuVectorEnv(VectorEnv):
     def _legal(self, games: np.ndarray | slice = slice(None)) -> np.ndarray:
         """Boolean masks of the side to move's legal points in ``games``: empty and,
         under renju, not forbidden to black."""
-        cells = self.batch.cells.reshape(self.num_envs, self.config.cells)
-        legal = cells[games] == 0
+        legal = self._cells_by_game[games] == 0
         if self.config.rule is Rule.RENJU:  # the other rules forbid nothing
             legal &= self.batch.forbidden[games] == 0
         return legal
@@ -291,7 +291,7 @@ class GomokuVectorEnv(VectorEnv):
         return [first] * self.num_envs
 
     def _shape(self, planes: np.ndarray) -> np.ndarray:
-        return planes.reshape((planes.shape[0], *self.single_observation_space.shape))
+        return planes.reshape((planes.shape[0], *self._observation_shape))
 
     def _observations(self) -> np.ndarray:
         """A copy of every game's planes, in the observation space's dtype."""
@@ -301,7 +301,8 @@ class GomokuVectorEnv(VectorEnv):
     def _final_observations(self, ended: np.ndarray) -> np.ndarray:
         """The last observations of the games that ``ended`` (zeros elsewhere),
         copying only their rows."""
-        final = np.zeros_like(self.out.final_planes)
+        # np.zeros, not zeros_like: calloc's pages stay untouched where no game ended.
+        final = np.zeros(self.out.final_planes.shape, dtype=np.int8)
         final[ended] = self.out.final_planes[ended]
         return self._shape(final).astype(
             self.single_observation_space.dtype, copy=False
@@ -317,9 +318,11 @@ class GomokuVectorEnv(VectorEnv):
         view[..., FORBIDDEN] = self.batch.forbidden[games].reshape(view.shape[:-1])
         return view
 
-    def _play_opponents(self) -> None:
+    def _play_opponents(self) -> int:
         """Ask the non-compiled opponent for every pending reply until none is left;
-        a failure of the opponent ends the games (see the module docstring)."""
+        the number of games the replies ended. A failure of the opponent ends the
+        games (see the module docstring)."""
+        ended = 0
         while self.out.needs_opponent.any():
             games = np.flatnonzero(self.out.needs_opponent)
             try:
@@ -327,7 +330,10 @@ class GomokuVectorEnv(VectorEnv):
             except BaseException as error:
                 self._opponent_failure = f"{type(error).__name__}: {error}"
                 raise
-            batch_kernels.apply_opponent_moves(self.batch, self.out, games, replies)
+            ended += batch_kernels.apply_opponent_moves(
+                self.batch, self.out, games, replies
+            )
+        return ended
 
     def _legal_replies(self, games: np.ndarray) -> np.ndarray:
         """The opponents' replies in ``games``; IllegalMoveError if one is illegal."""

@@ -19,7 +19,15 @@ import pytest
 
 import gomoku_env
 from gomoku_env.gym_env import GomokuEnv
-from gomoku_env.outcome import END_INFO_KEYS, END_REASONS, ILLEGAL_MOVE_KEY
+from gomoku_env.outcome import (
+    END_INFO_KEYS,
+    END_REASONS,
+    ILLEGAL_MOVE_KEY,
+    NO_LINE,
+    NOT_ENDED,
+    line_key,
+    line_texts,
+)
 from gomoku_env.vector_env import GomokuVectorEnv
 
 ALL_ENVS = ("aec", "gym", "vector")
@@ -218,3 +226,17 @@ def test_a_truncated_vector_game_starts_again_in_the_same_step() -> None:
     assert truncated.all() and not terminated.any() and not rewards.any()
     assert info["_final_obs"].all() and list(info["reason"]) == ["move_limit"] * 3
     assert (env.batch.move_count <= 1).all()  # new games (the opponent may open)
+
+
+def test_line_texts_word_every_line_a_winning_stone_can_make() -> None:
+    """Lines of win_length to 2 * win_length - 1 stones have their text; no longer
+    line, no line off the board and no game that goes on has one."""
+    texts = line_texts(9, 5)
+    assert texts[NO_LINE] == "" and texts[NOT_ENDED] is None
+    assert texts[line_key(9, 0, 0, 9)] == "a9 b9 c9 d9 e9 f9 g9 h9 i9"
+    assert texts[line_key(9, 4, 3, 5)] == "e9 d8 c7 b6 a5"  # down and to the left
+    assert texts[line_key(9, 3, 3, 5)] is None  # would leave the board
+    assert texts[line_key(9, 0, 1, 4)] is None  # shorter than five
+    small = line_texts(7, 3)
+    assert small[line_key(7, 0, 2, 5)] == "a7 b6 c5 d4 e3"
+    assert small[line_key(7, 0, 2, 6)] is None  # longer than 2 * 3 - 1
