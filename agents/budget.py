@@ -65,7 +65,7 @@ MCTS_BUDGET = Budget(simulations=1000)
 """:class:`agents.mcts.MCTSAgent`'s budget unless one is given."""
 ALPHAZERO_BUDGET = Budget(simulations=200)
 """:class:`agents.alphazero.agent.AlphaZeroAgent`'s budget unless one is given."""
-ALPHABETA_BUDGET = Budget(time=1.0)
+ALPHABETA_BUDGET = Budget(nodes=100_000)
 """:class:`agents.classic.alphabeta.AlphaBetaAgent`'s budget unless one is given."""
 
 BUDGET_FIELDS = tuple(item.name for item in dataclasses.fields(Budget))

@@ -30,6 +30,7 @@ search's knobs are one :class:`agents.search.SearchOptions` (default
 from __future__ import annotations
 
 import time as clock
+import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -86,6 +87,14 @@ class SearchSummary:
         return (self.visits / max(total, 1)).astype(np.float32)
 
 
+STARVED_SIMULATIONS = 16
+"""Fewer simulations than this in a move searched on a clock: a starved search."""
+
+
+class StarvedSearchWarning(UserWarning):
+    """A search on a clock ran too few simulations to play at its strength."""
+
+
 class MCTSAgent:
     """Tree search with a leaf evaluator, within a :class:`~agents.budget.Budget`
     (simulations or seconds, whichever ends first).
@@ -131,6 +140,7 @@ class MCTSAgent:
         search = search if search is not None else MCTS_PRESET
         self.tree = SearchTree(self.config, search.for_evaluator(evaluator is not None))
         self.last_summary: SearchSummary | None = None
+        self._warned_starved = False
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -155,6 +165,8 @@ class MCTSAgent:
             [self.tree], self.evaluator, budget.simulations, budget.time
         )
         seconds = clock.perf_counter() - started
+        if budget.time is not None:
+            self._warn_if_starved(simulations, seconds)
         action = self._choose()
         self.last_summary = SearchSummary(
             action=action,
@@ -167,6 +179,26 @@ class MCTSAgent:
         )
         self._advance_after(action, board)
         return action
+
+    def _warn_if_starved(self, simulations: int, seconds: float) -> None:
+        """Warn once (an agent) when the clock stopped a move's search after fewer
+        than :data:`STARVED_SIMULATIONS` simulations (a solved root stops early by
+        right): such a move says nothing of the agent's strength."""
+        if (
+            simulations >= STARVED_SIMULATIONS
+            or self.tree.is_solved
+            or self._warned_starved
+        ):
+            return
+        self._warned_starved = True
+        warnings.warn(
+            f"{type(self).__name__} ran {simulations} simulation(s) in {seconds:.2f} s "
+            "on its clock: a starved search plays far below the agent's strength. "
+            "Give it a work budget (simulations=N: the same moves on any machine) or "
+            "more time, on an idle machine (AlphaZero: threads=1)",
+            StarvedSearchWarning,
+            stacklevel=3,
+        )
 
     def _choose(self) -> int:
         if self.temperature == 0:

@@ -77,7 +77,10 @@ class AlphaZeroAgent(MCTSAgent):
         search: the search's knobs (:data:`agents.search.ALPHAZERO_PRESET` when
             None).
         device: where the network runs (``"cpu"``, ``"cuda"``).
-        threads: torch CPU threads (``None``: at most 2).
+        threads: torch CPU threads. 1 unless told otherwise: a search's batches
+            are small, and two threads of a process that shares the cores (two
+            games at once on two cores, a busy machine) left a clock-limited search
+            one simulation a move. ``None``: at most 2, within ``OMP_NUM_THREADS``.
         **options: :class:`MCTSAgent`'s own keywords (``reuse``, ``temperature``,
             ``seed``).
     """
@@ -89,7 +92,7 @@ class AlphaZeroAgent(MCTSAgent):
         budget: Budget = ALPHAZERO_BUDGET,
         search: SearchOptions | None = None,
         device: str = "cpu",
-        threads: int | None = None,
+        threads: int | None = 1,
         **options: Any,
     ) -> None:
         # Checked before the network loads, so a bad budget fails fast.

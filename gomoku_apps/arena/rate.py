@@ -14,18 +14,30 @@ fits only the new agent's rating (:mod:`gomoku_apps.arena.anchored_fit`).
 >>> rated.tally("random").games
 2
 
-The rating's interval counts this run's games only: the anchors' own ratings are
-uncertain too (their ``margin``), which shifts every rating on the scale alike and so
-matters when comparing with ratings from elsewhere, not among agents on this scale.
+The rating's interval counts the anchors' own uncertainty too: each anchor's rating
+carries a 95% margin against ``random`` (the scale file's ``margin``), and the report's
+interval widens the games' profile-likelihood interval by the anchors' margins,
+weighed by how much each anchor's games tell about this agent (its games times
+``p(1 - p)``), added in quadrature. A rating on ``9x9-v1`` is then a rating against
+``random`` = 0 with everything that is uncertain about it counted.
+
+:func:`rate_to_margin` plays until that interval's half-width is at most a margin:
+each round plays two games (one each colour, from the next book opening) against
+each of the two anchors rated nearest the running estimate, where a game says most
+about the agent (its expected score nearest ½), then fits again. With agents on work
+budgets, the same seed plays the same games and prints the same rating, whatever
+``jobs``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from gomoku_apps.arena.anchored_fit import AnchoredRating, fit_anchored_rating
-from gomoku_apps.arena.match import Arena, pairing_tasks, player_names
-from gomoku_apps.arena.reference import RatingScale
+from gomoku_apps.arena.match import Arena, pair_tasks, pairing_tasks, player_names
+from gomoku_apps.arena.reference import Anchor, RatingScale
 from gomoku_apps.arena.results import Tally, head_to_head
 from gomoku_apps.arena.runner import GameResult, ResultCallback
 from gomoku_apps.arena.stats import format_elo
@@ -43,9 +55,20 @@ class RatedAgent:
     scale: RatingScale
     anchor_names: tuple[str, ...]
     """The anchors' names in the games: their specs."""
-    games_per_anchor: int
+    games_per_anchor: int | None
+    """Games against each anchor; None when :func:`rate_to_margin` chose them."""
     games: tuple[GameResult, ...]
     rating: AnchoredRating
+    """The rating, its interval widened by the anchors' margins."""
+    games_margin: float
+    """The half-width of the interval that the games alone give."""
+    anchors_margin: float
+    """The anchors' margins, weighed by what their games tell of this agent."""
+
+    @property
+    def margin(self) -> float:
+        """The half-width of the 95% interval (the wider side)."""
+        return max(self.rating.rating - self.rating.low, self.rating.high - self.rating.rating)
 
     def tally(self, anchor_name: str) -> Tally:
         """The new agent's W/D/L against the anchor named ``anchor_name``."""
@@ -72,6 +95,81 @@ def rate_agent(
         RunStoppedError: the run ended early (a Ctrl-C, a dead worker).
     """
     check_number("games_per_anchor", games_per_anchor, minimum=1, integer=True)
+    name, anchor_names = _prepare(arena, spec, scale)
+    pairings = [
+        ((name, spec), (anchor_name, anchor.spec))
+        for anchor_name, anchor in zip(anchor_names, scale.anchors, strict=True)
+    ]
+    results = arena.play(pairing_tasks(arena, pairings, games_per_anchor), on_result)
+    return _rated(name, spec, scale, anchor_names, games_per_anchor, results)
+
+
+ROUND_GAMES = 2
+"""Games a round of :func:`rate_to_margin` plays against each anchor it chooses."""
+ROUND_ANCHORS = 2
+"""Anchors a round plays: those rated nearest the running estimate."""
+MAX_GAMES = 4000
+""":func:`rate_to_margin`'s default cap on the games it plays."""
+
+RoundCallback = Callable[["RatedAgent"], None]
+
+
+def rate_to_margin(
+    arena: Arena,
+    spec: str,
+    scale: RatingScale,
+    margin: float,
+    max_games: int = MAX_GAMES,
+    on_round: RoundCallback | None = None,
+) -> RatedAgent:
+    """Play ``spec`` against the anchors most telling of it until the 95% interval's
+    half-width is at most ``margin`` Elo (or ``max_games`` games are played).
+
+    The first round plays the anchors nearest the scale's middle; each next round
+    those nearest the estimate so far. ``on_round`` sees the rating after each round.
+
+    Raises:
+        ValueError: a margin that is not a finite number > 0, a bad ``max_games``,
+            rules that differ from the scale's, or a bad spec.
+        RunStoppedError: the run ended early (a Ctrl-C, a dead worker).
+    """
+    if isinstance(margin, bool) or not (
+        isinstance(margin, (int, float)) and math.isfinite(margin) and margin > 0
+    ):
+        raise ValueError(f"margin must be a finite number of Elo > 0, got {margin!r}")
+    check_number("max_games", max_games, minimum=1, integer=True)
+    name, anchor_names = _prepare(arena, spec, scale)
+    ratings = [anchor.rating for anchor in scale.anchors]
+    estimate = (min(ratings) + max(ratings)) / 2
+    results: list[GameResult] = []
+    while True:
+        nearest = sorted(
+            range(len(ratings)), key=lambda k: (abs(ratings[k] - estimate), k)
+        )[:ROUND_ANCHORS]
+        tasks = []
+        for k in nearest:
+            opening = arena.openings[(len(results) + len(tasks)) // 2 % len(arena.openings)]
+            players = ((name, spec), (anchor_names[k], scale.anchors[k].spec))
+            tasks += pair_tasks(
+                len(results) + len(tasks),
+                players,
+                ROUND_GAMES,
+                [opening],
+                arena.config,
+                arena.seed,
+                arena.move_time_limit,
+            )
+        results += arena.play(tasks)
+        rated = _rated(name, spec, scale, anchor_names, None, results)
+        if on_round is not None:
+            on_round(rated)
+        estimate = rated.rating.rating
+        if rated.margin <= margin or len(results) >= max_games:
+            return rated
+
+
+def _prepare(arena: Arena, spec: str, scale: RatingScale) -> tuple[str, list[str]]:
+    """Check the rules and specs; the new agent's name and the anchors' in games."""
     if arena.config != scale.config:
         raise ValueError(
             f"{scale.name} was played under {_rules(scale.config)}, not "
@@ -80,17 +178,30 @@ def rate_agent(
     specs = [*(anchor.spec for anchor in scale.anchors), spec]
     arena.check_specs(specs)
     *anchor_names, name = player_names(specs)
-    new_agent = (name, spec)
-    pairings = [
-        (new_agent, (anchor_name, anchor.spec))
-        for anchor_name, anchor in zip(anchor_names, scale.anchors, strict=True)
-    ]
-    results = arena.play(pairing_tasks(arena, pairings, games_per_anchor), on_result)
+    return name, anchor_names
+
+
+def _rated(
+    name: str,
+    spec: str,
+    scale: RatingScale,
+    anchor_names: Sequence[str],
+    games_per_anchor: int | None,
+    results: Sequence[GameResult],
+) -> RatedAgent:
+    """The rating that ``results`` give, its interval widened by the anchors'."""
     tallies = [head_to_head(results, name, anchor) for anchor in anchor_names]
-    rating = fit_anchored_rating(
+    fitted = fit_anchored_rating(
         [anchor.rating for anchor in scale.anchors],
         [record.wins + record.draws / 2 for record in tallies],
         [record.games for record in tallies],
+    )
+    anchors_margin = _anchors_margin(fitted.rating, scale.anchors, tallies)
+    games_margin = max(fitted.rating - fitted.low, fitted.high - fitted.rating)
+    rating = replace(
+        fitted,
+        low=fitted.rating - math.hypot(fitted.rating - fitted.low, anchors_margin),
+        high=fitted.rating + math.hypot(fitted.high - fitted.rating, anchors_margin),
     )
     return RatedAgent(
         name,
@@ -100,7 +211,24 @@ def rate_agent(
         games_per_anchor,
         tuple(results),
         rating,
+        games_margin,
+        anchors_margin,
     )
+
+
+def _anchors_margin(
+    rating: float, anchors: Sequence[Anchor], tallies: Sequence[Tally]
+) -> float:
+    """The anchors' margins weighed by the information their games carry about an
+    agent rated ``rating``: games times p(1 - p) at the expected score p."""
+    weights = []
+    for anchor, record in zip(anchors, tallies, strict=True):
+        expected = 1 / (1 + 10 ** ((anchor.rating - rating) / 400))
+        weights.append(record.games * expected * (1 - expected))
+    total = sum(weights)
+    if total == 0:
+        return 0.0
+    return sum(w * a.margin for w, a in zip(weights, anchors, strict=True)) / total
 
 
 def _anchor_rows(rated: RatedAgent) -> list[str]:
@@ -108,6 +236,8 @@ def _anchor_rows(rated: RatedAgent) -> list[str]:
     rows = [f"{'anchor':{width}}  {'rating':>7}  {'games':>5}  {'W/D/L':>8}  score"]
     for name, anchor in zip(rated.anchor_names, rated.scale.anchors, strict=True):
         record = rated.tally(name)
+        if record.games == 0:
+            continue
         wdl = f"{record.wins}/{record.draws}/{record.losses}"
         rows.append(
             f"{name:{width}}  {format_elo(anchor.rating):>7}  {record.games:>5}  "
@@ -117,17 +247,15 @@ def _anchor_rows(rated: RatedAgent) -> list[str]:
 
 
 def _caveats(rated: RatedAgent) -> list[str]:
-    lines = []
-    if rated.games_per_anchor < 16:
+    lines = [
+        f"The interval counts the games (±{rated.games_margin:.0f}) and the anchors' "
+        f"own margins against random (±{rated.anchors_margin:.0f}, as the games "
+        "weigh them)."
+    ]
+    if rated.games_per_anchor is not None and rated.games_per_anchor < 16:
         lines.append(
             f"{rated.games_per_anchor} games per anchor give a quick estimate; "
-            f"--games {4 * rated.games_per_anchor} would halve the interval's width."
-        )
-    margins = [anchor.margin for anchor in rated.scale.anchors if anchor.margin > 0]
-    if margins:
-        lines.append(
-            "The interval counts these games only; the anchors' own ratings carry "
-            f"95% margins of ±{min(margins):.0f} to ±{max(margins):.0f} Elo."
+            "--margin E plays until the interval is ±E."
         )
     return lines
 
@@ -136,12 +264,17 @@ def format_rating(rated: RatedAgent) -> str:
     """The report of ``rated``: the games against each anchor and the rating."""
     config, rating = rated.scale.config, rated.rating
     percent = round(100 * rating.confidence)
+    played = (
+        f"{len(rated.games)} games"
+        if rated.games_per_anchor is None
+        else f"{rated.games_per_anchor} games per anchor"
+    )
     lines = [
-        f"{rated.spec} on {rated.scale.name} ({config.rule.value}, win length "
-        f"{config.win_length}): {rated.games_per_anchor} games per anchor",
+        f"{rated.spec} on {rated.scale.name} ({_rules(config)}): {played}",
         *_anchor_rows(rated),
         f"rating {format_elo(rating.rating)} ({percent}% CI "
-        f"{format_elo(rating.low)} … {format_elo(rating.high)}) on {rated.scale.name}",
+        f"{format_elo(rating.low)} … {format_elo(rating.high)}, "
+        f"±{rated.margin:.0f}) on {rated.scale.name}, {len(rated.games)} games",
         *_caveats(rated),
     ]
     return "\n".join(lines) + "\n"

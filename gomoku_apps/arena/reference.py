@@ -1,19 +1,27 @@
-"""The reference rating scales: the stored ladders' agents and ratings, as anchors.
+"""The reference rating scales: versioned, frozen anchors that ``gomoku rate`` rates on.
 
-The package ships the CSV files of the reference ladders (``docs/ladder-9x9.csv`` and
-``docs/ladder-15x15.csv`` in the source tree; copies under ``anchors/`` in the package,
-so an installed wheel has them). Each row's ``agent`` is an agent spec and ``rating``
-its Elo rating, ``random`` at 0; ``margin`` is the half-width of its 95% interval.
-``gomoku rate`` plays a new agent against these anchors with their ratings held fixed.
+A scale is a CSV file of anchors (``agent`` an agent spec, ``rating`` its Elo rating
+with ``random`` at 0, ``margin`` the half-width of that rating's 95% interval), named
+by its version in a ``scale`` column: ``9x9-v1``. The package ships its reference
+scales under ``anchors/`` (so an installed wheel has them); :data:`REFERENCE_SCALES`
+lists them with their rules. A published version never changes: a test pins its
+numbers, another replays a stored game of every anchor move for move, and a rerun
+becomes the next version. Versions ``v1`` on are built by ``scripts/build_scale.py``
+from a chain of anchors on work budgets (:mod:`gomoku_apps.arena.chain`); ``v0`` is
+the round-robin ladder that came before, kept where no ``v1`` exists yet: it holds an
+anchor on a clock, so its ratings depend on the machine.
 
 A ladder written by ``gomoku ladder --output PREFIX`` (``PREFIX.csv``) can serve as a
-scale too: :func:`read_scale` reads it, under rules that the caller states.
+scale too: :func:`read_scale` reads it, under rules that the caller states. Its
+agents are specs that the rating will build and play, so a file naming ``python:`` or
+``engine:`` agents (code or a program of their own) is refused unless the caller
+trusts it.
 
 >>> scale = reference_scale(9)
+>>> scale.name
+'9x9-v1'
 >>> scale.anchor("random").rating
 0.0
->>> [anchor.spec for anchor in scale.select(["heuristic", "random"]).anchors]
-['heuristic', 'random']
 """
 
 from __future__ import annotations
@@ -26,13 +34,31 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
+from agents.budget import Budget
+from agents.specs import make_agent, parse_spec
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.files import read_text_file
 
-ANCHOR_FILES = {9: "ladder-9x9.csv", 15: "ladder-15x15.csv"}
-"""The stored reference ladders by board size: all freestyle, win length 5."""
-REFERENCE_RULE = Rule.FREESTYLE
-REFERENCE_WIN_LENGTH = 5
+REFERENCE_SCALES = {
+    "9x9-v0": GameConfig(9, 5, Rule.FREESTYLE),
+    "15x15-v0": GameConfig(15, 5, Rule.FREESTYLE),
+}
+"""The shipped scales by version (each in ``anchors/VERSION.csv``) and their rules."""
+SCALE_COLUMNS = (
+    "scale",
+    "agent",
+    "rating",
+    "margin",
+    "gap",
+    "gap_margin",
+    "games",
+    "ms_per_move",
+)
+"""A built scale's columns: version, spec, rating and its 95% margin against random,
+the gap to the anchor below and its margin, the games of that gap, and the anchor's
+thinking time per move where it was built."""
+CODE_AGENTS = ("python", "engine")
+"""Agents whose spec runs code or a program of the spec's choosing."""
 
 
 @dataclass(frozen=True)
@@ -84,55 +110,119 @@ class RatingScale:
         return "anchors: " + ", ".join(repr(anchor.spec) for anchor in self.anchors)
 
 
-def parse_anchors(text: str, source: str) -> tuple[Anchor, ...]:
-    """The anchors in a ladder CSV's text: its ``agent``, ``rating`` and ``margin``.
+def parse_anchors(
+    text: str, source: str, trust: bool = False
+) -> tuple[str | None, tuple[Anchor, ...]]:
+    """The version (its ``scale`` column, None without one) and the anchors of a
+    scale CSV's text: its ``agent``, ``rating`` and ``margin``.
 
     Raises:
         ValueError: naming ``source`` and the line, for a missing column, a rating
-            that is no finite number, a repeated agent or a file without rows.
+            or margin that is no finite number, a repeated agent, two versions in one
+            file, an agent that runs code or a program (``python:``, ``engine:``)
+            unless ``trust``, or a file without rows.
     """
-    reader = csv.DictReader(io.StringIO(text))
+    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))
     missing = {"agent", "rating"} - set(reader.fieldnames or ())
     if missing:
         raise ValueError(f"{source}: not a ladder CSV, no column {sorted(missing)}")
     anchors: list[Anchor] = []
+    versions: set[str] = set()
     for row in reader:
         where = f"{source}, line {reader.line_num}"
+        spec = row["agent"]
+        if None in row.values():
+            raise ValueError(f"{where}: a column is missing on this line")
         try:
             rating, margin = float(row["rating"]), float(row.get("margin") or 0)
         except ValueError:
             raise ValueError(
-                f"{where}: rating {row['rating']!r} is no number"
+                f"{where}: rating {row['rating']!r} or margin "
+                f"{row.get('margin')!r} is no number"
             ) from None
-        if not math.isfinite(rating) or not margin >= 0:
+        if not (math.isfinite(rating) and math.isfinite(margin) and margin >= 0):
             raise ValueError(f"{where}: bad rating {rating!r} or margin {margin!r}")
-        if any(anchor.spec == row["agent"] for anchor in anchors):
-            raise ValueError(f"{where}: agent {row['agent']!r} appears twice")
-        anchors.append(Anchor(row["agent"], rating, margin))
+        if abs(rating) > MAX_RATING:
+            raise ValueError(f"{where}: rating {rating!r} is beyond ±{MAX_RATING}")
+        if any(anchor.spec == spec for anchor in anchors):
+            raise ValueError(f"{where}: agent {spec!r} appears twice")
+        if not trust and spec.split(":", 1)[0].strip() in CODE_AGENTS:
+            raise ValueError(
+                f"{where}: agent {spec[:80]!r} runs code or a program named by the "
+                "file; rate against it only if you trust the file (--trust-reference)"
+            )
+        versions.add(row.get("scale") or "")
+        if len(versions) > 1:
+            raise ValueError(f"{where}: scale {row.get('scale')!r} differs from above")
+        anchors.append(Anchor(spec, rating, margin))
     if not anchors:
         raise ValueError(f"{source}: no anchors in the file")
-    return tuple(anchors)
+    return (versions.pop() or None), tuple(anchors)
 
 
-def reference_scale(board_size: int) -> RatingScale:
-    """The stored reference scale for ``board_size`` (9 or 15), from package data."""
-    if board_size not in ANCHOR_FILES:
-        sizes = " and ".join(f"{size}x{size}" for size in ANCHOR_FILES)
+MAX_RATING = 10_000.0
+"""Ratings beyond ± this are refused: no game result can support them."""
+
+
+def latest_scale(board_size: int) -> str:
+    """The newest shipped scale of ``board_size``, freestyle with win length 5."""
+    versions = [
+        name
+        for name, config in REFERENCE_SCALES.items()
+        if config.board_size == board_size
+    ]
+    if not versions:
+        sizes = sorted({config.board_size for config in REFERENCE_SCALES.values()})
+        listed = " and ".join(f"{size}x{size}" for size in sizes)
         raise ValueError(
-            f"no reference ladder for board size {board_size}: they exist for "
-            f"{sizes}; give your own ladder CSV with --reference FILE"
+            f"no reference scale for board size {board_size}: they exist for "
+            f"{listed}; give your own ladder CSV with --reference FILE"
         )
-    name = ANCHOR_FILES[board_size]
+    return max(versions, key=lambda name: int(name.rsplit("-v", 1)[1]))
+
+
+def reference_scale(board_size: int | None = None, version: str | None = None) -> RatingScale:
+    """A shipped scale: ``version`` (``"9x9-v1"``), or the newest for ``board_size``."""
+    if version is None:
+        if board_size is None:
+            raise ValueError("give a board size or a scale version")
+        version = latest_scale(board_size)
+    if version not in REFERENCE_SCALES:
+        raise ValueError(
+            f"no reference scale {version!r}; the shipped ones are "
+            + ", ".join(REFERENCE_SCALES)
+        )
+    config = REFERENCE_SCALES[version]
+    if board_size is not None and board_size != config.board_size:
+        raise ValueError(
+            f"{version} is a {config.board_size}x{config.board_size} scale, not "
+            f"{board_size}x{board_size}"
+        )
+    name = f"{version}.csv"
     text = resources.files(__package__).joinpath("anchors", name).read_text("utf-8")
-    config = GameConfig(board_size, REFERENCE_WIN_LENGTH, REFERENCE_RULE)
-    return RatingScale(
-        f"the {board_size}x{board_size} reference scale",
-        config,
-        parse_anchors(text, name),
-    )
+    _, anchors = parse_anchors(text, name)
+    return RatingScale(version, config, anchors)
 
 
-def read_scale(path: str | Path, config: GameConfig) -> RatingScale:
-    """The anchors of a ladder CSV file, taken to be rated under ``config``'s rules."""
+def read_scale(
+    path: str | Path, config: GameConfig, trust: bool = False
+) -> RatingScale:
+    """The anchors of a scale or ladder CSV file, taken to be rated under
+    ``config``'s rules; ``trust`` lets its agents run code (see the module)."""
     text = read_text_file(path, "a ladder CSV file")
-    return RatingScale(f"the scale of {path}", config, parse_anchors(text, str(path)))
+    version, anchors = parse_anchors(text, str(path), trust)
+    return RatingScale(version or f"the scale of {path}", config, anchors)
+
+
+def check_work_budget(spec: str, config: GameConfig) -> None:
+    """ValueError unless ``spec`` plays the same moves for the same seed on any
+    machine, as an anchor must: no clock budget, no code or program of its own."""
+    name, _ = parse_spec(spec)
+    if name in CODE_AGENTS:
+        raise ValueError(f"anchor {spec!r} is code or a program: not reproducible here")
+    budget = getattr(make_agent(spec, config), "budget", None)
+    if isinstance(budget, Budget) and budget.time is not None:
+        raise ValueError(
+            f"anchor {spec!r} searches on a clock (time={budget.time:g}); give it a "
+            "work budget (simulations=N, nodes=N) and time=none"
+        )

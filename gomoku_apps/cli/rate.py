@@ -1,20 +1,24 @@
-"""``gomoku rate SPEC``: one agent's rating on a reference scale, anchors held fixed.
+"""``gomoku rate SPEC``: one agent's rating on a versioned reference scale.
 
 Examples::
 
-    gomoku rate 'mcts:simulations=200' --board-size 9
-    gomoku rate heuristic --board-size 9 --games 20 --jobs 2 --anchors random mcts:simulations=400
+    gomoku rate heuristic --board-size 9 --margin 50
+    gomoku rate 'mcts:simulations=200' --board-size 9 --games 20 --jobs 2
+    gomoku rate random --board-size 7 --reference my-ladder.csv --games 4
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 
 from gomoku_apps.cli.options import (
     add_games_argument,
     add_games_parser,
     arena_from_options,
+    positive_float,
+    positive_int,
     progress_from_options,
 )
 
@@ -26,16 +30,38 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = add_games_parser(
         subparsers,
         "rate",
-        "rate one agent on the stored reference scale",
-        "Play SPEC against the anchors of the stored reference ladder for the board "
-        "size (9x9 or 15x15, freestyle, win length 5; the ratings of "
-        "docs/ladder-9x9.csv and docs/ladder-15x15.csv, shipped with the package), "
-        "hold their ratings fixed and fit SPEC's rating with a 95% interval on "
-        f"that scale. The default of {DEFAULT_GAMES} games per anchor is a quick "
-        "estimate; more games narrow the interval.",
+        "rate one agent on a versioned reference scale",
+        "Play SPEC against the anchors of a reference scale (the newest shipped one "
+        "for the board size, freestyle, win length 5, unless --scale names another), "
+        "hold their ratings fixed and fit SPEC's rating against random = 0, with a "
+        "95%% interval that counts the anchors' own uncertainty. --margin E plays "
+        "until that interval is ±E, choosing the anchors nearest the running "
+        f"estimate; otherwise --games N (default {DEFAULT_GAMES}) against every "
+        "anchor. The result names the scale's version; cite it with the command "
+        "printed last (agents on work budgets give the same rating on any machine).",
     )
     parser.add_argument("spec", metavar="SPEC", help="the agent to rate")
-    add_games_argument(parser, DEFAULT_GAMES, "against each anchor")
+    how = parser.add_mutually_exclusive_group()
+    add_games_argument(how, None, f"against each anchor (default {DEFAULT_GAMES})")
+    how.add_argument(
+        "--margin",
+        type=positive_float,
+        metavar="ELO",
+        help="play until the 95%% interval's half-width is at most ELO",
+    )
+    parser.add_argument(
+        "--max-games",
+        type=positive_int,
+        metavar="N",
+        help="with --margin: stop after N games even if the interval is wider "
+        "(default 4000)",
+    )
+    parser.add_argument(
+        "--scale",
+        metavar="VERSION",
+        help="the shipped scale to rate on, e.g. 9x9-v1 (default: the newest for "
+        "the board size)",
+    )
     parser.add_argument(
         "--anchors",
         nargs="+",
@@ -46,34 +72,84 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--reference",
         metavar="CSV",
-        help="rate against the agents of this ladder CSV (as written by "
-        "'gomoku ladder --output'), played under the game options given here "
-        "(default: the stored reference ladder)",
+        help="rate against the agents of this scale or ladder CSV (as written by "
+        "'gomoku ladder --output'), played under the game options given here",
+    )
+    parser.add_argument(
+        "--trust-reference",
+        action="store_true",
+        help="let the --reference file name python: and engine: agents, which run "
+        "code or a program of the file's choosing (refused without this flag)",
     )
     parser.set_defaults(handler=run_rate)
 
 
 def run_rate(arguments: argparse.Namespace) -> int:
     """Play the games against the anchors and print the table and the rating."""
-    from gomoku_apps.arena.rate import format_rating, rate_agent
+    from gomoku_apps.arena.rate import (
+        MAX_GAMES,
+        format_rating,
+        rate_agent,
+        rate_to_margin,
+    )
     from gomoku_apps.arena.reference import read_scale, reference_scale
     from gomoku_apps.arena.runner import RunStoppedError
 
+    if arguments.max_games is not None and arguments.margin is None:
+        raise ValueError("--max-games goes with --margin")
     arena = arena_from_options(arguments)
     if arguments.reference:
-        scale = read_scale(arguments.reference, arena.config)
+        if arguments.scale:
+            raise ValueError("give --scale or --reference, not both")
+        scale = read_scale(
+            arguments.reference, arena.config, arguments.trust_reference
+        )
     else:
-        scale = reference_scale(arena.config.board_size)
+        size = arena.config.board_size
+        scale = reference_scale(None if arguments.scale else size, arguments.scale)
     if arguments.anchors:
         scale = scale.select(arguments.anchors)
-    label = f"{arguments.spec} vs {len(scale.anchors)} anchors"
-    progress = progress_from_options(arguments, label)
+    progress = progress_from_options(arguments, f"{arguments.spec} on {scale.name}")
     try:
-        rated = rate_agent(arena, arguments.spec, scale, arguments.games, progress)
+        if arguments.margin is None:
+            games = arguments.games or DEFAULT_GAMES
+            rated = rate_agent(arena, arguments.spec, scale, games, progress)
+        else:
+            max_games = arguments.max_games or MAX_GAMES
+            rated = rate_to_margin(
+                arena, arguments.spec, scale, arguments.margin, max_games
+            )
     except RunStoppedError as stopped:
         print(f"gomoku: error: the rating stopped: {stopped.reason}", file=sys.stderr)
         return 1
     finally:
         progress.close()
     print(format_rating(rated), end="")
+    if arguments.margin is not None and rated.margin > arguments.margin:
+        print(f"stopped at --max-games {len(rated.games)} before ±{arguments.margin:g}")
+    print("reproduce: " + reproducing_command(arguments, scale.name))
     return 0
+
+
+def reproducing_command(arguments: argparse.Namespace, scale: str) -> str:
+    """The ``gomoku rate`` command that plays the same games again: every option that
+    decides them, spelt out (``--jobs`` does not)."""
+    words = ["gomoku", "rate", arguments.spec]
+    words += ["--board-size", str(arguments.board_size)]
+    words += ["--win-length", str(arguments.win_length), "--rule", arguments.rule.value]
+    if arguments.reference:
+        words += ["--reference", arguments.reference]
+    else:
+        words += ["--scale", scale]
+    if arguments.anchors:
+        words += ["--anchors", *arguments.anchors]
+    if arguments.margin is None:
+        words += ["--games", str(arguments.games or DEFAULT_GAMES)]
+    else:
+        words += ["--margin", f"{arguments.margin:g}"]
+        if arguments.max_games:
+            words += ["--max-games", str(arguments.max_games)]
+    if arguments.openings != "book":
+        words += ["--openings", arguments.openings]
+    words += ["--seed", str(arguments.seed)]
+    return shlex.join(words)

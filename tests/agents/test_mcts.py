@@ -3,6 +3,7 @@ the spec."""
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import replace
 from typing import Any
 
@@ -219,6 +220,7 @@ def test_the_agent_refuses_nan_and_infinity(options: dict[str, float]) -> None:
         ("mcts:simulations=50", (50, None)),
     ],
 )
+@pytest.mark.filterwarnings("ignore::agents.mcts.StarvedSearchWarning")
 def test_a_spec_naming_only_time_searches_for_that_time(monkeypatch, spec, budget):
     budgets = []
     search = agents.mcts.run_searches
@@ -236,3 +238,21 @@ def test_a_spec_naming_only_time_searches_for_that_time(monkeypatch, spec, budge
     agent.time_per_move = 0.25  # a Gomocup manager's turn time replaces the clock
     agent.act_on_board(board)
     assert budgets == [budget, (budget[0], 0.25)]
+
+
+def test_a_starved_clock_search_warns_once_naming_the_fix() -> None:
+    """A clock that stops the search after a handful of simulations says so once, so
+    that nobody takes the starved play for the agent's strength."""
+    from agents.mcts import STARVED_SIMULATIONS, StarvedSearchWarning
+
+    board = Board(GameConfig(board_size=9))
+    agent = MCTSAgent(board.config, budget=Budget(time=1e-9), seed=0)
+    with pytest.warns(StarvedSearchWarning, match="simulations=N") as caught:
+        board.play(agent.act_on_board(board))
+        board.play(agent.act_on_board(board))
+    assert agent.last_summary.simulations < STARVED_SIMULATIONS
+    assert len(caught) == 1
+    counted = MCTSAgent(board.config, budget=Budget(simulations=4), seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a work budget never warns, however small
+        counted.act_on_board(board)

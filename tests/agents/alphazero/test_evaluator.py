@@ -13,6 +13,7 @@ from agents.alphazero.evaluator import (
 )
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import NetworkConfig
+from gomoku_env import GameConfig
 from tests.agents.alphazero.test_network import TINY, random_batch
 
 
@@ -75,3 +76,16 @@ def test_default_threads_keep_to_the_process_share(
         monkeypatch.setenv("OMP_NUM_THREADS", share)
     monkeypatch.setattr("os.cpu_count", lambda: cpus)
     assert default_threads() == threads
+
+
+def test_an_alphazero_agent_uses_one_torch_thread_unless_told(monkeypatch) -> None:
+    """Two threads a process on shared cores starved clock searches to one
+    simulation a move; the agent takes one unless asked for more."""
+    from agents.alphazero.agent import AlphaZeroAgent
+
+    monkeypatch.setattr(torch, "get_num_threads", lambda: 4)
+    asked: list[int] = []
+    monkeypatch.setattr(torch, "set_num_threads", asked.append)
+    AlphaZeroAgent(GameConfig(board_size=9), weights="9x9")
+    AlphaZeroAgent(GameConfig(board_size=9), weights="9x9", threads=3)
+    assert asked == [1, 3]

@@ -1,52 +1,80 @@
-"""The reference scales ship with the package and match the ladders in docs/."""
+"""The reference scales: shipped as package data, versioned, frozen, anchors pinned."""
 
 from __future__ import annotations
 
 import csv
+import io
 from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from gomoku_apps.arena.reference import (
-    ANCHOR_FILES,
+    REFERENCE_SCALES,
     Anchor,
+    check_work_budget,
+    latest_scale,
     parse_anchors,
     read_scale,
     reference_scale,
 )
+from gomoku_apps.arena.runner import GameTask, play_task
 from gomoku_env import GameConfig, Rule
 
 ROOT = Path(__file__).resolve().parents[3]
 
+PINNED = {
+    "15x15-v0": {"random": (0.0, 0.0), "heuristic": (980.7, 288.7)},
+    "9x9-v0": {"random": (0.0, 0.0), "heuristic": (781.1, 256.1)},
+}
+"""Numbers of published scales: a change to a published version fails here (a rerun
+becomes a new version instead)."""
 
-@pytest.mark.parametrize("size", sorted(ANCHOR_FILES))
-def test_the_anchors_load_as_package_data_and_match_the_docs(size):
-    name = ANCHOR_FILES[size]
-    text = resources.files("gomoku_apps.arena").joinpath("anchors", name).read_text()
-    scale = reference_scale(size)
-    assert scale.config == GameConfig(size, 5, Rule.FREESTYLE)
+
+@pytest.mark.parametrize("version", sorted(REFERENCE_SCALES))
+def test_every_scale_loads_as_package_data_under_its_version(version):
+    text = resources.files("gomoku_apps.arena").joinpath("anchors", f"{version}.csv")
+    name, anchors = parse_anchors(text.read_text("utf-8"), version)
+    scale = reference_scale(version=version)
+    assert name == scale.name == version
+    assert scale.anchors == anchors
+    assert scale.config == REFERENCE_SCALES[version]
+    assert scale.config.rule is Rule.FREESTYLE and scale.config.win_length == 5
     assert scale.anchor("random") == Anchor("random", 0.0, 0.0)
-    with (ROOT / "docs" / name).open(encoding="utf-8") as docs:
-        rows = list(csv.DictReader(docs))
-    assert [(a.spec, a.rating) for a in scale.anchors] == [
-        (row["agent"], float(row["rating"])) for row in rows
-    ]
-    assert parse_anchors(text, name) == scale.anchors
+    assert all(anchor.margin >= 0 for anchor in anchors)
 
 
-def test_pyproject_declares_the_anchors_as_package_data():
+@pytest.mark.parametrize("version", sorted(PINNED))
+def test_published_numbers_are_pinned(version):
+    scale = reference_scale(version=version)
+    for spec, (rating, margin) in PINNED[version].items():
+        anchor = scale.anchor(spec)
+        assert (anchor.rating, anchor.margin) == (rating, margin)
+
+
+def test_the_newest_version_of_a_board_size_is_the_default():
+    for size in (9, 15):
+        version = latest_scale(size)
+        assert reference_scale(size).name == version
+        assert version.startswith(f"{size}x{size}-v")
+    with pytest.raises(ValueError, match=r"board size 13.*9x9 and 15x15.*--reference"):
+        reference_scale(13)
+    with pytest.raises(ValueError, match="no reference scale '9x9-v99'"):
+        reference_scale(version="9x9-v99")
+
+
+def test_pyproject_declares_the_scales_as_package_data():
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     with (ROOT / "pyproject.toml").open("rb") as stream:
         package_data = tomllib.load(stream)["tool"]["setuptools"]["package-data"]
     patterns = package_data["gomoku_apps.arena"]
     package = ROOT / "gomoku_apps" / "arena"
     declared = {path.name for pattern in patterns for path in package.glob(pattern)}
-    assert set(ANCHOR_FILES.values()) <= declared
+    assert {f"{version}.csv" for version in REFERENCE_SCALES} <= declared
 
 
 def test_anchors_are_chosen_by_spec_or_by_unique_name():
-    scale = reference_scale(9)
+    scale = reference_scale(version="9x9-v0")
     chosen = scale.select(["mcts:simulations=400", "heuristic", "random", "random"])
     assert [a.spec for a in chosen.anchors] == [
         "mcts:simulations=400",
@@ -59,26 +87,49 @@ def test_anchors_are_chosen_by_spec_or_by_unique_name():
         scale.select(["gnugo"])
 
 
-def test_no_reference_for_other_sizes():
-    with pytest.raises(ValueError, match=r"board size 13.*9x9 and 15x15.*--reference"):
-        reference_scale(13)
+def test_an_anchor_must_be_on_a_work_budget():
+    config = GameConfig(9)
+    check_work_budget("mcts:simulations=100", config)
+    check_work_budget("alphabeta:nodes=500", config)
+    check_work_budget("alphabeta", config)  # its default budget counts nodes
+    with pytest.raises(ValueError, match="searches on a clock"):
+        check_work_budget("alphabeta:time=0.1", config)
+    with pytest.raises(ValueError, match="searches on a clock"):
+        check_work_budget("mcts:simulations=100,time=1", config)
+    with pytest.raises(ValueError, match="is code or a program"):
+        check_work_budget("engine:/bin/true", config)
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("agent,score\nrandom,0.5\n", r"no column \['rating'\]"),
-        ("agent,rating\nrandom,high\n", "line 2: rating 'high' is no number"),
+        ("agent,rating\nrandom,high\n", "line 2: rating 'high' or margin"),
         ("agent,rating\nrandom,inf\n", "line 2: bad rating"),
+        ("agent,rating\nrandom,nan\n", "line 2: bad rating"),
+        ("agent,rating,margin\nrandom,0,-1\n", "line 2: bad rating"),
+        ("agent,rating\nrandom,1e308\n", r"line 2: rating 1e\+308 is beyond"),
         ("agent,rating\nrandom,0\nrandom,5\n", "line 3: agent 'random' appears twice"),
+        ("agent,rating,margin\nrandom,0,0\nheuristic,5\n", "line 3: a column is missing"),
+        ("scale,agent,rating\na,random,0\nb,heuristic,5\n", "line 3: scale 'b' differs"),
+        ("agent,rating\npython:os:system,0\n", "line 2: agent 'python:os:system' runs"),
+        ("agent,rating\nengine:/bin/sh,0\n", "line 2: agent 'engine:/bin/sh' runs"),
         ("agent,rating\n", "no anchors"),
     ],
 )
-def test_a_bad_ladder_csv_is_a_clear_error(tmp_path, text, message):
+def test_a_bad_scale_csv_is_a_clear_error(tmp_path, text, message):
     path = tmp_path / "mine.csv"
     path.write_text(text)
     with pytest.raises(ValueError, match=f"mine.csv.*{message}"):
         read_scale(path, GameConfig(7))
+
+
+def test_a_trusted_file_may_name_code_agents_and_a_bom_is_ignored(tmp_path):
+    path = tmp_path / "mine.csv"
+    path.write_text("\ufeffscale,agent,rating\nmine-v1,python:my_module:agent,12\n")
+    scale = read_scale(path, GameConfig(7), trust=True)
+    assert scale.name == "mine-v1"
+    assert scale.anchors == (Anchor("python:my_module:agent", 12.0, 0.0),)
 
 
 def test_a_binary_ladder_file_is_named(tmp_path):
@@ -86,3 +137,36 @@ def test_a_binary_ladder_file_is_named(tmp_path):
     path.write_bytes(b"agent,rating\n\x89PNG\x1a\x00\xff")
     with pytest.raises(ValueError, match=r"ladder\.png, line 2: not UTF-8 text"):
         read_scale(path, GameConfig(7))
+
+
+def stored_games() -> list[tuple[str, dict[str, str]]]:
+    """The first game of every anchor pair of the built scales (v1 on)."""
+    games = []
+    for path in sorted((ROOT / "tests" / "data" / "scales").glob("*-games.csv")):
+        version = path.name.removesuffix("-games.csv")
+        rows = csv.DictReader(io.StringIO(path.read_text(encoding="utf-8")))
+        games += [(version, row) for row in rows]
+    return games
+
+
+@pytest.mark.parametrize(
+    ("version", "game"),
+    stored_games(),
+    ids=lambda value: value if isinstance(value, str) else value["black"],
+)
+def test_every_anchor_plays_its_stored_game_move_for_move(version, game):
+    """A change that alters an anchor's moves would shift a published scale."""
+    opening = tuple(int(action) for action in game["opening"].split())
+    black_seed, white_seed = (int(seed) for seed in game["seeds"].split())
+    task = GameTask(
+        0,
+        game["black"],
+        game["white"],
+        game["black"],
+        game["white"],
+        opening,
+        (black_seed, white_seed),
+        REFERENCE_SCALES[version],
+    )
+    moves = play_task(task).outcome.moves
+    assert " ".join(map(str, moves)) == game["moves"]

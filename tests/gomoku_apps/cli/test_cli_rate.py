@@ -3,15 +3,33 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 
 import pytest
 
+from gomoku_apps.arena.match import Arena
+from gomoku_apps.arena.rate import rate_to_margin
+from gomoku_apps.arena.reference import Anchor, RatingScale
 from gomoku_apps.cli.main import main
+from gomoku_env import GameConfig
 from tests.agents import faulty_agents
 
 FORFEITER = f"python:{faulty_agents.__file__}:Crashing"
-RATING_LINE = re.compile(r"^rating ([+-]?\d+) \(95% CI ([+-]?\d+) … ([+-]?\d+)\)", re.M)
+RATING_LINE = re.compile(
+    r"^rating ([+-]?\d+) \(95% CI ([+-]?\d+) … ([+-]?\d+), ±(\d+)\) on (.+), (\d+) games",
+    re.M,
+)
+TOY = GameConfig(board_size=7, win_length=4)
+TOY_SCALE = RatingScale(
+    "toy-v1",
+    TOY,
+    (
+        Anchor("random", 0.0, 0.0),
+        Anchor("mcts:simulations=30", 350.0, 40.0),
+        Anchor("heuristic", 700.0, 60.0),
+    ),
+)
 
 
 def test_rate_places_an_agent_between_the_anchors_it_beats_and_loses_to(
@@ -24,35 +42,27 @@ def test_rate_places_an_agent_between_the_anchors_it_beats_and_loses_to(
         f"2,{FORFEITER},-400.0,90.0\n"
     )
     records = tmp_path / "games"
-    code = main(
-        [
-            "rate",
-            "random",
-            "--reference",
-            str(ladder),
-            "--board-size",
-            "7",
-            "--games",
-            "4",
-            "--openings",
-            "none",
-            "--records",
-            str(records),
-            "--no-progress",
-        ]
-    )
+    arguments = ["rate", "random", "--reference", str(ladder), "--board-size", "7"]
+    arguments += ["--games", "4", "--openings", "none", "--records", str(records)]
+    assert main([*arguments, "--no-progress"]) == 2  # the file names code to run
+    assert "runs code or a program" in capsys.readouterr().err
+    code = main([*arguments, "--trust-reference", "--no-progress", "--force"])
     output = capsys.readouterr().out
     assert code == 0, output
     assert len(list(records.glob("game-*.txt"))) == 8  # 4 games per anchor
     assert output.startswith(
-        f"random on the scale of {ladder} (freestyle, win length 5)"
+        f"random on the scale of {ladder} (7x7 freestyle, win length 5): "
+        "4 games per anchor"
     )
     assert re.search(r"^heuristic +\+800 +4 +0/0/4 +0\.000$", output, re.M)
     assert re.search(rf"^{re.escape(FORFEITER)} +-400 +4 +4/0/0 +1\.000$", output, re.M)
-    rating, low, high = map(int, RATING_LINE.search(output).groups())
-    assert -400 < rating < 800 and low < rating < high
-    assert "--games 16 would halve" in output
-    assert "margins of ±90 to ±150 Elo" in output
+    rating, low, high, margin, _, games = RATING_LINE.search(output).groups()
+    assert -400 < int(rating) < 800 and int(low) < int(rating) < int(high)
+    assert int(games) == 8
+    # The anchors' margins (90, 150) widen the interval beyond the games' own.
+    assert re.search(r"the games \(±\d+\) and the anchors' own margins .*±1[0-4]\d", output)
+    assert "reproduce: gomoku rate random --board-size 7" in output
+    assert "--games 4 --openings none --seed 0" in output
 
 
 @pytest.mark.parametrize(
@@ -60,16 +70,53 @@ def test_rate_places_an_agent_between_the_anchors_it_beats_and_loses_to(
     [
         (
             ["--board-size", "9", "--rule", "renju"],
-            "9x9 reference scale was played under 9x9 freestyle, win length 5, "
-            "not 9x9 renju",
+            "9x9-v0 was played under 9x9 freestyle, win length 5, not 9x9 renju",
         ),
-        (["--board-size", "13"], "no reference ladder for board size 13"),
+        (["--board-size", "13"], "no reference scale for board size 13"),
         (["--board-size", "9", "--anchors", "mcts"], "'mcts' matches several"),
+        (["--board-size", "9", "--scale", "9x9-v9"], "no reference scale '9x9-v9'"),
+        (["--board-size", "9", "--max-games", "9"], "--max-games goes with --margin"),
         (["--board-size", "9", "--games", "0"], "expected an integer >= 1"),
+        (["--board-size", "9", "--margin", "0"], "expected a finite number > 0"),
+        (["--board-size", "9", "--margin", "-5"], "expected a finite number > 0"),
+        (["--board-size", "9", "--margin", "nan"], "expected a finite number > 0"),
+        (["--board-size", "9", "--margin", "inf"], "expected a finite number > 0"),
+        (["--board-size", "9", "--margin", "9", "--games", "4"], "not allowed with"),
     ],
 )
 def test_rate_refuses_bad_requests_before_playing(options, message, capsys):
-    usage_error = "--games" in options  # argparse's, which exits
+    usage_error = any(option in options for option in ("--games", "--margin"))
     with pytest.raises(SystemExit) if usage_error else contextlib.nullcontext():
         assert main(["rate", "random", *options, "--no-progress"]) == 2
-    assert message in capsys.readouterr().err
+    errors = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+    assert len(errors) == 1 and message in errors[0]  # one line says what is wrong
+
+
+def test_margin_plays_until_the_interval_is_that_wide():
+    margins: list[float] = []
+    rated = rate_to_margin(
+        Arena(TOY, seed=3),
+        "mcts:simulations=10",
+        TOY_SCALE,
+        margin=220,
+        on_round=lambda rated: margins.append(rated.margin),
+    )
+    assert rated.margin <= 220 < min(margins[:-1])
+    assert len(rated.games) == 4 * len(margins)  # two anchors, two games a round
+    # The interval counts the anchors' margins, weighed: between the smallest and
+    # largest that were played, and never narrower than the games' alone.
+    assert 0 < rated.anchors_margin <= 60
+    assert rated.margin >= rated.games_margin
+
+
+def test_the_same_seed_gives_the_same_rating_whatever_the_jobs():
+    one = rate_to_margin(Arena(TOY, seed=5, jobs=1), "mcts:simulations=10", TOY_SCALE, 300)
+    two = rate_to_margin(Arena(TOY, seed=5, jobs=2), "mcts:simulations=10", TOY_SCALE, 300)
+    assert one.rating == two.rating
+    assert [g.outcome.moves for g in one.games] == [g.outcome.moves for g in two.games]
+
+
+@pytest.mark.parametrize("margin", [0, -1, math.nan, math.inf, True, "50"])
+def test_a_bad_margin_is_refused(margin):
+    with pytest.raises((ValueError, TypeError), match="margin must be"):
+        rate_to_margin(Arena(TOY), "random", TOY_SCALE, margin)

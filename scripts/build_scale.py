@@ -1,0 +1,176 @@
+"""Build a reference rating scale: a chain of anchors, each pair of neighbours played.
+
+Plays every two neighbouring anchors (given weakest first, ``random`` first) ``--games``
+games against each other in the arena (book openings, colours alternating, seeded),
+in chunks whose results are kept in ``--out`` so that a stopped run resumes where it
+stopped. Then fits the chain (:mod:`gomoku_apps.arena.chain`) and writes the scale
+file ``OUT/NAME.csv``: per anchor its rating against ``random``, the 95% margin of
+that rating, the gap to its lower neighbour with its own margin, the games behind it
+and its thinking time per move. It also writes ``OUT/NAME-games.csv``: each pair's
+first game with its opening and seeds, which the tests replay move for move to pin
+every anchor's play (copy it to ``tests/data/scales/``).
+
+    python scripts/build_scale.py --board-size 9 --name 9x9-v1 --games 400 \\
+        --jobs 2 --out runs/scale-9x9 random 'mcts:simulations=100' heuristic ...
+
+Anchors must be on work budgets (simulations, nodes): a clock makes a scale depend on
+the machine it was played on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import time
+from pathlib import Path
+
+from gomoku_apps.arena.chain import PairResult, fit_chain
+from gomoku_apps.arena.match import Arena, pair_tasks
+from gomoku_apps.arena.reference import SCALE_COLUMNS, check_work_budget
+from gomoku_apps.arena.runner import GameResult, GameTask
+from gomoku_env.config import GameConfig, Rule
+from gomoku_env.files import write_text_atomically
+
+CHUNK = 50
+"""Games played between two saves of a pair's results."""
+PAIR_COLUMNS = (
+    "index",
+    "black",
+    "white",
+    "opening",
+    "seeds",
+    "winner",
+    "reason",
+    "moves",
+    "seconds",
+)
+
+
+def game_row(result: GameResult, task: GameTask) -> dict[str, object]:
+    """One finished game as a row of a pair's file, with what replays it."""
+    outcome = result.outcome
+    return {
+        "index": result.index,
+        "black": result.black,
+        "white": result.white,
+        "opening": " ".join(map(str, task.opening)),
+        "seeds": " ".join(map(str, task.seeds)),
+        "winner": result.winner or "",
+        "reason": outcome.reason,
+        "moves": " ".join(map(str, outcome.moves)),
+        "seconds": " ".join(
+            f"{seconds:.4f}:{count}"
+            for seconds, count in zip(outcome.seconds, outcome.move_counts, strict=True)
+        ),
+    }
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV file this script wrote (none if it is not there yet)."""
+    if not path.exists():
+        return []
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
+def write_rows(path: Path, rows: list[dict], columns: tuple[str, ...]) -> None:
+    """Write ``rows`` as CSV to ``path`` at once (a temporary file renamed)."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_text_atomically(path, text.getvalue())
+
+
+def play_pair(
+    arena: Arena, players: tuple[str, str], number: int, games: int, out: Path
+) -> list[dict]:
+    """The ``games`` games of pair ``number`` (lower, upper), playing those not yet in
+    its file a chunk at a time; seeded by the arena's seed and the pair's number."""
+    lower, upper = players
+    path = out / f"pair-{number:02d}.csv"
+    rows = read_rows(path)
+    if any({row["black"], row["white"]} != {lower, upper} for row in rows):
+        raise SystemExit(f"{path} holds games of other anchors than {players}")
+    seed = arena.seed + 1000 * number
+    pair = ((upper, upper), (lower, lower))
+    tasks = pair_tasks(0, pair, games, arena.openings, arena.config, seed)
+    while len(rows) < games:
+        chunk = tasks[len(rows) : len(rows) + CHUNK]
+        started = time.monotonic()
+        rows += [game_row(result, tasks[result.index]) for result in arena.play(chunk)]
+        write_rows(path, rows, PAIR_COLUMNS)
+        print(
+            f"pair {number} {upper} vs {lower}: {len(rows)}/{games} games "
+            f"({time.monotonic() - started:.0f} s for {len(chunk)})",
+            flush=True,
+        )
+    return rows
+
+
+def pair_result(rows: list[dict], lower: str, upper: str) -> PairResult:
+    """``upper``'s wins, draws and losses against ``lower`` in ``rows``."""
+    winners = [row["winner"] for row in rows]
+    return PairResult(
+        lower, upper, winners.count(upper), winners.count(""), winners.count(lower)
+    )
+
+
+def thinking(rows: list[dict]) -> dict[str, tuple[float, int]]:
+    """Seconds and moves each player of ``rows`` used (its opening stones aside)."""
+    used: dict[str, tuple[float, int]] = {}
+    for row in rows:
+        sides = row["seconds"].split()
+        for player, side in zip((row["black"], row["white"]), sides, strict=True):
+            seconds, count = side.split(":")
+            total, moves = used.get(player, (0.0, 0))
+            used[player] = (total + float(seconds), moves + int(count))
+    return used
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("anchors", nargs="+", help="agent specs, weakest first")
+    parser.add_argument("--board-size", type=int, default=9)
+    parser.add_argument("--win-length", type=int, default=5)
+    parser.add_argument("--rule", default="freestyle")
+    parser.add_argument("--name", required=True, help="the scale's version: 9x9-v1")
+    parser.add_argument("--games", type=int, default=400, help="games a pair")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    config = GameConfig(args.board_size, args.win_length, Rule(args.rule))
+    for spec in args.anchors:
+        check_work_budget(spec, config)
+    arena = Arena(config, seed=args.seed, jobs=args.jobs)
+    args.out.mkdir(parents=True, exist_ok=True)
+    pairs, firsts, used = [], [], {}
+    for number, players in enumerate(zip(args.anchors, args.anchors[1:])):
+        rows = play_pair(arena, players, number, args.games, args.out)
+        pairs.append(pair_result(rows, *players))
+        firsts.append(rows[0])
+        for player, (seconds, moves) in thinking(rows).items():
+            total, count = used.get(player, (0.0, 0))
+            used[player] = (total + seconds, count + moves)
+    scale_rows = [
+        {
+            "scale": args.name,
+            "agent": anchor.spec,
+            "rating": f"{anchor.rating:.1f}",
+            "margin": f"{anchor.margin:.1f}",
+            "gap": f"{anchor.gap:.1f}",
+            "gap_margin": f"{anchor.gap_margin:.1f}",
+            "games": anchor.games,
+            "ms_per_move": f"{1000 * used[anchor.spec][0] / used[anchor.spec][1]:.2f}",
+        }
+        for anchor in fit_chain(pairs)
+    ]
+    write_rows(args.out / f"{args.name}.csv", scale_rows, SCALE_COLUMNS)
+    write_rows(args.out / f"{args.name}-games.csv", firsts, PAIR_COLUMNS)
+    for row in scale_rows:
+        print(", ".join(f"{key}={value}" for key, value in row.items()))
+
+
+if __name__ == "__main__":
+    main()
