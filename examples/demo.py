@@ -11,9 +11,10 @@ and a game between the strongest agents written as a GIF and a game record.
 Run with ``make demo``. The players are agent specs (see ``agents/specs.py``), named by
 the one constant PLAYERS: change it to pit other agents against each other. AlphaZero
 (the shipped 15×15 network, its search with VCF checks) tops both reference ladders
-(docs/ladder-9x9.md, docs/ladder-15x15.md); a game between two of them at 0.3 s a move
-lasts 20–40 moves, under half a minute of thinking once the search kernels are
-compiled (the first run compiles them, under a minute, and caches them).
+(docs/ladder-9x9.md, docs/ladder-15x15.md). Both search 200 simulations a move (about
+0.3 s here), a work budget: the same seed plays the same game on any machine and under
+any load, which a clock would not. The first run also compiles the search kernels
+(under a minute) and caches them.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from gomoku_env.records import GameRecord
 from gomoku_env.render import RenderOptions, save_gif
 from gomoku_env.render.gif import final_caption
 
-PLAYERS = ("alphazero:time=0.3", "alphazero:time=0.3")
-"""(black, white): the strongest agents that finish a game well inside a minute."""
+PLAYERS = ("alphazero:simulations=200", "alphazero:simulations=200")
+"""(black, white): the strongest agents, on a work budget (the same game every run)."""
 BOARD_SIZE = 15
 SEED = 7
 OUT_DIR = Path("out")

@@ -22,7 +22,9 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import re
 import time
+import zlib
 from pathlib import Path
 
 from gomoku_apps.arena.chain import PairResult, fit_chain
@@ -82,17 +84,24 @@ def write_rows(path: Path, rows: list[dict], columns: tuple[str, ...]) -> None:
     write_text_atomically(path, text.getvalue())
 
 
+def pair_file_name(lower: str, upper: str) -> str:
+    """The file of a pair's games, named by its two anchors."""
+    return "pair--" + "--".join(re.sub(r"[^A-Za-z0-9.]+", "-", s) for s in (lower, upper)) + ".csv"
+
+
 def play_pair(
-    arena: Arena, players: tuple[str, str], number: int, games: int, out: Path
+    arena: Arena, players: tuple[str, str], games: int, out: Path
 ) -> list[dict]:
-    """The ``games`` games of pair ``number`` (lower, upper), playing those not yet in
-    its file a chunk at a time; seeded by the arena's seed and the pair's number."""
+    """The ``games`` games of the pair (lower, upper), playing those not yet in its
+    file a chunk at a time."""
     lower, upper = players
-    path = out / f"pair-{number:02d}.csv"
+    path = out / pair_file_name(lower, upper)
     rows = read_rows(path)
     if any({row["black"], row["white"]} != {lower, upper} for row in rows):
         raise SystemExit(f"{path} holds games of other anchors than {players}")
-    seed = arena.seed + 1000 * number
+    # Seeded by the two anchors, not their places: an anchor put between two others
+    # later leaves every other pair's games as they are.
+    seed = arena.seed + zlib.crc32(f"{lower}|{upper}".encode())
     pair = ((upper, upper), (lower, lower))
     tasks = pair_tasks(0, pair, games, arena.openings, arena.config, seed)
     while len(rows) < games:
@@ -101,7 +110,7 @@ def play_pair(
         rows += [game_row(result, tasks[result.index]) for result in arena.play(chunk)]
         write_rows(path, rows, PAIR_COLUMNS)
         print(
-            f"pair {number} {upper} vs {lower}: {len(rows)}/{games} games "
+            f"{upper} vs {lower}: {len(rows)}/{games} games "
             f"({time.monotonic() - started:.0f} s for {len(chunk)})",
             flush=True,
         )
@@ -146,8 +155,8 @@ def main() -> None:
     arena = Arena(config, seed=args.seed, jobs=args.jobs)
     args.out.mkdir(parents=True, exist_ok=True)
     pairs, firsts, used = [], [], {}
-    for number, players in enumerate(zip(args.anchors, args.anchors[1:])):
-        rows = play_pair(arena, players, number, args.games, args.out)
+    for players in zip(args.anchors, args.anchors[1:]):
+        rows = play_pair(arena, players, args.games, args.out)
         pairs.append(pair_result(rows, *players))
         firsts.append(rows[0])
         for player, (seconds, moves) in thinking(rows).items():

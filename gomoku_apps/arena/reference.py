@@ -18,8 +18,8 @@ agents are specs that the rating will build and play, so a file naming ``python:
 trusts it.
 
 >>> scale = reference_scale(9)
->>> scale.name
-'9x9-v1'
+>>> scale.name == latest_scale(9) and scale.name.startswith("9x9-v")
+True
 >>> scale.anchor("random").rating
 0.0
 """

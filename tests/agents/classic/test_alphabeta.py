@@ -191,7 +191,7 @@ def test_spec_with_unknown_option_is_a_clear_error() -> None:
 @pytest.mark.parametrize(
     ("spec", "budget", "depth"),
     [
-        ("alphabeta", Budget(time=1.0), None),
+        ("alphabeta", Budget(nodes=100_000), None),
         ("alphabeta:time=none,depth=2", None, 2),
         ("alphabeta:nodes=20000", Budget(nodes=20_000), None),
         ("alphabeta:nodes=500,time=2", Budget(nodes=500, time=2.0), None),
