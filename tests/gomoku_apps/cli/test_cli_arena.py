@@ -221,3 +221,22 @@ def test_off_a_terminal_a_long_run_says_once_how_long_the_rest_takes():
     assert len(lines) == 1
     assert lines[0].startswith("a vs b: 10/200 games played, about")
     assert "--games sets how many" in lines[0]
+
+
+def test_searches_on_work_budgets_write_the_same_records_whatever_the_jobs(
+    tmp_path, capsys
+):
+    """The reproducibility a reference scale rests on: MCTS on simulations and
+    alpha-beta on nodes play the same games for the same seed in one process or two."""
+    folders = []
+    for jobs in ("1", "2"):
+        folder = tmp_path / f"jobs-{jobs}"
+        arguments = ["arena", "mcts:simulations=20", "alphabeta:nodes=300"]
+        arguments += ["--board-size", "7", "--games", "4", "--seed", "11"]
+        assert main([*arguments, "--jobs", jobs, "--records", str(folder)]) == 0
+        folders.append(folder)
+    capsys.readouterr()
+    games = [sorted(folder.glob("game-*.txt")) for folder in folders]
+    assert len(games[0]) == 4
+    for one, two in zip(*games, strict=True):
+        assert one.read_text() == two.read_text()
