@@ -17,9 +17,12 @@ arena.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+import warnings
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+
+from gomoku_env.config import GameConfig
 
 
 @runtime_checkable
@@ -89,3 +92,33 @@ class RandomAgent:
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         return int(self._rng.choice(legal_actions(observation)))
+
+
+class OtherRulesWarning(UserWarning):
+    """A trained network plays under other rules than it was trained for."""
+
+
+def warn_if_other_rules(
+    network: str, trained: dict[str, Any], config: GameConfig
+) -> None:
+    """Warn once, in one line, when ``network`` (a name for the message) was trained
+    (``trained``: its file's ``board_size``, ``win_length`` and ``rule``, where
+    stored) for other rules than ``config``'s: it still plays, but weaker than its
+    figures say, and a network trained for four in a row plays five without knowing."""
+    played = {
+        "board_size": config.board_size,
+        "win_length": config.win_length,
+        "rule": config.rule.value,
+    }
+    differ = [
+        f"{key.replace('_', ' ')} {trained[key]} (here {played[key]})"
+        for key in played
+        if trained.get(key) is not None and trained[key] != played[key]
+    ]
+    if differ:
+        warnings.warn(
+            f"{network} was trained for {', '.join(differ)}: expect it to play "
+            "weaker than on its own rules (weights=NAME_OR_FILE picks another)",
+            OtherRulesWarning,
+            stacklevel=3,
+        )

@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.base import legal_actions
+from agents.base import legal_actions, warn_if_other_rules
 from gomoku_env.config import GameConfig
 from gomoku_env.files import WEIGHTS_LIMIT, check_regular_file, write_atomically
 from gomoku_env.planes import PLANE_COUNT
@@ -166,10 +166,16 @@ def save_policy(
     )
 
 
-def load_policy(path: str | os.PathLike[str]) -> PolicyNetwork:
-    """The network saved by :func:`save_policy` at ``path``, in evaluation mode."""
+def load_policy(
+    path: str | os.PathLike[str], config: GameConfig | None = None
+) -> PolicyNetwork:
+    """The network saved by :func:`save_policy` at ``path``, in evaluation mode; with
+    ``config``, a warning if it was trained for another board size or win length
+    (:func:`agents.base.warn_if_other_rules`)."""
     path = check_regular_file(path, "a policy file", WEIGHTS_LIMIT)
     checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    if config is not None:
+        warn_if_other_rules(f"the policy {Path(path).name}", checkpoint, config)
     network = PolicyNetwork(PolicyShape(**checkpoint["shape"]))
     network.load_state_dict(checkpoint["state_dict"])
     return network.eval()
@@ -196,11 +202,12 @@ def load_agent(
 ) -> NetworkAgent:
     """The agent of the spec ``python:agents.torch_policy:load_agent,path=FILE``.
 
-    ``config`` and ``seed`` are accepted for the spec loader; the network plays any
-    board size and draws no randomness.
+    The network plays any board size (it warns when ``config``'s rules are not those
+    it was trained for) and draws no randomness; ``seed`` is accepted for the spec
+    loader.
     """
     if not path:
         raise ValueError(
             "load_agent needs a path: python:agents.torch_policy:load_agent,path=FILE"
         )
-    return NetworkAgent(load_policy(path))
+    return NetworkAgent(load_policy(path, config))

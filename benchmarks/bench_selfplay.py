@@ -62,7 +62,7 @@ def main() -> None:
     arguments = parser.parse_args()
     torch.set_num_threads(1)
     if arguments.weights:
-        network = load_weights_option(arguments.weights, GAME.board_size)
+        network = load_weights_option(arguments.weights, GAME)
     else:
         torch.manual_seed(0)
         network = PolicyValueNet().eval()

@@ -86,7 +86,11 @@ def write_rows(path: Path, rows: list[dict], columns: tuple[str, ...]) -> None:
 
 def pair_file_name(lower: str, upper: str) -> str:
     """The file of a pair's games, named by its two anchors."""
-    return "pair--" + "--".join(re.sub(r"[^A-Za-z0-9.]+", "-", s) for s in (lower, upper)) + ".csv"
+    return (
+        "pair--"
+        + "--".join(re.sub(r"[^A-Za-z0-9.]+", "-", s) for s in (lower, upper))
+        + ".csv"
+    )
 
 
 def play_pair(
@@ -155,7 +159,7 @@ def main() -> None:
     arena = Arena(config, seed=args.seed, jobs=args.jobs)
     args.out.mkdir(parents=True, exist_ok=True)
     pairs, firsts, used = [], [], {}
-    for players in zip(args.anchors, args.anchors[1:]):
+    for players in zip(args.anchors, args.anchors[1:], strict=False):
         rows = play_pair(arena, players, args.games, args.out)
         pairs.append(pair_result(rows, *players))
         firsts.append(rows[0])

@@ -26,7 +26,6 @@ after each move for overlays and logs.
 from __future__ import annotations
 
 import os
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ import numpy as np
 from agents.alphazero.checkpoint import default_weights, load_network, resolve_weights
 from agents.alphazero.evaluator import NetworkEvaluator, configure_threads
 from agents.alphazero.network import PolicyValueNet
+from agents.base import warn_if_other_rules
 from agents.budget import ALPHAZERO_BUDGET, TREE_SEARCH_LIMITS, Budget
 from agents.mcts import MCTSAgent
 from agents.search import ALPHAZERO_PRESET, SearchOptions
@@ -44,25 +44,24 @@ CACHE_SIZE = 4_096
 
 
 def load_weights_option(
-    weights: str | os.PathLike[str] | PolicyValueNet | None, board_size: int
+    weights: str | os.PathLike[str] | PolicyValueNet | None, config: GameConfig
 ) -> PolicyValueNet:
     """The network a ``weights`` option names (default: bundled, for the size).
 
-    A network trained on another board size still plays (it is fully convolutional),
-    but weaker than its figures say: that is warned about, once per load.
+    A network trained on another board size, win length or rule still plays (it is
+    fully convolutional), but weaker than its figures say: that is warned about, once
+    per load (:func:`agents.base.warn_if_other_rules`).
     """
     if isinstance(weights, PolicyValueNet):
         return weights.eval()
-    path = default_weights(board_size) if weights is None else resolve_weights(weights)
+    path = (
+        default_weights(config.board_size)
+        if weights is None
+        else resolve_weights(weights)
+    )
     network, metadata = load_network(path)
-    trained = metadata.get("game", {}).get("board_size")
-    if trained is not None and trained != board_size:
-        warnings.warn(
-            f"the AlphaZero network {Path(path).name} was trained on {trained}x{trained}"
-            f" and plays {board_size}x{board_size} here: expect it to be weaker than "
-            f"on its own size (weights=NAME_OR_FILE picks another)",
-            stacklevel=2,
-        )
+    trained = metadata.get("game", {})
+    warn_if_other_rules(f"the AlphaZero network {Path(path).name}", trained, config)
     return network
 
 
@@ -100,7 +99,7 @@ class AlphaZeroAgent(MCTSAgent):
             budget.refuse(type(self).__name__, TREE_SEARCH_LIMITS)
         config = config if config is not None else GameConfig()
         configure_threads(threads)
-        self.network = load_weights_option(weights, config.board_size)
+        self.network = load_weights_option(weights, config)
         self.network_evaluator = NetworkEvaluator(
             self.network, device, cache_size=CACHE_SIZE
         )

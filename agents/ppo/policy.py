@@ -43,4 +43,4 @@ def load_ppo_agent(
                 f"{', '.join(WEIGHTS.names()) or 'none'}); train one with "
                 "gomoku train ppo and give weights=FILE"
             )
-    return NetworkAgent(load_policy(WEIGHTS.resolve(weights)))
+    return NetworkAgent(load_policy(WEIGHTS.resolve(weights), config or GameConfig()))

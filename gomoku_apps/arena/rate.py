@@ -68,7 +68,9 @@ class RatedAgent:
     @property
     def margin(self) -> float:
         """The half-width of the 95% interval (the wider side)."""
-        return max(self.rating.rating - self.rating.low, self.rating.high - self.rating.rating)
+        return max(
+            self.rating.rating - self.rating.low, self.rating.high - self.rating.rating
+        )
 
     def tally(self, anchor_name: str) -> Tally:
         """The new agent's W/D/L against the anchor named ``anchor_name``."""
@@ -148,7 +150,9 @@ def rate_to_margin(
         )[:ROUND_ANCHORS]
         tasks = []
         for k in nearest:
-            opening = arena.openings[(len(results) + len(tasks)) // 2 % len(arena.openings)]
+            opening = arena.openings[
+                (len(results) + len(tasks)) // 2 % len(arena.openings)
+            ]
             players = ((name, spec), (anchor_names[k], scale.anchors[k].spec))
             tasks += pair_tasks(
                 len(results) + len(tasks),

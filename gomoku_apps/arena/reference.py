@@ -181,7 +181,9 @@ def latest_scale(board_size: int) -> str:
     return max(versions, key=lambda name: int(name.rsplit("-v", 1)[1]))
 
 
-def reference_scale(board_size: int | None = None, version: str | None = None) -> RatingScale:
+def reference_scale(
+    board_size: int | None = None, version: str | None = None
+) -> RatingScale:
     """A shipped scale: ``version`` (``"9x9-v1"``), or the newest for ``board_size``."""
     if version is None:
         if board_size is None:

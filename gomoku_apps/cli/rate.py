@@ -101,9 +101,7 @@ def run_rate(arguments: argparse.Namespace) -> int:
     if arguments.reference:
         if arguments.scale:
             raise ValueError("give --scale or --reference, not both")
-        scale = read_scale(
-            arguments.reference, arena.config, arguments.trust_reference
-        )
+        scale = read_scale(arguments.reference, arena.config, arguments.trust_reference)
     else:
         size = arena.config.board_size
         scale = reference_scale(None if arguments.scale else size, arguments.scale)

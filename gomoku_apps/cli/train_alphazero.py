@@ -178,7 +178,7 @@ def _train(arguments: argparse.Namespace, workers: Any) -> int:
     if options.export:
         save_network(run.network, options.export, metadata=run.export_metadata())
         print(f"exported the network to {options.export}")
-    print(where_to_play(result, ROUTE, config.game.board_size))
+    print(where_to_play(result, ROUTE, config.game))
     return 0
 
 

@@ -116,7 +116,7 @@ def run_training(arguments: argparse.Namespace) -> int:
     if options.export:
         save_policy(options.export, run.network, config.game)
         print(f"exported the network to {options.export}")
-    print(training.where_to_play(result, ROUTE, config.board_size))
+    print(training.where_to_play(result, ROUTE, config.game))
     return 0
 
 

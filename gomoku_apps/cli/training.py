@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -123,13 +124,25 @@ def before_and_after(trained: Any, start: Any, game: Any, how: str) -> str:
     )
 
 
-def where_to_play(result: Any, spec: str, size: int) -> str:
-    """The closing line: the trained network's file, how to play and rate it."""
-    agent = f"{spec}:weights={result}"
-    return (
-        f"the trained network: {result} (play it: gomoku play --white {agent} "
-        f"--board-size {size}; rate it: gomoku rate {agent} --board-size {size})"
-    )
+def where_to_play(result: Any, spec: str, game: Any) -> str:
+    """The closing line: the trained network's file, and commands that play and rate
+    it under the rules of ``game`` (a :class:`gomoku_env.GameConfig`), which it was
+    trained for; where no reference scale has those rules, how to make a ladder."""
+    from gomoku_apps.arena.reference import REFERENCE_SCALES
+
+    agent = shlex.quote(f"{spec}:weights={result}")
+    rules = f"--board-size {game.board_size} --win-length {game.win_length}"
+    if game.rule.value != "freestyle":
+        rules += f" --rule {game.rule.value}"
+    scales = [name for name, config in REFERENCE_SCALES.items() if config == game]
+    if scales:
+        rate = f"rate it: gomoku rate {agent} {rules} --margin 50"
+    else:
+        rate = (
+            "no reference scale has these rules, so rate it on a ladder of your own: "
+            f"gomoku ladder random heuristic {agent} {rules} --output mine"
+        )
+    return f"the trained network: {result} (play it: gomoku play --white {agent} {rules}; {rate})"
 
 
 def cpu_copy(network: Any) -> Any:

@@ -57,7 +57,8 @@ def test_spec_agent_plays_only_legal_moves_a_whole_game(tmp_path: Path) -> None:
 
 def test_agent_takes_the_only_legal_cell(tmp_path: Path) -> None:
     path = save_policy(tmp_path / "p.pt", PolicyNetwork(), GameConfig(5, 4))
-    agent = make_agent(f"python:agents.torch_policy:load_agent,path={path}")
+    spec = f"python:agents.torch_policy:load_agent,path={path}"
+    agent = make_agent(spec, GameConfig(5, 4))
     env = gomoku_env.env(board_size=5, win_length=4)
     env.reset(seed=0)
     observation, *_ = env.last()

@@ -140,14 +140,22 @@ def test_bundled_weights_specs_build_the_network_search() -> None:
     assert unchecked.tree.options.vcf_nodes == 0
 
 
-def test_a_network_on_a_board_it_was_not_trained_on_is_warned_about():
+def test_a_network_under_rules_it_was_not_trained_for_is_warned_about():
     import warnings
 
     from agents.specs import make_agent
     from gomoku_env import GameConfig
 
-    with pytest.warns(UserWarning, match=r"trained on 15x15 and plays 19x19"):
+    from agents.base import OtherRulesWarning
+
+    with pytest.warns(OtherRulesWarning, match=r"board size 15 \(here 19\)"):
         make_agent("alphazero:simulations=10", GameConfig(board_size=19))
+    with pytest.warns(OtherRulesWarning, match=r"win length 5 \(here 4\)") as caught:
+        make_agent("alphazero:weights=9x9,simulations=10", GameConfig(9, 4))
+    assert len(caught) == 1 and "\n" not in str(caught[0].message)
+    with pytest.warns(OtherRulesWarning, match=r"win length 5 \(here 4\)"):
+        make_agent("ppo:weights=9x9", GameConfig(9, 4))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         make_agent("alphazero:weights=9x9,simulations=10", GameConfig(board_size=9))
+        make_agent("ppo:weights=9x9", GameConfig(board_size=9))

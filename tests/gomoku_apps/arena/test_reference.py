@@ -110,8 +110,14 @@ def test_an_anchor_must_be_on_a_work_budget():
         ("agent,rating,margin\nrandom,0,-1\n", "line 2: bad rating"),
         ("agent,rating\nrandom,1e308\n", r"line 2: rating 1e\+308 is beyond"),
         ("agent,rating\nrandom,0\nrandom,5\n", "line 3: agent 'random' appears twice"),
-        ("agent,rating,margin\nrandom,0,0\nheuristic,5\n", "line 3: a column is missing"),
-        ("scale,agent,rating\na,random,0\nb,heuristic,5\n", "line 3: scale 'b' differs"),
+        (
+            "agent,rating,margin\nrandom,0,0\nheuristic,5\n",
+            "line 3: a column is missing",
+        ),
+        (
+            "scale,agent,rating\na,random,0\nb,heuristic,5\n",
+            "line 3: scale 'b' differs",
+        ),
         ("agent,rating\npython:os:system,0\n", "line 2: agent 'python:os:system' runs"),
         ("agent,rating\nengine:/bin/sh,0\n", "line 2: agent 'engine:/bin/sh' runs"),
         ("agent,rating\n", "no anchors"),

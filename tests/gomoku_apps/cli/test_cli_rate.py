@@ -56,11 +56,13 @@ def test_rate_places_an_agent_between_the_anchors_it_beats_and_loses_to(
     )
     assert re.search(r"^heuristic +\+800 +4 +0/0/4 +0\.000$", output, re.M)
     assert re.search(rf"^{re.escape(FORFEITER)} +-400 +4 +4/0/0 +1\.000$", output, re.M)
-    rating, low, high, margin, _, games = RATING_LINE.search(output).groups()
+    rating, low, high, _, _, games = RATING_LINE.search(output).groups()
     assert -400 < int(rating) < 800 and int(low) < int(rating) < int(high)
     assert int(games) == 8
     # The anchors' margins (90, 150) widen the interval beyond the games' own.
-    assert re.search(r"the games \(±\d+\) and the anchors' own margins .*±1[0-4]\d", output)
+    assert re.search(
+        r"the games \(±\d+\) and the anchors' own margins .*±1[0-4]\d", output
+    )
     assert "reproduce: gomoku rate random --board-size 7" in output
     assert "--games 4 --openings none --seed 0" in output
 
@@ -110,8 +112,12 @@ def test_margin_plays_until_the_interval_is_that_wide():
 
 
 def test_the_same_seed_gives_the_same_rating_whatever_the_jobs():
-    one = rate_to_margin(Arena(TOY, seed=5, jobs=1), "mcts:simulations=10", TOY_SCALE, 300)
-    two = rate_to_margin(Arena(TOY, seed=5, jobs=2), "mcts:simulations=10", TOY_SCALE, 300)
+    one = rate_to_margin(
+        Arena(TOY, seed=5, jobs=1), "mcts:simulations=10", TOY_SCALE, 300
+    )
+    two = rate_to_margin(
+        Arena(TOY, seed=5, jobs=2), "mcts:simulations=10", TOY_SCALE, 300
+    )
     assert one.rating == two.rating
     assert [g.outcome.moves for g in one.games] == [g.outcome.moves for g in two.games]
 

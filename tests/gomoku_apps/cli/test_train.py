@@ -118,7 +118,14 @@ def test_the_result_is_final_pt_named_in_the_last_line_with_a_before_after_figur
     assert main([*TINY_RUN, "--out", str(out)]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[-1].startswith(f"the trained network: {out / 'final.pt'}")
-    assert f"gomoku rate alphazero:weights={out / 'final.pt'}" in lines[-1]
+    # 6x6 four in a row: commands for those rules, and no reference scale to rate on.
+    agent = f"alphazero:weights={out / 'final.pt'}"
+    assert f"gomoku play --white {agent} --board-size 6 --win-length 4;" in lines[-1]
+    assert "gomoku rate" not in lines[-1]
+    assert (
+        f"gomoku ladder random heuristic {agent} --board-size 6 --win-length 4"
+        in lines[-1]
+    )
     before_after = next(line for line in lines if line.startswith("before/after:"))
     assert "8 games" in before_after
     trained, metadata = load_network(out / "final.pt")
@@ -235,7 +242,11 @@ def test_train_ppo_writes_its_policy_and_resumes(
     assert lines[-3].startswith("done: 16 env steps, 1 updates")
     assert lines[-2].startswith("before/after: ")
     assert lines[-1].startswith(f"the trained network: {out / 'policy.pt'}")
-    assert f"gomoku rate ppo:weights={out / 'policy.pt'}" in lines[-1]
+    assert (
+        f"--white ppo:weights={out / 'policy.pt'} --board-size 5 --win-length 4"
+        in lines[-1]
+    )
+    assert "no reference scale has these rules" in lines[-1]
     exported = tmp_path / "policy.pt"
     more = ["--env-steps", "32", "--out", str(out), "--export", str(exported)]
     assert main([*TINY_PPO, *more]) == 0
@@ -320,3 +331,20 @@ def test_the_out_folder_fills_only_its_two_placeholders() -> None:
     assert (
         RunOptions(out="x/{size}/{0}{other}").folder("alphazero", 7) == "x/7/{0}{other}"
     )
+
+
+def test_the_closing_line_rates_on_a_reference_scale_where_one_has_the_rules() -> None:
+    from gomoku_apps.cli.training import where_to_play
+    from gomoku_env import GameConfig
+
+    line = where_to_play("run/final.pt", "alphazero", GameConfig(9))
+    assert (
+        "gomoku rate alphazero:weights=run/final.pt --board-size 9 --win-length 5"
+        in line
+    )
+    renju = where_to_play("my run/final.pt", "ppo", GameConfig(15, rule="renju"))
+    assert (
+        "'ppo:weights=my run/final.pt' --board-size 15 --win-length 5 --rule renju"
+        in renju
+    )
+    assert "gomoku rate" not in renju
