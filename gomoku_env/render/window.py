@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
+import os
+
 import pygame
+
+INVISIBLE_DRIVERS = ("offscreen", "dummy")
+"""SDL video drivers that show nothing: chosen on purpose (``SDL_VIDEODRIVER``) for
+tests and pictures, and SDL's fallback when no display can be opened."""
+
+
+class DisplayUnavailableError(ValueError):
+    """A window was asked for, and SDL could open none (it fell back to a driver
+    that shows nothing)."""
+
+
+def display_names() -> str:
+    """The display variables of this session, as the error names them."""
+    names = [
+        f"{key}={os.environ[key]}"
+        for key in ("DISPLAY", "WAYLAND_DISPLAY")
+        if os.environ.get(key)
+    ]
+    return ", ".join(names) or "no DISPLAY"
 
 
 class Window:
@@ -44,6 +65,15 @@ class Window:
 
     def _open(self, size: tuple[int, int]) -> None:
         pygame.display.init()
+        driver = pygame.display.get_driver()
+        if driver in INVISIBLE_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
+            pygame.display.quit()
+            raise DisplayUnavailableError(
+                f"no window could be opened on this display ({display_names()}): "
+                f"SDL fell back to its invisible {driver!r} driver. Check the display "
+                "(a stale DISPLAY after a closed SSH session?), or use 'gomoku serve "
+                "--open' to play in a browser"
+            )
         pygame.display.set_caption(self.title)
         self._screen = pygame.display.set_mode(size)
         self._clock = self._clock or pygame.time.Clock()

@@ -83,3 +83,29 @@ def test_without_a_display_the_window_verbs_say_what_to_do(verb, monkeypatch, ca
     error = capsys.readouterr().err
     assert "has no display" in error and "gomoku serve --open" in error
     assert len(error.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11 displays")
+@pytest.mark.parametrize("verb", [["play"], ["replay", "game.txt"]])
+def test_a_display_that_cannot_be_opened_is_named_not_run_invisibly(verb, tmp_path):
+    """A stale DISPLAY made SDL fall back to its offscreen driver: the program ran
+    unseen until killed. Now it says so and exits 2."""
+    record = GameRecord(GameConfig(board_size=9), (40, 41))
+    record.save(tmp_path / "game.txt")
+    environment = {
+        key: value for key, value in os.environ.items() if key != "SDL_VIDEODRIVER"
+    }
+    environment.update(DISPLAY=":55", SDL_AUDIODRIVER="dummy")
+    environment.pop("WAYLAND_DISPLAY", None)
+    finished = subprocess.run(
+        [sys.executable, "-m", "gomoku_apps.cli.main", *verb],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environment,
+        timeout=120,
+    )
+    errors = [line for line in finished.stderr.splitlines() if "gomoku:" in line]
+    assert finished.returncode == 2, finished.stderr
+    assert len(errors) == 1 and "DISPLAY=:55" in errors[0]
+    assert "invisible 'offscreen' driver" in errors[0]
