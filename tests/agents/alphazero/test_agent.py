@@ -143,10 +143,9 @@ def test_bundled_weights_specs_build_the_network_search() -> None:
 def test_a_network_under_rules_it_was_not_trained_for_is_warned_about():
     import warnings
 
+    from agents.base import OtherRulesWarning
     from agents.specs import make_agent
     from gomoku_env import GameConfig
-
-    from agents.base import OtherRulesWarning
 
     with pytest.warns(OtherRulesWarning, match=r"board size 15 \(here 19\)"):
         make_agent("alphazero:simulations=10", GameConfig(board_size=19))
