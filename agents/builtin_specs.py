@@ -135,6 +135,12 @@ def _ppo_loader() -> Callable[..., Agent]:
 def _make_ppo(
     config: GameConfig, seed: int | None, weights: str | None = None
 ) -> Agent:
+    """The PPO policy network of :mod:`agents.ppo`, playing its best-scored move.
+
+    Args:
+        weights: a shipped policy's name (9x9) or a policy file written by gomoku
+            train ppo (default: the shipped policy for the board size).
+    """
     return _ppo_loader()(config, seed=seed, weights=weights)
 
 

@@ -196,7 +196,7 @@ def option_help(name: str) -> list[OptionHelp]:
             option,
             tuple(old for old, new in registration.aliases.items() if new == option),
             type_name(parameter.annotation),
-            "required" if parameter.default is parameter.empty
+            "required" if parameter.default in (parameter.empty, "")
             else "none" if parameter.default is None
             else str(parameter.default).lower() if isinstance(parameter.default, bool)
             else str(parameter.default),

@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from gomoku_apps.cli.parsing import CommandParser
 from gomoku_env import __version__
@@ -71,8 +73,14 @@ def build_parser() -> CommandParser:
     return parser
 
 
+def one_line_warning(message: Warning | str, category: type[Warning], *_: Any) -> str:
+    """A warning as the command prints it: one line, no source file or line."""
+    return f"gomoku: warning: {message}\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``gomoku`` command; returns the exit code."""
+    warnings.formatwarning = one_line_warning
     parser = build_parser()
     arguments = parser.parse_args(argv)
     handler = getattr(arguments, "handler", None)
