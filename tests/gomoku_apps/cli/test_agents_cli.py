@@ -43,9 +43,11 @@ def test_a_warning_of_the_command_is_one_line_without_a_source_path(tmp_path):
     import sys
 
     finished = subprocess.run(
-        [sys.executable, "-m", "gomoku_apps.cli.main", "arena", "ppo:weights=9x9"]
-        + ["random", "--board-size", "9", "--win-length", "4", "--games", "2"]
-        + ["--no-progress"],
+        [
+            *(sys.executable, "-m", "gomoku_apps.cli.main", "arena", "ppo:weights=9x9"),
+            *("random", "--board-size", "9", "--win-length", "4", "--games", "2"),
+            "--no-progress",
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,
