@@ -161,6 +161,24 @@ def plot_curve(
     write_bytes_atomically(path, buffer.getvalue(), create_parents=True)
 
 
+SERIES_MARKERS = ("o", "s", "^", "D", "v")
+SERIES_LINES = ("-", "--", ":", "-.")
+
+
+def series_style(number: int) -> dict[str, object]:
+    """Matplotlib style of the curve's ``number``-th series: each later series is
+    drawn on top with a smaller, different marker and another line style, so two
+    series with the same scores (both at 1.0, say) both stay visible, as their legend
+    entries promise."""
+    return {
+        "marker": SERIES_MARKERS[number % len(SERIES_MARKERS)],
+        "markersize": max(3, 10 - 2 * number),
+        "linestyle": SERIES_LINES[number % len(SERIES_LINES)],
+        "linewidth": max(1.0, 3.0 - 0.7 * number),
+        "zorder": 2 + number,
+    }
+
+
 class LearningCurve:
     """Scores against ``opponents`` (agent specs) at points of a training run.
 
@@ -253,8 +271,9 @@ class LearningCurve:
             (panels[1], "steps", "env steps"),
         ):
             x = [row[column] for row in self.rows]
-            for spec in self.opponents:
-                axes.plot(x, [row[spec] for row in self.rows], marker="o", label=spec)
+            for number, spec in enumerate(self.opponents):
+                y = [row[spec] for row in self.rows]
+                axes.plot(x, y, label=spec, **series_style(number))
             axes.axhline(0.6, color="grey", linestyle=":", label="target vs heuristic")
             axes.set(xlabel=label, ylim=(-0.02, 1.02))
             axes.grid(alpha=0.3)

@@ -76,3 +76,16 @@ def test_each_snapshot_is_rated_between_the_anchors_it_beats_and_loses_to(
     assert float(written[1]["self_play_games"]) == rows[1]["self_play_games"]
     plot_curve({"6x6": rows}, "a toy scale", tmp_path / "curve.png")
     assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_series_with_equal_scores_stay_visible():
+    """Each later series is drawn on top, smaller and in another style, so one at the
+    same scores as an earlier one does not hide it (its legend entry stays true)."""
+    from gomoku_apps.arena.learning_curve import series_style
+
+    styles = [series_style(number) for number in range(4)]
+    assert len({style["marker"] for style in styles}) == 4
+    assert len({style["linestyle"] for style in styles}) == 4
+    sizes = [style["markersize"] for style in styles]
+    assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == 4
+    assert [style["zorder"] for style in styles] == sorted(s["zorder"] for s in styles)
