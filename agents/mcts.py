@@ -87,6 +87,8 @@ class SearchSummary:
         return (self.visits / max(total, 1)).astype(np.float32)
 
 
+WARM_UP_SIMULATIONS = 8
+"""Simulations of :meth:`MCTSAgent.warm_up`'s throwaway search."""
 STARVED_SIMULATIONS = 16
 """Fewer simulations than this in a move searched on a clock: a starved search."""
 
@@ -150,6 +152,15 @@ class MCTSAgent:
             self.tree.reseed(None if seed is None else int(self._rng.integers(2**62)))
         self._searched: np.ndarray | None = None
         self.tree.reset(Board(self.config))
+
+    def warm_up(self) -> None:
+        """Run the search once on a throwaway tree (a few simulations from the empty
+        board), so that compiling its kernels (and, for a network, its first forward
+        pass) happens now and not in a timed move. The agent's own tree and
+        generators are untouched: its moves stay those of its seed."""
+        tree = SearchTree(self.config, replace(self.tree.options, max_nodes=256))
+        tree.reset(Board(self.config))
+        run_searches([tree], self.evaluator, WARM_UP_SIMULATIONS, None)
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         """The move for the position in this PettingZoo observation."""

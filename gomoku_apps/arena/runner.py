@@ -101,9 +101,16 @@ _AGENT_CACHE: dict[tuple[str, str, GameConfig], Agent] = {}
 
 
 def _agent(name: str, spec: str, config: GameConfig) -> Agent:
+    """The agent of ``spec`` for this process, built once; an agent that can warm up
+    (compile its kernels: :meth:`agents.mcts.MCTSAgent.warm_up`) does so now, so
+    that compiling is not counted as thinking time in its first game."""
     key = (name, spec, config)
     if key not in _AGENT_CACHE:
-        _AGENT_CACHE[key] = make_agent(spec, config)
+        agent = make_agent(spec, config)
+        warm_up = getattr(agent, "warm_up", None)
+        if callable(warm_up):
+            warm_up()
+        _AGENT_CACHE[key] = agent
     return _AGENT_CACHE[key]
 
 

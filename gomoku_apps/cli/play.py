@@ -72,7 +72,11 @@ def make_seat(spec: str, config: GameConfig, seed: int | None) -> Seat:
     """A person's seat for "human", else the agent built from ``spec``."""
     if spec.strip().lower() == HUMAN:
         return Seat(HUMAN)
-    return Seat(spec, make_agent(spec, config, seed))
+    agent = make_agent(spec, config, seed)
+    warm_up = getattr(agent, "warm_up", None)
+    if callable(warm_up):
+        warm_up()  # compile now, not during its first move's thinking time
+    return Seat(spec, agent)
 
 
 def run_play(arguments: argparse.Namespace) -> int:

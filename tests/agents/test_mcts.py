@@ -256,3 +256,33 @@ def test_a_starved_clock_search_warns_once_naming_the_fix() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a work budget never warns, however small
         counted.act_on_board(board)
+
+
+@pytest.mark.parametrize("spec", ["mcts:simulations=40", "alphazero:simulations=20"])
+def test_warming_up_compiles_without_changing_a_move(spec: str) -> None:
+    """The arena warms an agent up before its first game (so compiling is not counted
+    as thinking); the agent then plays exactly the moves it would have played."""
+    config = GameConfig(board_size=9)
+    moves = []
+    for warm in (False, True):
+        agent = make_agent(spec, config, seed=3)
+        if warm:
+            agent.warm_up()
+        board = Board(config)
+        for _ in range(4):
+            board.play(agent.act_on_board(board))
+        moves.append(board.moves)
+    assert moves[0] == moves[1]
+
+
+def test_the_arena_warms_each_agent_up_once(monkeypatch) -> None:
+    from gomoku_apps.arena import runner
+
+    warmed = []
+    monkeypatch.setattr(MCTSAgent, "warm_up", lambda self: warmed.append(self))
+    runner.close_agents()
+    config = GameConfig(board_size=7)
+    first = runner._agent("a", "mcts:simulations=5", config)
+    assert runner._agent("a", "mcts:simulations=5", config) is first
+    assert warmed == [first]
+    runner.close_agents()
