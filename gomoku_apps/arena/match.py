@@ -17,6 +17,7 @@ results for the same seed.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,19 @@ from gomoku_apps.arena.sprt import SPRT, SPRTDecision
 from gomoku_apps.arena.stats import ScoreSummary, summarize
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
+
+MAX_GAMES = 100_000
+"""Games one match (or one pairing of a ladder or rating) may ask for: every task is
+built before the first game, so a larger count is refused before it allocates."""
+MAX_MOVE_TIME = 3600.0
+"""The longest per-move time limit, in seconds (a clock past this overflows)."""
+
+
+def local_job_limit() -> int:
+    """Worker processes a local run may start: this machine's CPUs (at least 2). Each
+    worker holds its own agents (a network, a search tree), so more would only share
+    the cores and multiply the memory."""
+    return max(2, os.cpu_count() or 1)
 
 
 def player_names(specs: Sequence[str]) -> list[str]:
@@ -134,6 +148,9 @@ def pairing_tasks(
     arena: Arena, pairings: Iterable[tuple[Player, Player]], games_per_pair: int
 ) -> list[GameTask]:
     """Tasks for ``games_per_pair`` games of each pairing, numbered one after another."""
+    check_number(
+        "games_per_pair", games_per_pair, minimum=1, maximum=MAX_GAMES, integer=True
+    )
     tasks: list[GameTask] = []
     for players in pairings:
         tasks += pair_tasks(
@@ -180,12 +197,13 @@ class Arena:
         overwrite_records: bool = False,
     ) -> None:
         if jobs is not None or ray is None:
-            check_number("jobs", jobs, minimum=1, integer=True)
+            limit = local_job_limit() if ray is None else None
+            check_number("jobs", jobs, minimum=1, maximum=limit, integer=True)
         if ray is not None:
             import_ray()
-        if move_time_limit is not None and not move_time_limit > 0:
-            raise ValueError(
-                f"move_time_limit must be > 0 seconds, got {move_time_limit!r}"
+        if move_time_limit is not None:
+            check_number(
+                "move_time_limit", move_time_limit, above=0, maximum=MAX_MOVE_TIME
             )
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed must be an int >= 0, got {seed!r}")
@@ -251,7 +269,7 @@ class Arena:
         A Ctrl-C or a worker process that dies ends the match early with the games
         finished so far, and :attr:`MatchResult.stopped` says why.
         """
-        check_number("games", games, minimum=1, integer=True)
+        check_number("games", games, minimum=1, maximum=MAX_GAMES, integer=True)
         self.check_specs((a, b))
         names = tuple(player_names((a, b)))
         players = ((names[0], a), (names[1], b))

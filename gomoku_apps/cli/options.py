@@ -38,6 +38,20 @@ def positive_int(text: str) -> int:
     return _checked(text, int, minimum=1)
 
 
+def games_count(text: str) -> int:
+    """argparse type: a number of games, 1 to the arena's MAX_GAMES."""
+    from gomoku_apps.arena.match import MAX_GAMES
+
+    return _checked(text, int, minimum=1, maximum=MAX_GAMES)
+
+
+def move_seconds(text: str) -> float:
+    """argparse type: a per-move limit in seconds, > 0 and at most MAX_MOVE_TIME."""
+    from gomoku_apps.arena.match import MAX_MOVE_TIME
+
+    return _checked(text, float, above=0, maximum=MAX_MOVE_TIME)
+
+
 def positive_float(text: str) -> float:
     """argparse type: a finite float > 0."""
     return _checked(text, float, above=0)
@@ -110,7 +124,7 @@ def add_games_argument(
     parser.add_argument(
         "--games",
         *aliases,
-        type=positive_int,
+        type=games_count,
         default=default,
         metavar="N",
         help=f"games {per}",
@@ -142,7 +156,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     add_ray_argument(run, "play the games")
     run.add_argument(
         "--move-time",
-        type=positive_float,
+        type=move_seconds,
         metavar="SECONDS",
         help="per-move limit; a slower move forfeits the game",
     )

@@ -17,8 +17,8 @@ from gomoku_apps.cli.options import (
     add_games_argument,
     add_games_parser,
     arena_from_options,
+    games_count,
     positive_float,
-    positive_int,
     progress_from_options,
 )
 
@@ -51,7 +51,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--max-games",
-        type=positive_int,
+        type=games_count,
         metavar="N",
         help="with --margin: stop after N games even if the interval is wider "
         "(default 4000)",

@@ -77,11 +77,33 @@ def test_arena_command_with_sprt(capsys):
         (["arena", "random", "nobody", "--board-size", "7"], "unknown agent 'nobody'"),
         (["arena", "random", "random", "--board-size", "4"], "board_size"),
         (["arena", "random", "random", "--sprt", "5", "1"], "elo0 must be below"),
+        (["arena", "random", "random", "--jobs", "4096"], "jobs must be an int"),
     ],
 )
 def test_arena_command_errors(arguments, message, capsys):
     assert main(arguments) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--games", "1000000000", "<= 100000"),
+        ("--move-time", "1e10", "<= 3600"),
+        ("--move-time", "nan", "a finite number"),
+    ],
+)
+@pytest.mark.parametrize("command", ["arena", "ladder", "rate"])
+def test_sizes_a_command_would_allocate_are_bounded_first(
+    command, option, value, message, capsys
+):
+    """A billion games built every task before the first game (3 GB, no output); a
+    move time of 1e10 s overflowed the clock in every game. Both are refused now."""
+    agents = ["random"] if command == "rate" else ["random", "heuristic"]
+    with pytest.raises(SystemExit):
+        main([command, *agents, "--board-size", "9", option, value])
+    errors = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+    assert len(errors) == 1 and message in errors[0]
 
 
 @pytest.mark.parametrize(
