@@ -12,6 +12,7 @@ the brain adopts them.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from typing import TextIO
 
@@ -48,11 +49,12 @@ def board_from_block(stones: list[tuple[int, int]], config: GameConfig) -> Board
         ProtocolError: a point is listed twice, the stone counts cannot have the brain
             to move, or somebody has already won.
     """
-    actions = [action for action, _ in stones]
-    if len(set(actions)) != len(actions):
-        repeated = sorted({a for a in actions if actions.count(a) > 1})
-        points = ", ".join(format_point(a, config.board_size) for a in repeated)
-        raise ProtocolError(f"BOARD lists these points twice: {points}")
+    counts = Counter(action for action, _ in stones)
+    repeated = sorted(action for action, count in counts.items() if count > 1)
+    if repeated:
+        points = ", ".join(format_point(a, config.board_size) for a in repeated[:10])
+        more = f" and {len(repeated) - 10} more" if len(repeated) > 10 else ""
+        raise ProtocolError(f"BOARD lists these points twice: {points}{more}")
     own = [action for action, field in stones if field == OWN_STONE]
     opponent = [action for action, field in stones if field != OWN_STONE]
     if len(own) == len(opponent):
@@ -89,6 +91,18 @@ AgentFactory = Callable[[GameConfig], Agent]
 """Builds the brain's agent for a game; raises ValueError for games it cannot play."""
 
 WIN_LENGTH = 5
+ANSWER_LIMIT = 300
+"""Characters of an ERROR answer: a manager's line it quotes is cut to fit, so a 5 MB
+line does not get a 5 MB answer."""
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """``text``, cut to ``limit`` characters with a note of how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
 _TIME_KEYS = {
     "timeout_turn": "turn_ms",
     "timeout_match": "match_ms",
@@ -128,11 +142,11 @@ class Brain:
         command = parse_command(line)
         handler = getattr(self, f"_command_{command.name.lower()}", None)
         if handler is None:
-            return [f"UNKNOWN command {command.name!r} is not supported"]
+            return [f"UNKNOWN command {shorten(command.name)!r} is not supported"]
         try:
             return handler(command.argument)
         except (ProtocolError, AgentError) as error:
-            return [f"ERROR {error}"]
+            return [f"ERROR {shorten(str(error), ANSWER_LIMIT)}"]
 
     def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for abandoned moves; True once none runs."""
@@ -282,6 +296,12 @@ class Brain:
             self._block = None
             return self.handle(text)
         if text.upper() != "DONE":
+            if len(self._block) >= self.board.config.cells:
+                self._block = None
+                return [
+                    f"ERROR BOARD lists more than the board's {self.board.config.cells} "
+                    "points; the block is dropped (send BOARD again)"
+                ]
             self._block.append(text)
             return []
         lines, self._block = self._block, None

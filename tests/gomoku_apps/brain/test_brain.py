@@ -371,3 +371,30 @@ def test_info_numbers_out_of_range_say_so_and_change_nothing(line, answer):
     assert brain.clock.turn_ms == 5000 and brain.clock.match_ms is None
     assert brain.handle("INFO timeout_turn 2147483647") == []
     assert brain.clock.turn_ms == 2147483647
+
+
+def test_huge_inputs_cost_little_and_get_short_answers():
+    """A BOARD block longer than the board is dropped at once (it held 300,000 lines
+    and checked them for repeats in quadratic time); answers quote at most a few
+    hundred characters of a line (a 5 MB line got a 5 MB answer)."""
+    import time
+
+    brain = make_brain()
+    brain.handle("START 15")
+    brain.handle("BOARD")
+    answers = [brain.handle("7,7,1") for _ in range(226)]
+    assert answers[:225] == [[]] * 225
+    assert answers[225][0].startswith("ERROR BOARD lists more than the board's 225")
+    assert brain.handle("DONE") == ["UNKNOWN command 'DONE' is not supported"]
+    brain.handle("BOARD")
+    started = time.process_time()
+    for x in range(15):
+        for y in range(15):
+            brain.handle(f"{x},{y},{1 + (x + y) % 2}")
+    answer = brain.handle("DONE")
+    assert time.process_time() - started < 5  # generous: counted, not raced
+    assert len(answer) == 1 and len(answer[0]) < 400
+    (unknown,) = brain.handle("X" * 5_000_000)
+    assert unknown.startswith("UNKNOWN") and len(unknown) < 200
+    (error,) = brain.handle("TURN " + "9" * 5_000_000)
+    assert error.startswith("ERROR") and len(error) < 400
