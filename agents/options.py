@@ -42,6 +42,18 @@ from typing import Any
 
 from gomoku_env.errors import check_number
 
+QUOTE_LIMIT = 80
+"""Characters of a user's text that an error message quotes."""
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(text)``, cut to ``limit`` characters with a note of the rest: an error
+    names a bad value without echoing 10 KB of it."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text) - limit} more characters)"
+
+
 RESERVED = ("self", "config", "seed")
 """Parameters of an agent factory that the caller fills in, never a spec option."""
 
@@ -220,14 +232,14 @@ def convert(name: str, text: str, annotation: Any) -> Any:
         lowered = text.lower()
         if lowered in _BOOLEANS:
             return _BOOLEANS[lowered]
-        raise ValueError(f"{name} must be true or false, got {text!r}")
+        raise ValueError(f"{name} must be true or false, got {quoted(text)}")
     for wanted in (int, float):
         if base is wanted or (base is _INT_OR_FLOAT and wanted is float):
             try:
                 return int(text) if wanted is int and base is int else _number(text)
             except ValueError:
                 word = "an integer" if base is int else "a number"
-                raise ValueError(f"{name} must be {word}, got {text!r}") from None
+                raise ValueError(f"{name} must be {word}, got {quoted(text)}") from None
     return text
 
 

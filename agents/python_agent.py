@@ -34,6 +34,11 @@ _FILE_MODULE_PREFIX = "gomoku_user_agent_"
 
 def _import_file(path: Path) -> ModuleType:
     resolved = path.resolve()
+    if resolved.is_dir():
+        raise FileNotFoundError(
+            f"agent file {str(path)!r} is a folder; name a .py file in it "
+            "(python:FOLDER/module.py:NAME) or a module (python:package.module:NAME)"
+        )
     if not resolved.is_file():
         raise FileNotFoundError(f"agent file {str(path)!r} does not exist")
     module_name = _FILE_MODULE_PREFIX + str(abs(hash(str(resolved))))

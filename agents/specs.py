@@ -40,6 +40,7 @@ from agents.options import (
     declared_parameters,
     parameter_docs,
     parameters,
+    quoted,
     type_name,
 )
 from gomoku_env.config import GameConfig
@@ -223,7 +224,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             given twice, or a value that is not of its option's type.
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"an agent spec must be a non-empty string, got {spec!r}")
+        raise ValueError(
+            f"an agent spec must be a non-empty string, got {quoted(str(spec))}"
+        )
     name, _, option_text = spec.strip().partition(":")
     name = name.strip()
     items = [part.strip() for part in option_text.split(",")]
@@ -270,18 +273,18 @@ def check_spec(spec: str) -> tuple[str, dict[str, Any]]:
     registration = _REGISTRY.get(name)
     if registration is None:
         raise ValueError(
-            f"unknown agent {name!r} in spec {spec!r}{_nearest(name, _REGISTRY)}; "
+            f"unknown agent {quoted(name)} in spec {quoted(spec)}{_nearest(name, _REGISTRY)}; "
             f"{accepted_specs()}"
         )
     for key in options:
         if key in RESERVED:
             raise ValueError(
-                f"{key!r} is not an option of agent {name!r} in spec {spec!r}: the "
+                f"{quoted(key)} is not an option of agent {name!r} in spec {quoted(spec)}: the "
                 f"program that runs the agent sets its {key} (e.g. the arena's --seed)"
             )
         if key not in registration.options and not registration.open_options:
             raise ValueError(
-                f"unknown option {key!r} for agent {name!r} in spec {spec!r}"
+                f"unknown option {quoted(key)} for agent {name!r} in spec {quoted(spec)}"
                 f"{_nearest(key, registration.options)}; expected {usage(name)}"
             )
     return name, options
@@ -305,7 +308,7 @@ def make_agent(
         )
     except TypeError as error:
         raise ValueError(
-            f"bad options for agent {name!r} in spec {spec!r}: {error}; "
+            f"bad options for agent {name!r} in spec {quoted(spec)}: {error}; "
             f"expected {usage(name)}"
         ) from None
     except (ValueError, FileNotFoundError, AgentFailedError):

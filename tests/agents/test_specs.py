@@ -234,3 +234,25 @@ def test_usage_lists_every_declared_option_with_its_type():
 def test_non_finite_numbers_are_refused_in_every_spec(spec):
     with pytest.raises(ValueError, match="must be a finite number"):
         make_agent(spec)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mcts:simulations=" + "9" * 10_000,
+        "mcts:" + "x" * 10_000 + "=1",
+        "mcts:tactical=" + "y" * 10_000,
+        "n" * 10_000,
+    ],
+)
+def test_an_error_quotes_a_long_value_cut_short(spec):
+    """A 10 KB option value was quoted whole in the error; now a short piece and
+    how much was left out."""
+    with pytest.raises(ValueError) as caught:
+        make_agent(spec)
+    assert "more characters" in str(caught.value) and len(str(caught.value)) < 2_000
+
+
+def test_a_python_spec_naming_a_folder_says_so(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"is a folder; name a \.py file"):
+        make_agent(f"python:{tmp_path}:Agent")
