@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gomoku_env.board import COLOR_NAMES, Board
-from gomoku_env.config import GameConfig
+from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError, NotationError
 from gomoku_env.files import read_text_file, write_atomically
 from gomoku_env.kernels import EMPTY
@@ -42,6 +42,10 @@ from gomoku_env.notation import action_to_notation, notation_to_action
 RESULTS = ("black", "white", "draw", "unfinished")
 REQUIRED_HEADERS = ("Rule", "Size", "WinLength", "Black", "White", "Result")
 OPTIONAL_HEADERS = ("Reason", "Date")
+ASCII_DIGITS = "0123456789"
+MOVE_NUMBER_DIGITS = 4
+"""A move pair's number has at most this many digits (a 25×25 board has 313 pairs);
+longer ones are refused before ``int`` reads them."""
 FILE_TITLE = "# gomoku_env game record"
 HEADER_LIMIT = 200
 """Characters of a header value (a player's name, a date) at most."""
@@ -111,6 +115,17 @@ class GameRecord:
         if board.winner == EMPTY and self.reason == "five":
             raise ValueError(
                 f"reason 'five' but nobody has {self.config.win_length} in a row"
+            )
+        if self.reason.startswith("forbidden_") and (
+            self.config.rule is not Rule.RENJU or self.result != "white"
+        ):
+            raise ValueError(
+                f"reason {self.reason!r} means white won under renju, but the record "
+                f"says {self.config.rule.value} and result {self.result!r}"
+            )
+        if self.reason == "resign" and self.result not in ("black", "white"):
+            raise ValueError(
+                f"reason 'resign' means one side won, but the result is {self.result!r}"
             )
         if self.reason == "board_full" and (decided, self.result) != ("draw", "draw"):
             raise ValueError(
@@ -235,7 +250,7 @@ class _RecordParser:
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
-            if line[0].isdigit():
+            if line[0] in ASCII_DIGITS:
                 self._read_move_line(line_number, line)
             else:
                 self._read_header(line_number, line)
@@ -275,7 +290,8 @@ class _RecordParser:
     def _read_move_line(self, line_number: int, line: str) -> None:
         number, dot, rest = line.partition(".")
         expected = len(self.move_lines) + 1
-        if not dot or not number.isdigit() or int(number) != expected:
+        digits = len(number) <= MOVE_NUMBER_DIGITS and set(number) <= set(ASCII_DIGITS)
+        if not dot or not number or not digits or int(number) != expected:
             raise self.error(
                 line_number, f"expected move pair number '{expected}.', got {line!r}"
             )

@@ -84,7 +84,7 @@ def read_openings(path: str | Path, config: GameConfig) -> list[Opening]:
     """
     path = Path(path)
     openings: list[Opening] = []
-    text = read_text_file(path, "an opening file")
+    text = read_text_file(path, "an opening file").removeprefix("\ufeff")
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:

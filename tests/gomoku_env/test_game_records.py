@@ -98,6 +98,14 @@ MALFORMED = [
     (replace_line(GOOD, "Result: white", "Result: lost"), 7, "result must be one of"),
     (replace_line(GOOD, "Black: human", "Black:"), 5, "Black must name the player"),
     (replace_line(GOOD, "Reason: resign", "Reason: five"), 7, "nobody has 5 in a row"),
+    (replace_line(GOOD, "2. e6", "². e6"), 11, "expected 'Key: value'"),
+    (replace_line(GOOD, "2. e6", "0" * 4998 + "2. e6"), 11, "expected move pair"),
+    (replace_line(GOOD, "Result: white", "Result: draw"), 7, "'resign' means one"),
+    (
+        replace_line(GOOD, "Reason: resign", "Reason: forbidden_double_three"),
+        7,
+        "white won under renju, but the record says freestyle",
+    ),
 ]
 
 

@@ -50,7 +50,8 @@ def test_other_sizes_use_all_candidates():
 
 def test_user_opening_file(tmp_path):
     path = tmp_path / "openings.txt"
-    path.write_text("# my openings\n\nh8 h9  # two stones\n-\nh8,i9,j10\n")
+    # A byte order mark (some editors write one) is ignored, as in records.
+    path.write_text("\ufeffh8 h9  # two stones\n\n# more\n-\nh8,i9,j10\n")
     config = GameConfig(board_size=15)
     openings = load_openings(path, config)
     assert [describe(o, 15) for o in openings] == ["h8 h9", "-", "h8 i9 j10"]
