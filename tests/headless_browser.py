@@ -36,9 +36,13 @@ def chromium_path() -> str | None:
 
 @contextlib.contextmanager
 def chromium_page(
-    width: int = 1100, height: int = 800, scale: float = 1
+    width: int = 1100, height: int = 800, scale: float = 1, bypass_csp: bool = True
 ) -> Iterator[Any]:
     """A Playwright page in a fresh headless Chromium, closed after the block.
+
+    ``bypass_csp``: ignore the page's Content-Security-Policy, which forbids the
+    string evaluation that Playwright's ``wait_for_function`` polls with (one test
+    loads the page with the policy in force).
 
     Raises:
         RuntimeError: no Chromium or no Playwright here (the message says what to
@@ -57,7 +61,9 @@ def chromium_page(
         )
         try:
             context = browser.new_context(
-                viewport={"width": width, "height": height}, device_scale_factor=scale
+                viewport={"width": width, "height": height},
+                device_scale_factor=scale,
+                bypass_csp=bypass_csp,
             )
             yield context.new_page()
         finally:

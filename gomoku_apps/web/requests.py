@@ -130,8 +130,11 @@ def decode_json(body: bytes | str) -> dict[str, Any]:
         )
     try:
         data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise RequestError(f"the request is not valid JSON: {error}") from None
+    except (ValueError, RecursionError) as error:
+        # ValueError: bad JSON, bad UTF-8, or an integer of thousands of digits;
+        # RecursionError: arrays or objects nested tens of thousands deep.
+        reason = "nested too deep" if isinstance(error, RecursionError) else error
+        raise RequestError(f"the request is not valid JSON: {reason}") from None
     if not isinstance(data, dict):
         raise RequestError(f"expected a JSON object, got {type(data).__name__}")
     return data

@@ -163,6 +163,18 @@ def test_malformed_json_and_non_objects_are_refused(api):
         api.post("/api/games", content=b"{not json", headers=JSON), 400, "not valid"
     )
     refused(api.post("/api/games", json=[1, 2]), 400, "JSON object")
+    deep = b"[" * 30_000 + b"]" * 30_000  # a 500 with a traceback before
+    refused(api.post("/api/games", content=deep, headers=JSON), 400, "nested too deep")
+    digits = b'{"size": ' + b"9" * 5_000 + b"}"
+    refused(api.post("/api/games", content=digits, headers=JSON), 400, "not valid")
+
+
+def test_every_response_carries_the_security_headers(api):
+    for response in (api.get("/"), api.get("/static/app.js"), api.get("/api/nothing")):
+        csp = response.headers["content-security-policy"]
+        assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+        assert response.headers["referrer-policy"] == "no-referrer"
+        assert response.headers["x-frame-options"] == "DENY"
 
 
 def test_an_oversize_request_is_refused(api):

@@ -204,7 +204,7 @@ def test_move_numbers_are_shown_on_demand(page):
 
 def test_on_a_phone_the_whole_board_fits_the_screen_sharply(page, address):
     phone_screen = page.context.browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=3
+        bypass_csp=True, viewport={"width": 390, "height": 844}, device_scale_factor=3
     )
     try:
         phone = open_page(phone_screen.new_page(), address)
@@ -296,3 +296,23 @@ def test_a_loaded_record_is_played_on_from_the_move_shown(page, tmp_path):
     assert state["moves"][-1] == "d8" and state["to_move"] == "white"
     check_stones(page, state["moves"], "e5")
     page.fill("#white", "random")
+
+
+def test_the_page_works_under_its_content_security_policy(page, address):
+    """The server's policy allows only the page's own scripts, styles and server:
+    with it in force the page loads, starts its game, and the console shows no
+    violation."""
+    context = page.context.browser.new_context(bypass_csp=False)
+    try:
+        strict = context.new_page()
+        messages = []
+        strict.on("console", lambda message: messages.append(message.text))
+        strict.goto(address)
+        for _ in range(200):  # page.evaluate is not subject to the page's policy
+            if strict.evaluate("Boolean(window.gomoku && window.gomoku.page.game)"):
+                break
+            strict.wait_for_timeout(50)
+        assert strict.evaluate("window.gomoku.page.game.moves.length") == 0
+    finally:
+        context.close()
+    assert not [text for text in messages if "Content Security Policy" in text]
