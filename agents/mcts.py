@@ -29,6 +29,7 @@ search's knobs are one :class:`agents.search.SearchOptions` (default
 
 from __future__ import annotations
 
+import threading
 import time as clock
 import warnings
 from dataclasses import dataclass, replace
@@ -143,10 +144,26 @@ class MCTSAgent:
         self.tree = SearchTree(self.config, search.for_evaluator(evaluator is not None))
         self.last_summary: SearchSummary | None = None
         self._warned_starved = False
+        self._searching = threading.Lock()
         self.reset(seed)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The agent's state for pickle and copy, without its thread lock."""
+        state = self.__dict__.copy()
+        del state["_searching"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._searching = threading.Lock()
 
     def reset(self, seed: int | None = None) -> None:
         """Forget the game (and its tree); reseed when ``seed`` is given."""
+        if self._searching.locked():
+            raise RuntimeError(
+                f"{type(self).__name__}.reset() while it searches in another thread: "
+                "give each thread its own agent"
+            )
         if seed is not None or not hasattr(self, "_rng"):
             self._rng = np.random.default_rng(seed)
             self.tree.reseed(None if seed is None else int(self._rng.integers(2**62)))
@@ -168,7 +185,24 @@ class MCTSAgent:
         return self.act_on_board(board_from_observation(observation, self.config))
 
     def act_on_board(self, board: Board) -> int:
-        """The move for the side to move on ``board`` (e.g. the env's board)."""
+        """The move for the side to move on ``board`` (e.g. the env's board).
+
+        Raises:
+            RuntimeError: another thread is in this agent's search: an agent owns one
+                tree and is not thread-safe; give each thread its own agent.
+        """
+        if not self._searching.acquire(blocking=False):
+            raise RuntimeError(
+                f"{type(self).__name__} is searching in another thread: an agent "
+                "owns one search tree and is not thread-safe; give each thread its "
+                "own agent"
+            )
+        try:
+            return self._search_and_choose(board)
+        finally:
+            self._searching.release()
+
+    def _search_and_choose(self, board: Board) -> int:
         reused = self._move_root_to(board)
         started = clock.perf_counter()
         budget = self.budget.with_time(self.time_per_move)

@@ -286,3 +286,34 @@ def test_the_arena_warms_each_agent_up_once(monkeypatch) -> None:
     assert runner._agent("a", "mcts:simulations=5", config) is first
     assert warmed == [first]
     runner.close_agents()
+
+
+def test_one_agent_used_from_two_threads_is_a_clear_error() -> None:
+    """Two threads in one agent's search corrupted its tree (and the heap); the
+    second thread now gets a RuntimeError saying to give each thread its own agent."""
+    import copy
+    import threading
+
+    board = Board(GameConfig(board_size=9))
+    agent = MCTSAgent(board.config, budget=Budget(simulations=50), seed=0)
+    inside, release = threading.Event(), threading.Event()
+    search = agent._search_and_choose
+
+    def slow_search(board_seen):
+        inside.set()
+        release.wait(10)
+        return search(board_seen)
+
+    agent._search_and_choose = slow_search
+    worker = threading.Thread(target=agent.act_on_board, args=(board,))
+    worker.start()
+    assert inside.wait(10)
+    with pytest.raises(RuntimeError, match="give each thread its own agent"):
+        agent.act_on_board(board)
+    with pytest.raises(RuntimeError, match="give each thread its own agent"):
+        agent.reset()
+    release.set()
+    worker.join(10)
+    del agent._search_and_choose
+    twin = copy.deepcopy(agent)  # copies (and pickles) without the lock
+    assert twin.act_on_board(board) == agent.act_on_board(board)
