@@ -26,7 +26,12 @@ from torch import nn
 
 from agents.base import legal_actions, warn_if_other_rules
 from gomoku_env.config import GameConfig
-from gomoku_env.files import WEIGHTS_LIMIT, check_regular_file, write_atomically
+from gomoku_env.files import (
+    WEIGHTS_LIMIT,
+    check_inflated_size,
+    check_regular_file,
+    write_atomically,
+)
 from gomoku_env.planes import PLANE_COUNT
 
 MASKED_SCORE = -1e9
@@ -173,6 +178,7 @@ def load_policy(
     ``config``, a warning if it was trained for another board size or win length
     (:func:`agents.base.warn_if_other_rules`)."""
     path = check_regular_file(path, "a policy file", WEIGHTS_LIMIT)
+    check_inflated_size(path, "a policy file")
     checkpoint = torch.load(path, map_location="cpu", weights_only=True)
     if config is not None:
         warn_if_other_rules(f"the policy {Path(path).name}", checkpoint, config)

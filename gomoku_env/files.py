@@ -23,6 +23,7 @@ import errno
 import os
 import stat
 import tempfile
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -198,3 +199,34 @@ def read_text_file(
             f"{path}, line {line_number}: not UTF-8 text ({decode_error.reason} at "
             f"byte {decode_error.start}); is it {kind}?"
         ) from None
+
+
+INFLATION_RATIO = 4
+INFLATION_FLOOR = 64 * 1024 * 1024
+"""A weights archive may unpack to at most ``INFLATION_RATIO`` times its size, or to
+``INFLATION_FLOOR`` bytes if that is more: ``torch.save`` stores its members
+uncompressed (a ratio near 1), so a file that inflates far beyond its size is a
+compression bomb, refused before it is read."""
+
+
+def check_inflated_size(
+    path: Path, what: str, error: type[Exception] = ValueError
+) -> None:
+    """Refuse a zip archive (torch's file format) whose members would unpack to more
+    than :data:`INFLATION_RATIO` times the file's size (at least
+    :data:`INFLATION_FLOOR`): the file-size cap bounds the file, not what a compressed
+    file inflates to. A file that is no zip archive is left to its reader."""
+    if not zipfile.is_zipfile(path):
+        return
+    try:
+        with zipfile.ZipFile(path) as archive:
+            total = sum(member.file_size for member in archive.infolist())
+    except (zipfile.BadZipFile, OSError) as failure:
+        raise error(f"{str(path)!r} is not a readable {what}: {failure}") from None
+    limit = max(INFLATION_FLOOR, INFLATION_RATIO * path.stat().st_size)
+    if total > limit:
+        raise error(
+            f"{str(path)!r} would unpack to {total:,} bytes from "
+            f"{path.stat().st_size:,}, over the limit of {limit:,} for {what} "
+            "(a compressed file that inflates this much is refused unread)"
+        )

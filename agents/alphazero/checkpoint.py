@@ -27,7 +27,12 @@ import torch
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import NetworkConfig
 from agents.torch_policy import BundledWeights
-from gomoku_env.files import WEIGHTS_LIMIT, check_regular_file, write_atomically
+from gomoku_env.files import (
+    WEIGHTS_LIMIT,
+    check_inflated_size,
+    check_regular_file,
+    write_atomically,
+)
 from gomoku_env.planes import PLANE_COUNT
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -85,6 +90,7 @@ def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
     path = check_regular_file(
         path, "an AlphaZero weights file", WEIGHTS_LIMIT, CheckpointError
     )
+    check_inflated_size(path, "an AlphaZero weights file", CheckpointError)
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises several types for damaged files

@@ -41,13 +41,13 @@ class BudgetDefaults:
 class NetworkConfig:
     """The shape of a :class:`PolicyValueNet`; saved with its weights."""
 
-    channels: int = bounded(32, minimum=1, flag="network")
+    channels: int = bounded(32, minimum=1, maximum=1024, flag="network")
     """width of the residual trunk"""
-    blocks: int = bounded(4, minimum=1, flag="network")
+    blocks: int = bounded(4, minimum=1, maximum=64, flag="network")
     """residual blocks in the trunk"""
-    value_hidden: int = bounded(64, minimum=1)
+    value_hidden: int = bounded(64, minimum=1, maximum=4096)
     """width of the value head's hidden dense layer"""
-    input_planes: int = bounded(PLANE_COUNT, minimum=1)
+    input_planes: int = bounded(PLANE_COUNT, minimum=1, maximum=64)
     """observation planes the net reads (the env's ``PLANE_COUNT``)"""
 
     def __post_init__(self) -> None:

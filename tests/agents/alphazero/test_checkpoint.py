@@ -123,7 +123,8 @@ def test_a_claimed_huge_network_is_refused_before_allocating(
     saved: tuple[PolicyValueNet, Path],
 ) -> None:
     _, path = saved
-    _rewrite(path, network_config=NetworkConfig(channels=10**6, blocks=1).to_dict())
+    claimed = {**TINY.to_dict(), "channels": 1024, "blocks": 64}  # in bounds, huge
+    _rewrite(path, network_config=claimed)
     with pytest.raises(CheckpointError, match="do not fit a network of"):
         load_network(path)
 
@@ -172,3 +173,35 @@ def test_a_torch_file_of_something_else_says_so(tmp_path: Path) -> None:
     torch.save({"a": torch.zeros(2)}, path)
     with pytest.raises(CheckpointError, match=r"tensors\.pt.*not one that save_net"):
         load_network(path)
+
+
+def test_a_compression_bomb_is_refused_before_it_inflates(tmp_path: Path) -> None:
+    """A small deflated file that would unpack to 100 MiB (torch.save stores its
+    members uncompressed, so real weights unpack to about their size)."""
+    import zipfile
+
+    path = tmp_path / "bomb.pt"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("bomb/data/0", bytes(100 * 1024 * 1024))
+    assert path.stat().st_size < 1024 * 1024
+    with pytest.raises(CheckpointError, match="would unpack to 104,857,600 bytes"):
+        load_network(path)
+
+
+def test_a_network_claiming_a_huge_shape_is_refused_before_it_is_built(
+    saved: tuple[PolicyValueNet, Path], tmp_path: Path
+) -> None:
+    """A 1.4 KB file claiming 20,000 blocks cost 15-25 s and 0.5 GB before."""
+    import time
+
+    with pytest.raises(ValueError, match="blocks must be an int"):
+        NetworkConfig(blocks=20_000)
+    _, path = saved
+    payload = torch.load(path, weights_only=True)
+    payload["network_config"] = {**payload["network_config"], "blocks": 20_000}
+    claimed = tmp_path / "claimed.pt"
+    torch.save(payload, claimed)
+    started = time.process_time()
+    with pytest.raises(CheckpointError, match=r"bad network config: .*blocks must be"):
+        load_network(claimed)
+    assert time.process_time() - started < 5  # counted CPU time, wide margin
