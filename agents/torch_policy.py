@@ -176,15 +176,90 @@ def load_policy(
 ) -> PolicyNetwork:
     """The network saved by :func:`save_policy` at ``path``, in evaluation mode; with
     ``config``, a warning if it was trained for another board size or win length
-    (:func:`agents.base.warn_if_other_rules`)."""
+    (:func:`agents.base.warn_if_other_rules`).
+
+    Raises:
+        ValueError: naming the file: not a regular file, too large, not a policy
+            file (or one holding Python objects, which are never loaded), a bad
+            shape, or weights that do not fit it or are not finite.
+    """
     path = check_regular_file(path, "a policy file", WEIGHTS_LIMIT)
     check_inflated_size(path, "a policy file")
-    checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises several types for damaged files
+        raise ValueError(
+            f"{str(path)!r} is not a valid policy file: {load_failure(error, path)}"
+        ) from None
+    if not (
+        isinstance(checkpoint, dict)
+        and isinstance(checkpoint.get("shape"), dict)
+        and "state_dict" in checkpoint
+    ):
+        raise ValueError(
+            f"{str(path)!r} is not a policy file written by save_policy (it has no "
+            "network shape and weights)"
+        )
+    try:
+        shape = PolicyShape(**checkpoint["shape"])
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{str(path)!r} has a bad network shape: {error}") from None
     if config is not None:
-        warn_if_other_rules(f"the policy {Path(path).name}", checkpoint, config)
-    network = PolicyNetwork(PolicyShape(**checkpoint["shape"]))
-    network.load_state_dict(checkpoint["state_dict"])
+        warn_if_other_rules(f"the policy {path.name}", checkpoint, config)
+    network = PolicyNetwork(shape)
+    load_checked_state(network, checkpoint["state_dict"], str(path))
     return network.eval()
+
+
+def load_checked_state(
+    network: nn.Module,
+    state_dict: Any,
+    where: str,
+    error: type[ValueError] = ValueError,
+    described: str = "the network",
+) -> None:
+    """Load ``state_dict`` into ``network`` (``described`` in errors) after checking
+    what torch does not: every
+    tensor has the network's own dtype (an int64 or complex file truncated or cast
+    every weight silently) and finite values. Refusals name ``where`` in one line."""
+    if not isinstance(state_dict, dict):
+        raise error(f"{where!r} holds no weights")
+    expected = network.state_dict()
+    for name, tensor in state_dict.items():
+        if not torch.is_tensor(tensor):
+            raise error(f"{where!r}: weights {name} are not a tensor")
+        if name in expected and tensor.dtype != expected[name].dtype:
+            raise error(
+                f"{where!r}: weights {name} are {tensor.dtype}, not "
+                f"{expected[name].dtype}"
+            )
+        if tensor.is_floating_point() and not torch.isfinite(tensor).all():
+            raise error(f"{where!r}: weights {name} are not finite (NaN or infinite)")
+    try:
+        network.load_state_dict(state_dict)
+    except RuntimeError as failure:
+        lines = str(failure).strip().splitlines()
+        raise error(
+            f"weights in {where!r} do not fit {described}: "
+            f"{' '.join(line.strip() for line in lines[:3])}"
+        ) from None
+
+
+def load_failure(error: Exception, path: Path) -> str:
+    """Why torch could not read ``path``, in a phrase, without its advice to load it
+    unsafely (``weights_only=False`` would run any code that a file carries)."""
+    text = str(error)
+    if "Unsupported global" in text:
+        return (
+            "it holds Python objects other than tensors and plain values, which are "
+            "never loaded because loading them could run code"
+        )
+    if path.stat().st_size == 0:
+        return "the file is empty"
+    detail = ""
+    if isinstance(error, RuntimeError) and "weights_only" not in text.lower():
+        detail = f" ({text.strip().split('. ')[0].rstrip('.')})"
+    return f"it is truncated or corrupt{detail}"
 
 
 class NetworkAgent:

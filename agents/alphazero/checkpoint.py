@@ -26,7 +26,7 @@ import torch
 
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import NetworkConfig
-from agents.torch_policy import BundledWeights
+from agents.torch_policy import BundledWeights, load_checked_state, load_failure
 from gomoku_env.files import (
     WEIGHTS_LIMIT,
     check_inflated_size,
@@ -96,7 +96,7 @@ def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
     except Exception as error:  # torch raises several types for damaged files
         raise CheckpointError(
             f"{str(path)!r} is not a valid gomoku_env AlphaZero weights file: "
-            f"{_load_failure(error, path)}. {_what_to_do()}"
+            f"{load_failure(error, path)}. {_what_to_do()}"
         ) from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise CheckpointError(
@@ -164,42 +164,13 @@ def _what_to_do() -> str:
     )
 
 
-def _load_failure(error: Exception, path: Path) -> str:
-    """Why torch could not read ``path``, in a phrase, without its advice to load it
-    unsafely (``weights_only=False`` would run any code that a file carries)."""
-    text = str(error)
-    if "Unsupported global" in text:
-        return (
-            "it holds Python objects other than tensors and plain values, which are "
-            "never loaded because loading them could run code"
-        )
-    if path.stat().st_size == 0:
-        return "the file is empty"
-    detail = ""
-    if isinstance(error, RuntimeError) and "weights_only" not in text.lower():
-        detail = f" ({text.strip().split('. ')[0].rstrip('.')})"
-    return f"it is truncated or corrupt{detail}"
-
-
 def load_weights(
     network: PolicyValueNet, state_dict: Any, path: str | os.PathLike[str]
 ) -> None:
-    """Load ``state_dict`` into ``network``; a clear error when shapes differ."""
-    if not isinstance(state_dict, dict):
-        raise CheckpointError(f"{str(path)!r} holds no weights")
-    for name, tensor in state_dict.items():
-        if torch.is_tensor(tensor) and not torch.isfinite(tensor).all():
-            raise CheckpointError(
-                f"{str(path)!r}: weights {name} are not finite (NaN or infinite)"
-            )
-    try:
-        network.load_state_dict(state_dict)
-    except RuntimeError as error:
-        first_line = str(error).strip().splitlines()
-        raise CheckpointError(
-            f"weights in {str(path)!r} do not fit a network of {network.config}: "
-            f"{' '.join(line.strip() for line in first_line[:3])}"
-        ) from None
+    """Load ``state_dict`` into ``network``; a clear error when it does not fit
+    (:func:`agents.torch_policy.load_checked_state`)."""
+    described = f"a network of {network.config}"
+    load_checked_state(network, state_dict, str(path), CheckpointError, described)
 
 
 def load_network(path: str | os.PathLike[str]) -> tuple[PolicyValueNet, dict[str, Any]]:

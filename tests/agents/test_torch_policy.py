@@ -82,3 +82,45 @@ def test_bad_shape_names_the_value() -> None:
         PolicyShape(channels=0)
     with pytest.raises(ValueError, match=r"\(3, 3\)"):
         PolicyNetwork()(torch.zeros(3, 3))
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (
+            lambda c: c["state_dict"]["score_head.bias"].fill_(float("nan")),
+            "not finite",
+        ),
+        (
+            lambda c: c["state_dict"].update(extra=torch.zeros(1)),
+            "do not fit the network",
+        ),
+        (lambda c: c.update(shape={"channels": 10**9}), "bad network shape"),
+        (lambda c: c.pop("shape"), "not a policy file written by save_policy"),
+        (
+            lambda c: c["state_dict"].update(
+                {"score_head.bias": c["state_dict"]["score_head.bias"].long()}
+            ),
+            "torch.int64, not torch.float32",
+        ),
+    ],
+)
+def test_a_damaged_policy_file_is_one_clear_error(tmp_path, damage, message) -> None:
+    path = save_policy(
+        tmp_path / "p.pt", PolicyNetwork(PolicyShape(4, 1)), GameConfig(5, 4)
+    )
+    checkpoint = torch.load(path, weights_only=True)
+    damage(checkpoint)
+    torch.save(checkpoint, path)
+    with pytest.raises(ValueError, match=message) as caught:
+        load_policy(path)
+    assert "\n" not in str(caught.value) and "weights_only" not in str(caught.value)
+
+
+def test_a_policy_file_with_python_objects_gets_no_unsafe_advice(tmp_path) -> None:
+    import fractions
+
+    path = tmp_path / "pickled.pt"
+    torch.save({"shape": {}, "state_dict": {}, "x": fractions.Fraction(1, 3)}, path)
+    with pytest.raises(ValueError, match="never loaded because loading them could run"):
+        load_policy(path)
