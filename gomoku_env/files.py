@@ -55,6 +55,7 @@ def write_atomically(
     ``create_parents``.
     """
     path = Path(path)
+    check_replaceable(path)
     if create_parents:
         path.parent.mkdir(parents=True, exist_ok=True)
     if not path.parent.is_dir():
@@ -71,6 +72,29 @@ def write_atomically(
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    return path
+
+
+def check_replaceable(path: str | os.PathLike[str]) -> Path:
+    """``path`` if nothing or a regular file is there, which an atomic write may
+    replace; a ValueError for a symlink, a directory, a FIFO or a device, which the
+    rename would replace (a writer calls this before its work, too, so that a bad
+    target is refused before the work is done, not after)."""
+    path = Path(path)
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return path
+    if not stat.S_ISREG(mode):
+        kind = (
+            "a symlink" if stat.S_ISLNK(mode)
+            else "a directory" if stat.S_ISDIR(mode)
+            else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a device or socket"
+        )  # fmt: skip
+        raise ValueError(
+            f"{str(path)!r} is {kind}, not a regular file: nothing is written over it"
+        )
     return path
 
 

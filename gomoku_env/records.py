@@ -28,7 +28,6 @@ length (ending in "…"), so no name costs a viewer more than a line to draw.
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -197,7 +196,6 @@ class GameRecord:
             ValueError: ``path`` is a symlink, a device or anything else but a
                 regular file, which the rename would replace.
         """
-        _check_replaceable(Path(path))
         text = self.to_text()
         return write_atomically(
             path, lambda temporary: temporary.write_text(text, "utf-8")
@@ -210,19 +208,6 @@ class GameRecord:
         path = Path(path)
         text = read_text_file(path, "a game record", RecordError)
         return cls.from_text(text, source=str(path))
-
-
-def _check_replaceable(path: Path) -> None:
-    """Refuse to replace anything but a regular file (or nothing) at ``path``."""
-    try:
-        mode = path.lstat().st_mode
-    except FileNotFoundError:
-        return
-    if not stat.S_ISREG(mode):
-        raise ValueError(
-            f"{path} is not a regular file (a symlink, directory or device); "
-            "a game record is not saved over it"
-        )
 
 
 def _cut(message: str) -> str:

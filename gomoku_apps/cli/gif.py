@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from gomoku_apps.cli.options import add_drawing_arguments, drawing_options
+from gomoku_env.files import check_replaceable
 from gomoku_env.records import GameRecord
 from gomoku_env.render.gif import DEFAULT_FINAL_MS, DEFAULT_FRAME_MS, save_gif
 
@@ -41,6 +42,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run_gif(arguments: argparse.Namespace) -> int:
     """Render the record and say where the GIF went."""
+    check_replaceable(arguments.output)  # before the frames are drawn
     record = GameRecord.load(arguments.file)
     path = save_gif(
         record,

@@ -11,6 +11,7 @@ from gomoku_apps.cli.options import (
     arena_from_options,
     progress_from_options,
 )
+from gomoku_env.files import check_replaceable
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -52,6 +53,8 @@ def run_ladder_command(arguments: argparse.Namespace) -> int:
     arena = arena_from_options(arguments)
     size = arena.config.board_size
     prefix = arguments.output or f"ladder-{size}x{size}-{arena.config.rule.value}"
+    for suffix in (".csv", ".md", ".png"):  # refused before the games, not after
+        check_replaceable(f"{prefix}{suffix}")
     progress = progress_from_options(arguments, f"{len(arguments.agents)} agents")
     try:
         ladder = run_ladder(

@@ -34,6 +34,7 @@ from gomoku_apps.cli.training import (
     where_to_play,
 )
 from gomoku_env.config import GameConfig
+from gomoku_env.files import check_replaceable
 
 ROUTE = "alphazero"
 RESULT_FILE = "final.pt"
@@ -146,6 +147,8 @@ def _train(arguments: argparse.Namespace, workers: Any) -> int:
 
     config = training_config(arguments)
     options = AlphaZeroRunOptions(**flag_values(AlphaZeroRunOptions, arguments))
+    if options.export:
+        check_replaceable(options.export)  # refused before the training, not after
     configure_threads(options.threads)
     out = Path(options.folder(ROUTE, config.game.board_size))
     initial = resolve_weights(options.init) if options.init else None

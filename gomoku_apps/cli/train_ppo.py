@@ -21,6 +21,7 @@ from agents.options import bounded
 from agents.ppo.config import TEACHER_PRESET, PPOConfig
 from agents.teacher_games import TeacherGamesConfig
 from gomoku_apps.cli import training
+from gomoku_env.files import check_replaceable
 
 ROUTE = "ppo"
 GROUPS = {
@@ -85,6 +86,8 @@ def run_training(arguments: argparse.Namespace) -> int:
 
     config = ppo_config(arguments)
     options = training.RunOptions(**flag_values(training.RunOptions, arguments))
+    if options.export:
+        check_replaceable(options.export)  # refused before the training, not after
     curve = CurveOptions(**flag_values(CurveOptions, arguments))
     out = Path(options.folder(ROUTE, config.board_size))
     run = PPORun(config, out)

@@ -262,3 +262,15 @@ def test_searches_on_work_budgets_write_the_same_records_whatever_the_jobs(
     assert len(games[0]) == 4
     for one, two in zip(*games, strict=True):
         assert one.read_text() == two.read_text()
+
+
+def test_a_ladder_output_that_is_a_folder_is_refused_before_any_game(tmp_path, capsys):
+    (tmp_path / "mine.csv").mkdir()
+    records = tmp_path / "games"
+    arguments = ["ladder", "random", "heuristic", "--board-size", "7", "--games", "2"]
+    code = main(
+        [*arguments, "--output", str(tmp_path / "mine"), "--records", str(records)]
+    )
+    assert code == 2
+    assert "mine.csv' is a directory, not a regular file" in capsys.readouterr().err
+    assert not list(records.glob("game-*.txt"))  # no game was played

@@ -2,6 +2,7 @@
 
 import os
 
+import pytest
 from PIL import Image
 
 from gomoku_apps.cli.main import main
@@ -75,3 +76,27 @@ def test_gif_refuses_a_record_with_a_50_kb_name_at_once(tmp_path, capsys):
     path.write_text(text.replace("Black: a", "Black: " + "n" * 50_000))
     assert main(["gif", str(path), "-o", str(tmp_path / "x.gif")]) == 2
     assert "header 'Black' is 50000 characters long" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "directory"])
+def test_an_output_that_is_no_regular_file_is_refused_before_drawing(
+    tmp_path, capsys, kind
+):
+    """gomoku gif -o replaced a FIFO, a device or a symlink with a regular file (as
+    root, /dev/full); a folder there failed only after every frame was drawn."""
+
+    record = GameRecord.from_board(Board.from_moves([40, 41, 42], GameConfig(9)))
+    game = tmp_path / "game.txt"
+    record.save(game)
+    target = tmp_path / "out.gif"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "symlink":
+        (tmp_path / "kept.gif").write_text("keep me")
+        target.symlink_to(tmp_path / "kept.gif")
+    else:
+        target.mkdir()
+    assert main(["gif", str(game), "-o", str(target)]) == 2
+    assert f"is a {kind if kind != 'fifo' else 'FIFO'}" in capsys.readouterr().err
+    if kind == "symlink":
+        assert (tmp_path / "kept.gif").read_text() == "keep me"

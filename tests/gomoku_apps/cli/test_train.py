@@ -348,3 +348,14 @@ def test_the_closing_line_rates_on_a_reference_scale_where_one_has_the_rules() -
         in renju
     )
     assert "gomoku rate" not in renju
+
+
+def test_an_export_path_that_is_a_folder_is_refused_before_training(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    (tmp_path / "policy.pt").mkdir()
+    out = tmp_path / "run"
+    arguments = [*TINY_PPO, "--env-steps", "16", "--out", str(out)]
+    assert main([*arguments, "--export", str(tmp_path / "policy.pt")]) == 2
+    assert "policy.pt' is a directory" in capsys.readouterr().err
+    assert not out.exists()  # nothing trained, nothing written
