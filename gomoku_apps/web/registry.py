@@ -14,6 +14,7 @@ from collections import OrderedDict
 from gomoku_apps.web.agent_process import AgentProcess
 from gomoku_apps.web.game import WebGame, is_agent
 from gomoku_apps.web.requests import (
+    BusyError,
     GameOptions,
     RequestError,
     UnknownGameError,
@@ -32,6 +33,7 @@ class GameRegistry:
             raise ValueError(f"max_games must be at least 1, got {max_games!r}")
         self.max_games = max_games
         self._rooms: OrderedDict[str, GameRoom] = OrderedDict()
+        self._starting = 0
 
     def __len__(self) -> int:
         return len(self._rooms)
@@ -42,8 +44,19 @@ class GameRegistry:
 
     async def create(self, options: GameOptions) -> GameRoom:
         """A new game with its agents started; RequestError (and no game) when an
-        agent's spec does not build."""
-        agents = await _start_agents(options)
+        agent's spec does not build, BusyError when ``max_games`` games are already
+        starting (each starts agent processes before it counts among the games, so
+        without this limit concurrent requests started any number of them)."""
+        if self._starting >= self.max_games:
+            raise BusyError(
+                f"{self._starting} games are starting already, the most at once "
+                f"(--max-games {self.max_games}); try again when they have started"
+            )
+        self._starting += 1
+        try:
+            agents = await _start_agents(options)
+        finally:
+            self._starting -= 1
         game_id = secrets.token_urlsafe(6)
         room = GameRoom(WebGame(game_id, options, agents))
         self._rooms[game_id] = room

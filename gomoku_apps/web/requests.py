@@ -56,6 +56,12 @@ class ConflictError(RequestError):
     status = 409
 
 
+class BusyError(RequestError):
+    """Too many games are starting at once (their agents' processes)."""
+
+    status = 429
+
+
 class TooLargeError(RequestError):
     """A request body or message larger than the server accepts."""
 

@@ -328,3 +328,40 @@ def test_bad_win_lengths_and_openings_are_refused(api, body, words):
     before = len(api.get("/api/games").json()["games"])
     refused(api.post("/api/games", json={"white": "human", **body}), 400, *words)
     assert len(api.get("/api/games").json()["games"]) == before
+
+
+def test_games_starting_at_once_are_bounded_by_max_games(monkeypatch):
+    """40 concurrent creates with --max-games 4 started 90 agent processes: games
+    counted only once their agents ran. Now at most max_games start at once; the
+    rest are told to try again (429)."""
+    import asyncio
+
+    from gomoku_apps.web import registry as registry_module
+    from gomoku_apps.web.registry import GameRegistry
+    from gomoku_apps.web.requests import BusyError, GameOptions
+
+    started = []
+
+    async def slow_start(options):
+        started.append(options)
+        await asyncio.sleep(0.2)
+        return {"black": None, "white": None}
+
+    monkeypatch.setattr(registry_module, "_start_agents", slow_start)
+
+    from gomoku_env import GameConfig
+
+    options = GameOptions(GameConfig(9), "human", "human", None, 0.0, None)
+
+    async def create_many():
+        games = GameRegistry(max_games=4)
+        results = await asyncio.gather(
+            *(games.create(options) for _ in range(10)), return_exceptions=True
+        )
+        await games.close_all()
+        return results
+
+    results = asyncio.run(create_many())
+    busy = [result for result in results if isinstance(result, BusyError)]
+    assert len(started) == 4 and len(busy) == 6
+    assert busy[0].status == 429 and "--max-games 4" in str(busy[0])
