@@ -79,6 +79,18 @@ PROGRAM_AGENTS = ("python", "engine")
 COMMANDS = ("move", "undo", "resign", "swap", "new", "speed")
 COMMAND_FIELDS = {"move": ("type", "point", "color"), "speed": ("type", "delay")}
 """The fields each command accepts (a command not listed: ``type`` only)."""
+REMOTE_OPTION_LIMITS = {
+    "table_bits": 22,
+    "max_nodes": 200_000,
+    "threads": 2,
+    "simulations": 20_000,
+    "nodes": 2_000_000,
+    "vcf_nodes": 200_000,
+    "leaves_per_round": 256,
+}
+"""The most memory or CPU an agent option from a page may ask for when programs are
+not allowed (a server off loopback): ``alphabeta:table_bits=34`` asked for a 16 GiB
+table, ``alphazero:threads=100000`` for that many threads."""
 FILE_OPTIONS = ("weights",)
 """Spec options that name a file on the server's machine."""
 GAME_FIELDS = (
@@ -193,6 +205,13 @@ def check_spec(spec: object, policy: SpecPolicy) -> str:
             f"spec {shown(spec)} runs a program, which this server allows only when "
             "it listens on loopback (or with --allow-programs)"
         )
+    for key, most in REMOTE_OPTION_LIMITS.items():
+        value = options.get(key)
+        if isinstance(value, (int, float)) and value > most:
+            raise RequestError(
+                f"{key}={shown(str(value))} is more than this server gives a page's "
+                f"agent ({key} <= {most}; loopback or --allow-programs lifts this)"
+            )
     for key in FILE_OPTIONS:
         if options.get(key) is not None:
             path = _served_file(str(options[key]), policy.weights_dir)

@@ -158,6 +158,21 @@ def test_program_specs_are_refused_unless_allowed():
         )
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "alphabeta:table_bits=34",
+        "mcts:max_nodes=1000000000",
+        "alphazero:threads=100000",
+    ],
+)
+def test_off_loopback_an_agent_cannot_ask_for_unbounded_resources(spec):
+    with client(allow_programs=False) as api:
+        key = spec.split(":")[1].split("=")[0]
+        refused(api.post("/api/games", json={"black": spec}), 400, f"{key} <=")
+        assert api.get("/api/games").json()["games"] == []
+
+
 def test_malformed_json_and_non_objects_are_refused(api):
     refused(
         api.post("/api/games", content=b"{not json", headers=JSON), 400, "not valid"
