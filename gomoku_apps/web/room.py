@@ -32,6 +32,10 @@ CLOSE_TIMEOUT_S = 5.0
 step once its agents are stopped; the bound only guards against a hang)."""
 
 
+WATCHER_BACKLOG = 64
+"""Messages kept for a watcher that has not read them (the oldest are dropped)."""
+
+
 class GameRoom:
     """One game, its watchers (queues of messages) and its agents' turns."""
 
@@ -69,7 +73,7 @@ class GameRoom:
 
     def watch(self) -> asyncio.Queue[Message]:
         """A queue that receives every message about this game from now on."""
-        queue: asyncio.Queue[Message] = asyncio.Queue()
+        queue: asyncio.Queue[Message] = asyncio.Queue(maxsize=WATCHER_BACKLOG)
         self._watchers.add(queue)
         return queue
 
@@ -103,7 +107,13 @@ class GameRoom:
         await asyncio.gather(*(agent.restart() for agent in failed))
 
     def _publish(self, message: Message) -> None:
+        """Queue ``message`` for every watcher. A watcher that does not read keeps
+        only the newest :data:`WATCHER_BACKLOG` messages (each state message holds the
+        whole game, so the newest say everything): five sockets that never read grew
+        the server without bound before."""
         for queue in self._watchers:
+            if queue.full():
+                queue.get_nowait()
             queue.put_nowait(message)
 
     def _publish_state(self) -> None:

@@ -157,3 +157,27 @@ def test_on_the_real_server_an_oversize_message_closes_the_socket():
             websocket.send("{" + " " * MAX_REQUEST_BYTES + "}")
             with pytest.raises(Exception, match="1009"):
                 websocket.recv()
+
+
+def test_a_watcher_that_never_reads_keeps_only_the_newest_messages():
+    """Five sockets that never read, and a new game every 0.3 s, grew the server by
+    13 MB/s; each watcher's queue now holds the newest WATCHER_BACKLOG messages."""
+    import asyncio
+
+    from gomoku_apps.web.game import WebGame
+    from gomoku_apps.web.requests import GameOptions
+    from gomoku_apps.web.room import WATCHER_BACKLOG, GameRoom
+    from gomoku_env import GameConfig
+
+    async def flood():
+        options = GameOptions(GameConfig(9), "human", "human", None, 0.0, None)
+        room = GameRoom(WebGame("g", options, {"black": None, "white": None}))
+        idle = room.watch()
+        for number in range(10 * WATCHER_BACKLOG):
+            room._publish({"type": "state", "number": number})
+        kept = [idle.get_nowait()["number"] for _ in range(idle.qsize())]
+        await room.close()
+        return kept
+
+    kept = asyncio.run(flood())
+    assert kept == list(range(9 * WATCHER_BACKLOG, 10 * WATCHER_BACKLOG))
