@@ -68,6 +68,28 @@ def _import_pillow():
     return Image
 
 
+MAX_FRAME_MS = 60_000
+"""The longest a frame shows (GIF stores it in hundredths of a second, at most
+655.35 s; a minute is plenty)."""
+MAX_FRAME_BYTES = 1024 * 1024 * 1024
+"""Bytes of frames a GIF may hold while it is written (Pillow keeps every frame of
+an animation until it writes the file): one byte a pixel a frame."""
+
+
+def check_frame_memory(record: GameRecord, options: RenderOptions) -> None:
+    """Refuse, before drawing, a GIF whose frames would need more than
+    :data:`MAX_FRAME_BYTES` (a full 25×25 record at 64 pixels a cell needed 4 GB)."""
+    width, height = options.geometry(record.config.board_size).image_size
+    frames = len(record.moves) + 1
+    needed = frames * width * height
+    if needed > MAX_FRAME_BYTES:
+        raise ValueError(
+            f"a GIF of {frames} frames of {width}x{height} pixels would hold "
+            f"{needed / 2**30:.1f} GiB of frames while it is written, over the "
+            f"limit of {MAX_FRAME_BYTES / 2**30:.0f} GiB: choose a smaller cell size"
+        )
+
+
 def save_gif(
     record: GameRecord,
     path: str | os.PathLike[str],
@@ -81,10 +103,16 @@ def save_gif(
     ``final_ms``. The file is written atomically (a temporary file, then a rename).
     """
     for name, value in (("frame_ms", frame_ms), ("final_ms", final_ms)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 20:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 20 <= value <= MAX_FRAME_MS
+        ):
             raise ValueError(
-                f"{name} must be an int of at least 20 milliseconds, got {value!r}"
+                f"{name} must be an int from 20 to {MAX_FRAME_MS} milliseconds, "
+                f"got {value!r}"
             )
+    check_frame_memory(record, options or RenderOptions())
     image_module = _import_pillow()
     frames = [
         image_module.fromarray(frame).quantize(GIF_COLORS)

@@ -100,3 +100,43 @@ def test_an_output_that_is_no_regular_file_is_refused_before_drawing(
     assert f"is a {kind if kind != 'fifo' else 'FIFO'}" in capsys.readouterr().err
     if kind == "symlink":
         assert (tmp_path / "kept.gif").read_text() == "keep me"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--frame-ms", "655360"], "frame_ms must be an int from 20 to 60000"),
+        (["--cell-size", "64"], "GiB of frames while it is written"),
+    ],
+)
+def test_a_gif_that_would_overflow_or_outgrow_memory_is_refused_first(
+    tmp_path, capsys, options, message
+):
+    """A full 25x25 record at 64 pixels a cell took 226 s and 4 GB; a frame time of
+    655360 ms ended in an OverflowError traceback."""
+    config = GameConfig(25)
+    record = GameRecord.from_board(Board.from_moves(drawn_fill(config), config))
+    game = tmp_path / "full.txt"
+    record.save(game)
+    assert len(record.moves) == 625 and record.result == "draw"
+    assert main(["gif", str(game), "-o", str(tmp_path / "out.gif"), *options]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out.gif").exists()
+
+
+def drawn_fill(config: GameConfig) -> list[int]:
+    """Moves that fill the board without a five in a row: a cell's colour flips with
+    every row and every second column, so no line holds more than two of a colour
+    in a row; black and white moves interleaved."""
+    size = config.board_size
+    colour = {
+        row * size + col: (col // 2 + row) % 2
+        for row in range(size)
+        for col in range(size)
+    }
+    black = [cell for cell, c in colour.items() if c == 0]
+    white = [cell for cell, c in colour.items() if c == 1]
+    moves = []
+    for index in range(max(len(black), len(white))):
+        moves += black[index : index + 1] + white[index : index + 1]
+    return moves
