@@ -30,6 +30,7 @@ from gomoku_apps.cli.training import (
     TrainingProgress,
     add_route_parser,
     before_and_after,
+    claimed_run_folder,
     cpu_copy,
     where_to_play,
 )
@@ -153,7 +154,10 @@ def _train(arguments: argparse.Namespace, workers: Any) -> int:
     out = Path(options.folder(ROUTE, config.game.board_size))
     initial = resolve_weights(options.init) if options.init else None
     device = pick_device(options.device)
-    with run_folder_writes(out):
+    with (
+        claimed_run_folder(out, ROUTE, options.force),
+        run_folder_writes(out),
+    ):
         run = TrainingRun(config, out, device, initial, self_play=workers)
         state = "resuming" if run.resumed else "starting"
         print(f"{state} {out} on {device}: {run.progress.games} games so far")

@@ -81,15 +81,21 @@ def ppo_config(arguments: argparse.Namespace) -> PPOConfig:
 
 def run_training(arguments: argparse.Namespace) -> int:
     """Handler of ``gomoku train ppo``."""
-    from agents.ppo.training import RESULT_FILE, PPORun
-    from agents.torch_policy import NetworkAgent, save_policy
-
     config = ppo_config(arguments)
     options = training.RunOptions(**flag_values(training.RunOptions, arguments))
     if options.export:
         check_replaceable(options.export)  # refused before the training, not after
     curve = CurveOptions(**flag_values(CurveOptions, arguments))
     out = Path(options.folder(ROUTE, config.board_size))
+    with training.claimed_run_folder(out, ROUTE, options.force):
+        return _train(config, options, curve, out)
+
+
+def _train(config: Any, options: training.RunOptions, curve: Any, out: Path) -> int:
+    """Train in the claimed folder ``out`` and print the closing lines."""
+    from agents.ppo.training import RESULT_FILE, PPORun
+    from agents.torch_policy import NetworkAgent, save_policy
+
     run = PPORun(config, out)
     state = "resuming" if run.resumed else "starting"
     print(f"{state} {out}: {run.state.env_steps} env steps so far")

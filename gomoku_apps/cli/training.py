@@ -11,9 +11,16 @@ from __future__ import annotations
 import argparse
 import copy
 import shlex
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: runs are not locked there
+    fcntl = None
 
 from agents.flags import add_flags
 
@@ -35,11 +42,52 @@ class RunOptions:
     """also write the trained network to this file at the end"""
     progress: bool = field(default=True, metadata={"flag": "run"})
     """a progress bar (--no-progress: one line per report instead)"""
+    force: bool = field(default=False, metadata={"flag": "run"})
+    """let this run take over a folder that holds files but no run of this route
+    (without it such a folder is refused, its files kept)"""
 
     def folder(self, route: str, size: int) -> str:
         """``out`` with ``{route}`` and ``{size}`` replaced (plain text replacement:
         any other brace in a folder name stays as written)."""
         return self.out.replace("{route}", route).replace("{size}", str(size))
+
+
+RUN_MARKERS = {"alphazero": ("manifest.json", "latest.pt"), "ppo": ("checkpoint.pt",)}
+"""Files that say a folder holds a run of the route (and so may be resumed)."""
+LOCK_FILE = ".gomoku-train.lock"
+
+
+@contextmanager
+def claimed_run_folder(out: Path, route: str, force: bool) -> Iterator[None]:
+    """Hold ``out`` for this run: create it, take its lock (a second ``gomoku train``
+    on the folder is refused while this one runs: two runs on one folder deleted each
+    other's files), and refuse a folder that holds files but no run of ``route``
+    (they are someone else's: a run would delete or overwrite them) unless
+    ``force``."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{str(out)!r} is not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / LOCK_FILE, "a") as lock:
+        try:
+            if fcntl is not None:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ValueError(
+                f"another gomoku train is running in {str(out)!r}; wait for it or "
+                "give another --out"
+            ) from None
+        others = sorted(
+            entry.name for entry in out.iterdir() if entry.name != LOCK_FILE
+        )
+        ours = any((out / marker).exists() for marker in RUN_MARKERS[route])
+        if others and not ours and not force:
+            shown = ", ".join(others[:5]) + (" ..." if len(others) > 5 else "")
+            raise ValueError(
+                f"{str(out)!r} holds files but no {route} run ({shown}); a run would "
+                "delete or overwrite them: give a new --out, or --force to let this "
+                "run take the folder over"
+            )
+        yield
 
 
 def add_route_parser(

@@ -359,3 +359,34 @@ def test_an_export_path_that_is_a_folder_is_refused_before_training(
     assert main([*arguments, "--export", str(tmp_path / "policy.pt")]) == 2
     assert "policy.pt' is a directory" in capsys.readouterr().err
     assert not out.exists()  # nothing trained, nothing written
+
+
+@pytest.mark.parametrize("route", ["alphazero", "ppo"])
+def test_a_folder_of_someone_else_s_files_is_refused_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture, route: str
+) -> None:
+    """A folder with files but no run: gomoku train deleted the user's latest-*.pt and
+    replay-*.npz, rewrote metrics.csv and adopted a foreign best.pt."""
+    out = tmp_path / "mine"
+    out.mkdir()
+    for name in ("latest-000001.pt", "replay-000001.npz", "metrics.csv", "best.pt"):
+        (out / name).write_text("the user's")
+    run = TINY_RUN if route == "alphazero" else [*TINY_PPO, "--env-steps", "16"]
+    assert main([*run, "--out", str(out)]) == 2
+    assert "holds files but no" in capsys.readouterr().err
+    assert all((out / name).read_text() == "the user's" for name in
+               ("latest-000001.pt", "replay-000001.npz", "metrics.csv", "best.pt"))  # fmt: skip
+
+
+def test_a_second_run_on_a_locked_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """Two runs on one folder destroyed each other's files; the second is refused
+    while the first holds the folder."""
+    from gomoku_apps.cli.training import claimed_run_folder
+
+    out = tmp_path / "run"
+    with claimed_run_folder(out, "ppo", force=False):
+        assert main([*TINY_PPO, "--env-steps", "16", "--out", str(out)]) == 2
+    assert "another gomoku train is running in" in capsys.readouterr().err
+    assert main([*TINY_PPO, "--env-steps", "16", "--out", str(out)]) == 0
