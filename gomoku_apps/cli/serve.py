@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gomoku_apps.cli.options import positive_float, positive_int
+from gomoku_apps.cli.options import move_seconds, positive_int
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -38,7 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--move-time",
-        type=positive_float,
+        type=move_seconds,
         default=60.0,
         metavar="SECONDS",
         help="per-move limit of the agents; a slower move forfeits (default 60)",

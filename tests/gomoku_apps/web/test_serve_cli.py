@@ -131,6 +131,14 @@ def test_a_bad_port_is_a_clear_error(capsys):
     assert "70000" in capsys.readouterr().err
 
 
+def test_a_move_time_past_the_clock_s_range_is_refused(capsys):
+    """--move-time 1e10 was accepted and every agent game then ended at move 1 with
+    an OverflowError."""
+    with pytest.raises(SystemExit):
+        main(["serve", "--move-time", "1e10"])
+    assert "<= 3600" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("host", "local"),
     [
