@@ -46,7 +46,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -98,10 +98,29 @@ def _first_word(line: str) -> str:
     return line.split(" ", 1)[0].upper()
 
 
+LINE_LIMIT = 4096
+"""Characters of an engine's output line kept; the rest of a longer line is read and
+dropped, so an engine that writes an endless line without a newline cannot grow the
+arena's memory (it grew to 1.5 GB in 3 seconds)."""
+
+
+def bounded_lines(stream: IO[str], limit: int = LINE_LIMIT) -> Iterator[str]:
+    """The lines of ``stream``, each cut to ``limit`` characters."""
+    while True:
+        line = stream.readline(limit)
+        if not line:
+            return
+        if len(line) == limit and not line.endswith("\n"):
+            rest = line
+            while rest and not rest.endswith("\n"):
+                rest = stream.readline(limit)
+        yield line
+
+
 def _read_lines(stream: IO[str], sink: queue.Queue[str | None]) -> None:
     """Put each non-blank line of ``stream`` in ``sink``, then None; close ``stream``."""
     try:
-        for line in stream:
+        for line in bounded_lines(stream):
             if line.strip():
                 sink.put(line.strip())
     except (OSError, ValueError):  # the stream was closed under us: treat as its end
@@ -114,7 +133,7 @@ def _read_lines(stream: IO[str], sink: queue.Queue[str | None]) -> None:
 def _keep_tail(stream: IO[str], tail: deque[str]) -> None:
     """Keep the last lines of ``stream`` in ``tail`` until it ends; close ``stream``."""
     try:
-        for line in stream:
+        for line in bounded_lines(stream):
             tail.append(line.rstrip())
     except (OSError, ValueError):
         pass

@@ -176,3 +176,16 @@ def test_an_arena_match_with_such_an_engine_returns(tmp_path):
     sleepers = [int(pid) for pid in pid_file.read_text().split()]
     assert len(sleepers) == 2  # the arena's spec check, then the match
     assert soon(lambda: not any(map(living, sleepers))), sleepers
+
+
+def test_an_endless_line_from_an_engine_is_cut_not_kept() -> None:
+    """An engine writing a line without end grew the arena to 1.5 GB in 3 s: its
+    lines are now cut to LINE_LIMIT characters and the rest dropped as it is read."""
+    import io
+
+    from agents.gomocup.engine import LINE_LIMIT, bounded_lines
+
+    stream = io.StringIO("x" * (50 * LINE_LIMIT) + "\nOK\n" + "y" * 10)
+    lines = list(bounded_lines(stream))
+    assert [len(line) for line in lines] == [LINE_LIMIT, 3, 10]
+    assert lines[1] == "OK\n"
