@@ -7,9 +7,12 @@ point with ``if __name__ == "__main__":``.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import multiprocessing.util
 import os
+import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -55,13 +58,34 @@ class InlineExecutor(ClosingExecutor):
             self._worker_exit()
 
 
-def _start_worker(worker_exit: WorkerExit | None, threads: int) -> None:
+def _start_worker(worker_exit: WorkerExit | None, threads: int, creator: int) -> None:
     # Each worker's share of the CPUs, read by torch when it is first imported here:
     # workers each running torch's default (every core) would fight over the cores.
     os.environ.setdefault("OMP_NUM_THREADS", str(threads))
     # Pool workers end with os._exit, which skips atexit; Finalize still runs.
     if worker_exit is not None:
         multiprocessing.util.Finalize(None, worker_exit, exitpriority=10)
+    _end_with_parent(creator)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _end_with_parent(creator: int) -> None:
+    """On Linux, have the kernel end this worker when the process that started it
+    (``creator``) dies: killed with SIGKILL, it cannot stop its pool, and both workers
+    of a killed ``gomoku arena --jobs 2`` kept running at 100% CPU. A creator that died
+    while this worker was still starting is seen here, and the worker ends at once.
+    Elsewhere nothing changes."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != creator:
+        os._exit(1)
 
 
 class ProcessExecutor(ClosingExecutor):
@@ -93,6 +117,7 @@ class ProcessExecutor(ClosingExecutor):
                 initargs=(
                     self._worker_exit,
                     max(1, (os.cpu_count() or 1) // self.workers),
+                    os.getpid(),
                 ),
             )
         return self._pool

@@ -274,3 +274,70 @@ def test_a_ladder_output_that_is_a_folder_is_refused_before_any_game(tmp_path, c
     assert code == 2
     assert "mine.csv' is a directory, not a regular file" in capsys.readouterr().err
     assert not list(records.glob("game-*.txt"))  # no game was played
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_workers_end_when_the_arena_is_killed(tmp_path):
+    """After kill -9 of gomoku arena --jobs 2 both workers kept running at 100% CPU;
+    now each notices its parent is gone within about a second and exits."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    arena = subprocess.Popen(
+        [
+            *(
+                sys.executable,
+                "-m",
+                "gomoku_apps.cli.main",
+                "arena",
+                "random",
+                "random",
+            ),
+            *(
+                "--board-size",
+                "19",
+                "--games",
+                "100000",
+                "--jobs",
+                "2",
+                "--no-progress",
+            ),
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def children() -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if entry.name.isdigit() and int(fields[1]) == arena.pid:
+                found.append(int(entry.name))
+        return found
+
+    deadline = time.monotonic() + 60
+    while len(children()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    workers = children()
+    assert len(workers) >= 2
+    os.kill(arena.pid, signal.SIGKILL)
+    arena.wait()
+
+    def running(pid: int) -> bool:  # a process that ended may linger as a zombie
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return False
+        return state != "Z"
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(running(w) for w in workers):
+        time.sleep(0.2)
+    assert [w for w in workers if running(w)] == []
