@@ -106,6 +106,13 @@ class AlphaZeroAgent(MCTSAgent):
         search = search if search is not None else ALPHAZERO_PRESET
         super().__init__(config, self.network_evaluator, budget, search, **options)
 
+    def reset(self, seed: int | None = None) -> None:
+        """Forget the game, its tree and the network's cached outputs (so that a game
+        plays the same moves for the same seed whichever process plays it, after
+        whichever games); reseed when ``seed`` is given."""
+        super().reset(seed)
+        self.network_evaluator.forget()
+
     def network_policy(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         """The network's raw priors for the observed position (no search)."""
         planes = np.asarray(observation["observation"])[None]

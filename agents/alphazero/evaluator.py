@@ -120,6 +120,12 @@ class NetworkEvaluator:
                 )
         return out_priors, out_values
 
+    def forget(self) -> None:
+        """Empty the cache: the network's outputs differ in the last bits with the
+        batch a position is evaluated in, so a cache filled by earlier games would make
+        a game's moves depend on the games played before it in the same process."""
+        self._cache.clear()
+
     def _remember(self, key: bytes, priors: np.ndarray, value: float) -> None:
         self._cache[key] = (priors, value)
         self._cache.move_to_end(key)

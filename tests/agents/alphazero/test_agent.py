@@ -158,3 +158,25 @@ def test_a_network_under_rules_it_was_not_trained_for_is_warned_about():
         warnings.simplefilter("error")
         make_agent("alphazero:weights=9x9,simulations=10", GameConfig(board_size=9))
         make_agent("ppo:weights=9x9", GameConfig(board_size=9))
+
+
+def test_a_game_s_moves_do_not_depend_on_the_games_played_before() -> None:
+    """The network's outputs differ in their last bits with the batch a position is
+    evaluated in, so a cache kept from earlier games changed which positions were
+    batched together: the same seed could play other moves after other games (or in
+    another arena worker). The cache is emptied with each reset."""
+    from agents.game import play_game
+    from agents.specs import make_agent
+    from gomoku_env import GameConfig
+
+    config = GameConfig(board_size=9)
+    spec = "alphazero:weights=9x9,simulations=24"
+
+    def game(agent, opponent, seed):
+        return play_game(agent, opponent, config, seeds=(seed, seed + 1)).moves
+
+    fresh = make_agent(spec, config)
+    alone = game(fresh, make_agent("heuristic", config), 7)
+    used = make_agent(spec, config)
+    game(used, make_agent("heuristic", config), 3)  # another game first
+    assert game(used, make_agent("heuristic", config), 7) == alone
