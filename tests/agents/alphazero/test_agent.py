@@ -179,4 +179,7 @@ def test_a_game_s_moves_do_not_depend_on_the_games_played_before() -> None:
     alone = game(fresh, make_agent("heuristic", config), 7)
     used = make_agent(spec, config)
     game(used, make_agent("heuristic", config), 3)  # another game first
+    assert used.network_evaluator.cache_size > 0 and len(used.network_evaluator._cache)
+    used.reset(7)
+    assert len(used.network_evaluator._cache) == 0  # nothing carried into the game
     assert game(used, make_agent("heuristic", config), 7) == alone
