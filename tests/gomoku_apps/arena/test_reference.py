@@ -176,3 +176,26 @@ def test_every_anchor_plays_its_stored_game_move_for_move(version, game):
     )
     moves = play_task(task).outcome.moves
     assert " ".join(map(str, moves)) == game["moves"]
+
+
+BUILT = [version for version in REFERENCE_SCALES if not version.endswith("-v0")]
+"""Scales built by scripts/build_scale.py: chains of anchors on work budgets."""
+
+
+@pytest.mark.parametrize("version", BUILT)
+def test_a_built_scale_has_no_anchor_on_a_clock_and_close_neighbours(version):
+    scale = reference_scale(version=version)
+    for anchor in scale.anchors:
+        check_work_budget(anchor.spec, scale.config)
+    text = resources.files("gomoku_apps.arena").joinpath("anchors", f"{version}.csv")
+    rows = list(csv.DictReader(io.StringIO(text.read_text("utf-8"))))[1:]
+    assert all(abs(float(row["gap"])) <= 200 for row in rows)
+    assert all(int(row["games"]) >= 400 for row in rows)
+    assert [anchor.margin for anchor in scale.anchors] == sorted(
+        anchor.margin for anchor in scale.anchors
+    )  # the margin against random grows along the chain
+
+
+def test_every_built_scale_has_its_games_stored_for_replay():
+    stored = {version for version, _ in stored_games()}
+    assert stored == set(BUILT)
