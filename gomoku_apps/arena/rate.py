@@ -14,26 +14,28 @@ fits only the new agent's rating (:mod:`gomoku_apps.arena.anchored_fit`).
 >>> rated.tally("random").games
 2
 
-The rating's interval counts the anchors' own uncertainty too: each anchor's rating
-carries a 95% margin against ``random`` (the scale file's ``margin``), and the report's
-interval widens the games' profile-likelihood interval by the anchors' margins,
-weighed by how much each anchor's games tell about this agent (its games times
-``p(1 - p)``), added in quadrature. A rating on ``9x9-v1`` is then a rating against
-``random`` = 0 with everything that is uncertain about it counted.
+Two intervals, for two questions. On a frozen scale version the anchors' ratings are
+fixed numbers, so a rating on ``9x9-v1`` is known as well as the games against them
+say: that is :attr:`RatedAgent.rating`'s profile-likelihood interval, the one to
+compare two ratings on the same version with, and the one ``--margin`` aims at. As a
+rating against ``random`` = 0, the anchors' own uncertainty adds: each anchor's rating
+carries a 95% margin against ``random`` (the scale file's ``margin``, growing along
+the chain), and :attr:`RatedAgent.against_random` widens the interval by the margins of
+the anchors played, weighed by how much their games tell about this agent (its games
+times ``p(1 - p)``), added in quadrature.
 
-:func:`rate_to_margin` plays until that interval's half-width is at most a margin:
-each round plays two games (one each colour, from the next book opening) against
-each of the two anchors rated nearest the running estimate, where a game says most
-about the agent (its expected score nearest ½), then fits again. With agents on work
-budgets, the same seed plays the same games and prints the same rating, whatever
-``jobs``.
+:func:`rate_to_margin` plays until the rating's half-width is at most a margin: each
+round plays two games (one each colour, from the next book opening) against each of the
+two anchors rated nearest the running estimate, where a game says most about the agent
+(its expected score nearest ½), then fits again. With agents on work budgets, the same
+seed plays the same games and prints the same rating, whatever ``jobs``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from gomoku_apps.arena.anchored_fit import AnchoredRating, fit_anchored_rating
 from gomoku_apps.arena.match import Arena, pair_tasks, pairing_tasks, player_names
@@ -59,17 +61,26 @@ class RatedAgent:
     """Games against each anchor; None when :func:`rate_to_margin` chose them."""
     games: tuple[GameResult, ...]
     rating: AnchoredRating
-    """The rating, its interval widened by the anchors' margins."""
-    games_margin: float
-    """The half-width of the interval that the games alone give."""
+    """The rating on the scale and its interval from the games."""
     anchors_margin: float
-    """The anchors' margins, weighed by what their games tell of this agent."""
+    """The anchors' margins against random, weighed by what their games tell."""
 
     @property
     def margin(self) -> float:
-        """The half-width of the 95% interval (the wider side)."""
+        """The half-width of the rating's 95% interval on the scale (the wider side)."""
         return max(
             self.rating.rating - self.rating.low, self.rating.high - self.rating.rating
+        )
+
+    @property
+    def against_random(self) -> tuple[float, float]:
+        """The 95% interval of the rating against ``random`` = 0: the games' interval
+        widened on each side by the anchors' margins (in quadrature)."""
+        rating = self.rating
+        return (
+            rating.rating - math.hypot(rating.rating - rating.low, self.anchors_margin),
+            rating.rating
+            + math.hypot(rating.high - rating.rating, self.anchors_margin),
         )
 
     def tally(self, anchor_name: str) -> Tally:
@@ -193,19 +204,12 @@ def _rated(
     games_per_anchor: int | None,
     results: Sequence[GameResult],
 ) -> RatedAgent:
-    """The rating that ``results`` give, its interval widened by the anchors'."""
+    """The rating that ``results`` give, and the anchors' weighed margin."""
     tallies = [head_to_head(results, name, anchor) for anchor in anchor_names]
-    fitted = fit_anchored_rating(
+    rating = fit_anchored_rating(
         [anchor.rating for anchor in scale.anchors],
         [record.wins + record.draws / 2 for record in tallies],
         [record.games for record in tallies],
-    )
-    anchors_margin = _anchors_margin(fitted.rating, scale.anchors, tallies)
-    games_margin = max(fitted.rating - fitted.low, fitted.high - fitted.rating)
-    rating = replace(
-        fitted,
-        low=fitted.rating - math.hypot(fitted.rating - fitted.low, anchors_margin),
-        high=fitted.rating + math.hypot(fitted.high - fitted.rating, anchors_margin),
     )
     return RatedAgent(
         name,
@@ -215,8 +219,7 @@ def _rated(
         games_per_anchor,
         tuple(results),
         rating,
-        games_margin,
-        anchors_margin,
+        _anchors_margin(rating.rating, scale.anchors, tallies),
     )
 
 
@@ -251,10 +254,12 @@ def _anchor_rows(rated: RatedAgent) -> list[str]:
 
 
 def _caveats(rated: RatedAgent) -> list[str]:
+    low, high = rated.against_random
     lines = [
-        f"The interval counts the games (±{rated.games_margin:.0f}) and the anchors' "
-        f"own margins against random (±{rated.anchors_margin:.0f}, as the games "
-        "weigh them)."
+        f"Against random = 0, counting the anchors' own margins (±"
+        f"{rated.anchors_margin:.0f} as the games weigh them): {format_elo(low)} … "
+        f"{format_elo(high)}. Two ratings on {rated.scale.name} compare with the "
+        "first interval."
     ]
     if rated.games_per_anchor is not None and rated.games_per_anchor < 16:
         lines.append(

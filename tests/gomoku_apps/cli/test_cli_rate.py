@@ -59,10 +59,9 @@ def test_rate_places_an_agent_between_the_anchors_it_beats_and_loses_to(
     rating, low, high, _, _, games = RATING_LINE.search(output).groups()
     assert -400 < int(rating) < 800 and int(low) < int(rating) < int(high)
     assert int(games) == 8
-    # The anchors' margins (90, 150) widen the interval beyond the games' own.
-    assert re.search(
-        r"the games \(±\d+\) and the anchors' own margins .*±1[0-4]\d", output
-    )
+    # Against random, the anchors' margins (90, 150) widen the games' interval.
+    against = r"Against random = 0, counting the anchors' own margins \(±1[0-4]\d"
+    assert re.search(against, output)
     assert "reproduce: gomoku rate random --board-size 7" in output
     assert "--games 4 --openings none --seed 0" in output
 
@@ -105,10 +104,11 @@ def test_margin_plays_until_the_interval_is_that_wide():
     )
     assert rated.margin <= 220 < min(margins[:-1])
     assert len(rated.games) == 4 * len(margins)  # two anchors, two games a round
-    # The interval counts the anchors' margins, weighed: between the smallest and
-    # largest that were played, and never narrower than the games' alone.
+    # Against random the anchors' margins add, weighed: between the smallest and
+    # largest that were played, and never narrower than the games' interval.
     assert 0 < rated.anchors_margin <= 60
-    assert rated.margin >= rated.games_margin
+    low, high = rated.against_random
+    assert low < rated.rating.low and high > rated.rating.high
 
 
 def test_the_same_seed_gives_the_same_rating_whatever_the_jobs():
