@@ -1,7 +1,8 @@
 """Build a reference rating scale: a chain of anchors, each pair of neighbours played.
 
 Plays every two neighbouring anchors (given weakest first, ``random`` first) ``--games``
-games against each other in the arena (book openings, colours alternating, seeded),
+games against each other (or, with ``--target-margin``, fewer once the gap's 95% margin
+is that small, after ``--min-games``) in the arena (book openings, colours alternating, seeded),
 in chunks whose results are kept in ``--out`` so that a stopped run resumes where it
 stopped. Then fits the chain (:mod:`gomoku_apps.arena.chain`) and writes the scale
 file ``OUT/NAME.csv``: per anchor its rating against ``random``, the 95% margin of
@@ -94,10 +95,16 @@ def pair_file_name(lower: str, upper: str) -> str:
 
 
 def play_pair(
-    arena: Arena, players: tuple[str, str], games: int, out: Path
+    arena: Arena,
+    players: tuple[str, str],
+    games: int,
+    out: Path,
+    target: float | None = None,
+    least: int = 0,
 ) -> list[dict]:
-    """The ``games`` games of the pair (lower, upper), playing those not yet in its
-    file a chunk at a time."""
+    """The games of the pair (lower, upper), playing those not yet in its file a chunk
+    at a time: ``games`` of them, or fewer once at least ``least`` are played and the
+    gap's 95% margin is at most ``target`` (pairs that draw often get there sooner)."""
     lower, upper = players
     path = out / pair_file_name(lower, upper)
     rows = read_rows(path)
@@ -108,7 +115,7 @@ def play_pair(
     seed = arena.seed + zlib.crc32(f"{lower}|{upper}".encode())
     pair = ((upper, upper), (lower, lower))
     tasks = pair_tasks(0, pair, games, arena.openings, arena.config, seed)
-    while len(rows) < games:
+    while len(rows) < games and not precise(rows, players, target, least):
         chunk = tasks[len(rows) : len(rows) + CHUNK]
         started = time.monotonic()
         rows += [game_row(result, tasks[result.index]) for result in arena.play(chunk)]
@@ -119,6 +126,19 @@ def play_pair(
             flush=True,
         )
     return rows
+
+
+def precise(
+    rows: list[dict], players: tuple[str, str], target: float | None, least: int
+) -> bool:
+    """Whether the pair's gap is known well enough to stop: at least ``least`` games
+    and a 95% margin of at most ``target`` Elo (never without a target)."""
+    if target is None or len(rows) < max(least, 1):
+        return False
+    try:
+        return pair_result(rows, *players).gap()[1] <= target
+    except ValueError:  # a sweep so far: no finite gap yet
+        return False
 
 
 def pair_result(rows: list[dict], lower: str, upper: str) -> PairResult:
@@ -148,7 +168,18 @@ def main() -> None:
     parser.add_argument("--win-length", type=int, default=5)
     parser.add_argument("--rule", default="freestyle")
     parser.add_argument("--name", required=True, help="the scale's version: 9x9-v1")
-    parser.add_argument("--games", type=int, default=400, help="games a pair")
+    parser.add_argument("--games", type=int, default=400, help="games a pair, at most")
+    parser.add_argument(
+        "--target-margin",
+        type=float,
+        help="stop a pair early once its gap's 95%% margin is at most this (Elo)",
+    )
+    parser.add_argument(
+        "--min-games",
+        type=int,
+        default=200,
+        help="games a pair, at least, with a target",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, required=True)
@@ -160,7 +191,9 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     pairs, firsts, used = [], [], {}
     for players in zip(args.anchors, args.anchors[1:], strict=False):
-        rows = play_pair(arena, players, args.games, args.out)
+        rows = play_pair(
+            arena, players, args.games, args.out, args.target_margin, args.min_games
+        )
         pairs.append(pair_result(rows, *players))
         firsts.append(rows[0])
         for player, (seconds, moves) in thinking(rows).items():
