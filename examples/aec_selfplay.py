@@ -26,8 +26,6 @@ seconds with torch's default threads on a 2-core machine).
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +35,7 @@ import torch
 from torch.distributions import Categorical
 
 import gomoku_env
+from agents.flags import parse_dataclass
 from agents.head_to_head import play_match
 from agents.specs import make_agent
 from agents.torch_policy import (
@@ -50,7 +49,8 @@ from agents.torch_policy import (
 
 @dataclass
 class Args:
-    """Every setting of the run, with its default; each is a command-line flag."""
+    """Every setting of the run, with its default; each field is a command-line flag
+    (``--board-size 9``) with its docstring as help (:func:`agents.flags.parse_dataclass`)."""
 
     seed: int = 1
     """seeds torch, the games and the evaluation"""
@@ -78,17 +78,6 @@ class Args:
     """games against each of random and heuristic at the end (and at the start)"""
     out: str = "runs/aec_selfplay"
     """folder of the saved policy (policy.pt)"""
-
-
-def parse_args(argv: list[str] | None = None) -> Args:
-    """The dataclass's fields as flags (``--board-size 9``), each with its docstring."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for field in dataclasses.fields(Args):
-        parser.add_argument(
-            "--" + field.name.replace("_", "-"), type=type(field.default),
-            default=field.default,
-        )  # fmt: skip
-    return Args(**vars(parser.parse_args(argv)))
 
 
 def play_one_game(env, network: PolicyNetwork, seed: int) -> tuple[list, list]:
@@ -205,4 +194,4 @@ def format_scores(when: str, scores: dict[str, float], args: Args) -> str:
 
 
 if __name__ == "__main__":
-    train(parse_args())
+    train(parse_dataclass(Args, __doc__.splitlines()[0]))
