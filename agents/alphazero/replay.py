@@ -140,6 +140,7 @@ class ReplayBuffer:
             raise ValueError(
                 f"cannot read replay buffer {str(path)!r}: {error}"
             ) from None
+        _check_saved_shapes(path, planes, policy, value)
         buffer = cls(planes.shape[1], capacity, planes.shape[3])
         buffer.add(planes[-capacity:], policy[-capacity:], value[-capacity:])
         buffer.total_added = max(total_added, buffer.total_added)
@@ -150,3 +151,26 @@ class ReplayBuffer:
         if self.size < self.capacity:
             return np.arange(self.size)
         return np.roll(np.arange(self.capacity), -self._next_slot)
+
+
+def _check_saved_shapes(
+    path: str | os.PathLike[str],
+    planes: np.ndarray,
+    policy: np.ndarray,
+    value: np.ndarray,
+) -> None:
+    """ValueError naming ``path`` unless its arrays are samples of one board: planes
+    (n, N, N, C), policy (n, N*N), value (n,) (a file of another shape gave an
+    IndexError from deep inside the buffer)."""
+    fits = (
+        planes.ndim == 4
+        and planes.shape[1] == planes.shape[2]
+        and policy.shape == (len(planes), planes.shape[1] ** 2)
+        and value.shape == (len(planes),)
+    )
+    if not fits:
+        raise ValueError(
+            f"replay buffer {str(path)!r} holds planes {planes.shape}, policy "
+            f"{policy.shape} and value {value.shape}: not samples of one board "
+            "(planes (n, N, N, C), policy (n, N*N), value (n,))"
+        )

@@ -80,3 +80,28 @@ def test_bad_replay_file_and_shapes(tmp_path: Path) -> None:
     other = marked_samples(6, 2, seed=5)
     with pytest.raises(ValueError, match="do not fit a buffer"):
         buffer.add(other.planes, other.policy, other.value)
+
+
+@pytest.mark.parametrize(
+    ("planes", "policy", "value"),
+    [
+        ((4, 5, 5, PLANE_COUNT), (4, 24), (4,)),  # policy of another board
+        ((4, 5, 6, PLANE_COUNT), (4, 30), (4,)),  # not square
+        ((4, 25, PLANE_COUNT), (4, 25), (4,)),  # planes of another rank
+        ((4, 5, 5, PLANE_COUNT), (4, 25), (3,)),  # values of other samples
+    ],
+)
+def test_a_replay_file_of_the_wrong_shape_is_one_clear_error(
+    tmp_path: Path, planes, policy, value
+) -> None:
+    """Such a file gave an IndexError traceback from inside the buffer."""
+    path = tmp_path / "replay-000001.npz"
+    np.savez(
+        path,
+        planes=np.zeros(planes, np.int8),
+        policy=np.zeros(policy, np.float32),
+        value=np.zeros(value, np.float32),
+        total_added=4,
+    )
+    with pytest.raises(ValueError, match="not samples of one board"):
+        ReplayBuffer.load(path, capacity=10)
