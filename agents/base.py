@@ -122,3 +122,13 @@ def warn_if_other_rules(
             OtherRulesWarning,
             stacklevel=3,
         )
+
+
+def warm_up(agent: object) -> bool:
+    """Run ``agent.warm_up()`` when the agent has one (a tree search compiles its
+    kernels there, so that compiling is not counted in a timed move); whether it had."""
+    method = getattr(agent, "warm_up", None)
+    if not callable(method):
+        return False
+    method()
+    return True

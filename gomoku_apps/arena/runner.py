@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, warm_up
 from agents.executors import Executor, WorkerLostError, open_executor
 from agents.game import (
     COLORS,
@@ -107,9 +107,7 @@ def _agent(name: str, spec: str, config: GameConfig) -> Agent:
     key = (name, spec, config)
     if key not in _AGENT_CACHE:
         agent = make_agent(spec, config)
-        warm_up = getattr(agent, "warm_up", None)
-        if callable(warm_up):
-            warm_up()
+        warm_up(agent)
         _AGENT_CACHE[key] = agent
     return _AGENT_CACHE[key]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, TimedAgent
+from agents.base import Agent, TimedAgent, warm_up
 from agents.gomocup.protocol import UNLIMITED_TIME_LEFT_MS
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
@@ -162,11 +162,14 @@ class Thinker:
         return outcome[0]
 
     def warm_up(self, agent: Agent, config: GameConfig) -> None:
-        """One quick move on an empty board, so compiling is not paid in a timed move.
-
-        A timed agent gets the smallest budget; failures are left for the real moves
-        to report. Reset the agent afterwards.
+        """Compile before the first timed move: the agent's own ``warm_up()`` when it
+        has one (:func:`agents.base.warm_up`), else one quick move on an empty board
+        (a timed agent gets the smallest budget; reset the agent afterwards).
+        Failures are left for the real moves to report.
         """
+        if callable(getattr(agent, "warm_up", None)):
+            self._run(lambda: warm_up(agent), None)
+            return
         if isinstance(agent, TimedAgent):
             agent.time_per_move = MIN_BUDGET_S
         self._run(lambda: agent.act(observation_for(Board(config))), None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from agents.base import warm_up
 from agents.specs import make_agent, registered_names
 from gomoku_apps.cli.options import (
     add_drawing_arguments,
@@ -73,9 +74,7 @@ def make_seat(spec: str, config: GameConfig, seed: int | None) -> Seat:
     if spec.strip().lower() == HUMAN:
         return Seat(HUMAN)
     agent = make_agent(spec, config, seed)
-    warm_up = getattr(agent, "warm_up", None)
-    if callable(warm_up):
-        warm_up()  # compile now, not during its first move's thinking time
+    warm_up(agent)  # compile now, not during its first move's thinking time
     return Seat(spec, agent)
 
 

@@ -25,7 +25,7 @@ from multiprocessing.connection import Connection
 
 import numpy as np
 
-import gomoku_env
+from agents.base import warm_up
 from agents.game import AGENT_FAILURES, choose_move
 from agents.specs import make_agent
 from gomoku_apps.web.insight import final_insight, live_insight
@@ -34,8 +34,6 @@ from gomoku_env.planes import board_from_observation
 
 PROGRESS_INTERVAL_S = 0.25
 """Seconds between two samples of a search in progress."""
-WARM_UP_SEARCH_S = 0.05
-"""Seconds of the warm-up search of a tree-search agent."""
 
 
 class _Sender:
@@ -109,7 +107,7 @@ def run_worker(
     sender = _Sender(connection)
     try:
         agent = make_agent(spec, config, seed)
-        _warm_up(agent, config, seed)
+        warm_up(agent)  # compile before the game, not in its first move's time
     except AGENT_FAILURES as error:
         sender.send(("error", str(error)))
         return
@@ -125,21 +123,6 @@ def run_worker(
             _serve(message, agent, config, move_time, sender)
         except OSError:
             return  # the server is gone
-
-
-def _warm_up(agent: object, config: GameConfig, seed: int | None) -> None:
-    """One move of a tree search on the empty board, then a fresh start: the compiled
-    search kernels load (or compile, the first time) before the game, not in its
-    first move's time."""
-    if getattr(agent, "tree", None) is None:
-        return
-    environment = gomoku_env.env(config=config)
-    environment.reset()
-    budget = getattr(agent, "time_per_move", None)
-    agent.time_per_move = WARM_UP_SEARCH_S
-    agent.act(environment.last()[0])
-    agent.time_per_move = budget
-    agent.reset(seed=seed)
 
 
 def _serve(
