@@ -3,8 +3,11 @@
 Under renju black may not play a point that makes an overline (six or more in a row), two
 or more fours (two on one line, such as ``X.XXX.X``, count as two), or two or more real
 open threes. A three is real only if some move turns it into a straight four and that
-move is itself not forbidden, which is checked recursively as in the international
-(RIF) rules. A move that makes an exact five is never forbidden.
+move is itself allowed and makes no five, which is checked recursively as in the
+international (RIF) rules and as the Piskvork judge and Rapfi check it: a three whose
+only straight-four point makes a five on another line is no three (the move that made
+it is a four-three, not a double three). A move that makes an exact five is never
+forbidden.
 
 The kernels take the flat ``int8`` cell array of a board (see :mod:`kernels`). Helpers
 put trial stones down and take them back before returning; the entry points
@@ -32,7 +35,8 @@ OVERLINE = 1
 DOUBLE_FOUR = 2
 DOUBLE_THREE = 3
 FORBIDDEN_REASONS = (None, "overline", "double_four", "double_three")
-MAKES_FIVE = -1  # internal: the move wins, so nothing about it is forbidden
+MAKES_FIVE = -1  # internal: the move wins, so nothing about it is forbidden, and it
+# completes a four, not a three
 
 # A four through a point has its other stones within this distance along the line.
 FOUR_REACH = 4
@@ -154,13 +158,13 @@ def _five_or_overline(cells: np.ndarray, size: int, action: int) -> int:
 def _shape_code(cells: np.ndarray, size: int, action: int) -> int:
     """The code of the black stone on ``action`` as far as shapes alone decide it.
 
-    ALLOWED, OVERLINE or DOUBLE_FOUR when that settles it; when two or more lines hold
-    a three's shape, minus the bit set of those lines, for :func:`code_of_move` to check
-    whether the threes are real.
+    MAKES_FIVE, ALLOWED, OVERLINE or DOUBLE_FOUR when that settles it; when two or more
+    lines hold a three's shape, minus the bit set of those lines (at most -3, so never
+    MAKES_FIVE), for :func:`_move_code` to check whether the threes are real.
     """
     lines = _five_or_overline(cells, size, action)
     if lines != ALLOWED:
-        return OVERLINE if lines == OVERLINE else ALLOWED
+        return lines
     fours = 0
     shapes = 0
     three_directions = 0
@@ -183,18 +187,17 @@ def _shape_code(cells: np.ndarray, size: int, action: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def code_of_move(cells: np.ndarray, size: int, action: int) -> int:
-    """The forbidden code of black playing the empty ``action``; ``cells`` is restored.
+def _move_code(cells: np.ndarray, size: int, action: int) -> int:
+    """:func:`code_of_move`, but MAKES_FIVE for a move that makes an exact five.
 
-    Puts trial stones on ``cells`` itself and takes them back, with no copy: for
-    compiled search code that owns its cell array (use :func:`forbidden_code` on
-    shared arrays). A line with a three's shape holds a real three when one of its
-    straight-four points is itself allowed, which this function decides by calling
-    itself on that point.
+    A line with a three's shape holds a real three when one of its straight-four
+    points is allowed and makes no five (a point that makes five is the end of a
+    four, not of a three), which this function decides by calling itself on that
+    point.
     """
     cells[action] = BLACK
     code = _shape_code(cells, size, action)
-    if code < 0:
+    if code < MAKES_FIVE:  # the bit set of the lines holding a three's shape
         real_threes = 0
         for direction in range(4):
             if not -code & (1 << direction):
@@ -202,12 +205,24 @@ def code_of_move(cells: np.ndarray, size: int, action: int) -> int:
             d_row, d_col = DIRECTIONS[direction, 0], DIRECTIONS[direction, 1]
             for sign in (-1, 1):
                 point = straight_four_point(cells, size, action, d_row, d_col, sign)
-                if point >= 0 and code_of_move(cells, size, point) == ALLOWED:
+                if point >= 0 and _move_code(cells, size, point) == ALLOWED:
                     real_threes += 1
                     break
         code = DOUBLE_THREE if real_threes >= 2 else ALLOWED
     cells[action] = EMPTY
     return code
+
+
+@njit(cache=True, nogil=True)
+def code_of_move(cells: np.ndarray, size: int, action: int) -> int:
+    """The forbidden code of black playing the empty ``action``; ``cells`` is restored.
+
+    Puts trial stones on ``cells`` itself and takes them back, with no copy: for
+    compiled search code that owns its cell array (use :func:`forbidden_code` on
+    shared arrays).
+    """
+    code = _move_code(cells, size, action)
+    return ALLOWED if code == MAKES_FIVE else code
 
 
 @njit(cache=True, nogil=True)

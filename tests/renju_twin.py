@@ -3,7 +3,9 @@
 Written from the rule's wording rather than from the kernels: a line is read into a list
 of eleven values around the point, fours are counted as distinct sets of four stones
 that one move turns into an exact five, and threes are tried by playing every point of
-the line and asking (recursively, on a copy of the grid) whether that point is allowed.
+the line and asking (recursively, on a copy of the grid) whether that point is allowed
+and makes no five (a point that makes five ends a four, not a three: the Piskvork
+judge's and Rapfi's reading).
 """
 
 from __future__ import annotations
@@ -80,6 +82,12 @@ def _with(line: list[int], index: int) -> list[int]:
 
 def reason(grid: list[list[int]], row: int, col: int) -> str | None:
     """Why black may not play the empty (row, col) on ``grid``, or None."""
+    verdict = _verdict(grid, row, col)
+    return None if verdict == "five" else verdict
+
+
+def _verdict(grid: list[list[int]], row: int, col: int) -> str | None:
+    """:func:`reason`, but "five" where black's stone on (row, col) makes five."""
     if grid[row][col] != EMPTY:
         return None
     grid = [list(r) for r in grid]
@@ -87,7 +95,7 @@ def reason(grid: list[list[int]], row: int, col: int) -> str | None:
     lines = [_line(grid, row, col, dr, dc) for dr, dc in DIRECTIONS]
     runs = [_run_through_centre(line) for line in lines]
     if 5 in runs:
-        return None
+        return "five"
     if max(runs) > 5:
         return "overline"
     four_counts = [len(_four_stone_sets(line)) for line in lines]
@@ -108,7 +116,7 @@ def _has_real_three(
             _with(line, REACH + offset)
         ):
             continue
-        if reason(grid, row + offset * d_row, col + offset * d_col) is None:
+        if _verdict(grid, row + offset * d_row, col + offset * d_col) is None:
             return True
     return False
 
