@@ -24,14 +24,16 @@ answer (from a probe that was only slow) is recognised and skipped. An engine wh
 ABOUT answer could be taken for an answer to something else (``OK``, a point, an error)
 gets a plain pause of :data:`SETTLE_S` instead, the best that can be done for it.
 
-**Stopping never blocks.** The engine runs in a process group of its own (a new
-session on POSIX). :meth:`EngineProcess.close` sends END, waits :data:`END_WAIT_S` for the
-engine to exit and then kills the whole group, so helper processes the engine left
-behind (``sleep 100 & exec pbrain-x``) die with it instead of holding its pipes open
-forever. Each reader thread closes its own pipe when it reaches the end, so nothing
-here waits on a pipe that some stray process still holds; every wait has a time limit.
-A finalizer does the same when the object is collected or Python exits. A process that
-escapes the group on purpose (``setsid``) is beyond reach, but it cannot make us hang.
+**Stopping never blocks, and leaves nothing behind.** The engine runs in a process
+group of its own (a new session on POSIX). :meth:`EngineProcess.close` sends END, waits
+:data:`END_WAIT_S` for the engine to exit and then kills the whole group, so helper
+processes the engine left behind (``sleep 100 & exec pbrain-x``) die with it instead of
+holding its pipes open forever. On Linux the engine runs below :mod:`agents.gomocup.reaper`,
+which also reaches the processes that leave the group (``setsid``), and kills them all
+when the engine exits, when it is told to, or when its owner dies (even by ``kill -9``).
+Each reader thread closes its own pipe when it reaches the end, so nothing here waits on
+a pipe that some stray process still holds; every wait has a time limit. A finalizer
+does the same when the object is collected or Python exits.
 """
 
 from __future__ import annotations
@@ -40,8 +42,10 @@ import contextlib
 import os
 import queue
 import re
+import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
@@ -58,6 +62,10 @@ KILL_WAIT_S = 2.0
 """Seconds to wait for a killed engine to be gone (and its output to end)."""
 EXIT_REPORT_WAIT_S = 0.5
 """Seconds to wait for an exit code, and for the last output of an engine that exited."""
+REAPER = Path(__file__).with_name("reaper.py")
+"""The launcher that keeps every process an engine starts below it (Linux only)."""
+REAPER_RUNS_ENGINES = sys.platform.startswith("linux")
+"""Whether engines run below :data:`REAPER` (it needs Linux's ``/proc`` and prctl)."""
 EXIT_POLL_S = 0.1
 """While waiting for an answer, how often to check whether the engine has exited."""
 PROBE_INTERVAL_S = 0.05
@@ -156,7 +164,8 @@ def _kill_group(process: subprocess.Popen[str]) -> None:
 
 
 def _stop(process: subprocess.Popen[str], threads: list[threading.Thread]) -> None:
-    """END, a short wait, then kill the engine's group; every wait has a time limit."""
+    """END, a short wait, then the reaper's SIGTERM (it kills all below it) and a kill
+    of the engine's group; every wait has a time limit."""
     if process.poll() is None:
         try:
             process.stdin.write("END\n")
@@ -165,6 +174,10 @@ def _stop(process: subprocess.Popen[str], threads: list[threading.Thread]) -> No
             pass
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=END_WAIT_S)
+    if REAPER_RUNS_ENGINES and process.poll() is None:
+        process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=KILL_WAIT_S)
     _kill_group(process)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=KILL_WAIT_S)
@@ -201,9 +214,18 @@ class EngineProcess:
         """The engine's ABOUT answer, once :meth:`identify` has asked for it."""
         self._probe: str | None = None
         self._moved_at: float | None = None
+        program = shutil.which(self.command[0])
+        if program is None:
+            raise ValueError(
+                f"cannot run engine {self.command[0]!r}: no such program, or it is "
+                "not an executable file"
+            )
+        launch = [program, *self.command[1:]]
+        if REAPER_RUNS_ENGINES:
+            launch = [sys.executable, "-I", "-S", str(REAPER), *launch]
         try:
             self._process = subprocess.Popen(
-                self.command,
+                launch,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

@@ -189,3 +189,73 @@ def test_an_endless_line_from_an_engine_is_cut_not_kept() -> None:
     lines = list(bounded_lines(stream))
     assert [len(line) for line in lines] == [LINE_LIMIT, 3, 10]
     assert lines[1] == "OK\n"
+
+
+def escaping_launcher(tmp_path, command):
+    """A shell script that starts two sleeps outside its process group and session
+    (``setsid``), one whose parent exits at once (re-parented away from the engine),
+    then becomes ``command``; their pids go to the returned file."""
+    script = tmp_path / "pbrain-with-escapees"
+    pid_file = tmp_path / "escapees.pid"
+    script.write_text(
+        "#!/bin/sh\n"
+        f"setsid sleep 100011 & echo $! >> {pid_file}\n"
+        f"setsid sh -c 'sleep 100012 & echo $! >> {pid_file}'\n"
+        f"exec {command}\n"
+    )
+    script.chmod(0o755)
+    return str(script), pid_file
+
+
+def escapees(pid_file, count=2):
+    """The pids in ``pid_file`` once all ``count`` are written."""
+    assert soon(
+        lambda: pid_file.exists() and len(pid_file.read_text().split()) == count
+    )
+    pids = [int(pid) for pid in pid_file.read_text().split()]
+    assert all(os.getsid(pid) != os.getsid(0) for pid in pids), "not in new sessions"
+    return pids
+
+
+@linux_only
+def test_processes_that_leave_the_engines_group_die_with_it(tmp_path):
+    """A child the engine started with ``setsid`` outlived the kill of its group."""
+    script, pid_file = escaping_launcher(tmp_path, OUR_BRAIN)
+    engine = EngineAgent(script, CONFIG, time=2.0)
+    outcome = play_game(engine, RandomAgent(), CONFIG, seeds=(0, 0))
+    assert outcome.forfeit is None
+    pids = escapees(pid_file)
+    assert all(map(living, pids))
+    assert finishes(engine.close, 10.0)
+    assert soon(lambda: not any(map(living, pids))), pids
+
+
+@linux_only
+def test_killing_the_engines_owner_kills_the_engine_and_what_it_started(tmp_path):
+    """After ``kill -9`` of the process that ran an engine, nothing it started lives."""
+    import signal
+    import subprocess
+
+    script, pid_file = escaping_launcher(tmp_path, OUR_BRAIN)
+    owner = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "from agents.gomocup.engine import EngineProcess\n"
+            "engine = EngineProcess([sys.argv[1]])\n"
+            "print(engine._process.pid, flush=True)\n"
+            "time.sleep(600)\n",
+            script,
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        reaper = int(owner.stdout.readline())
+        pids = escapees(pid_file)
+        assert living(reaper) and all(map(living, pids))
+    finally:
+        owner.send_signal(signal.SIGKILL)
+        owner.wait()
+    assert soon(lambda: not living(reaper) and not any(map(living, pids))), pids
