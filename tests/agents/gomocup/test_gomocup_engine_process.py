@@ -134,12 +134,18 @@ def finishes(call, seconds):
     return not thread.is_alive()
 
 
-@linux_only
-def test_closing_ends_an_engine_and_the_helpers_holding_its_pipes(tmp_path):
-    script, pid_file = launcher(tmp_path, OUR_BRAIN)
+def engine_after_a_game(script):
+    """An engine agent running ``script`` that has played a game against random."""
     engine = EngineAgent(script, CONFIG, time=2.0)
     outcome = play_game(engine, RandomAgent(), CONFIG, seeds=(0, 0))
     assert outcome.forfeit is None
+    return engine
+
+
+@linux_only
+def test_closing_ends_an_engine_and_the_helpers_holding_its_pipes(tmp_path):
+    script, pid_file = launcher(tmp_path, OUR_BRAIN)
+    engine = engine_after_a_game(script)
     group = engine._process.pid
     (sleeper,) = map(int, pid_file.read_text().split())
     assert os.getpgid(sleeper) == group != os.getpgid(0)
@@ -221,9 +227,7 @@ def escapees(pid_file, count=2):
 def test_processes_that_leave_the_engines_group_die_with_it(tmp_path):
     """A child the engine started with ``setsid`` outlived the kill of its group."""
     script, pid_file = escaping_launcher(tmp_path, OUR_BRAIN)
-    engine = EngineAgent(script, CONFIG, time=2.0)
-    outcome = play_game(engine, RandomAgent(), CONFIG, seeds=(0, 0))
-    assert outcome.forfeit is None
+    engine = engine_after_a_game(script)
     pids = escapees(pid_file)
     assert all(map(living, pids))
     assert finishes(engine.close, 10.0)
