@@ -35,8 +35,9 @@ OVERLINE = 1
 DOUBLE_FOUR = 2
 DOUBLE_THREE = 3
 FORBIDDEN_REASONS = (None, "overline", "double_four", "double_three")
-MAKES_FIVE = -1  # internal: the move wins, so nothing about it is forbidden, and it
-# completes a four, not a three
+# Internal: the move makes an exact five, so nothing about it is forbidden; as a three's
+# straight-four point it ends a four, not a three.
+MAKES_FIVE = -1
 
 # A four through a point has its other stones within this distance along the line.
 FOUR_REACH = 4
