@@ -12,20 +12,17 @@ example prints and what its test checks.
 
 from __future__ import annotations
 
-import csv
-import io
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from agents.head_to_head import play_match
 from agents.options import bounded, check_fields
+from agents.run_budget import RunBudget
 from agents.specs import make_agent
 from agents.torch_policy import PolicyNetwork, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
 from gomoku_env.config import GameConfig
-from gomoku_env.files import write_text_atomically
 
 
 @dataclass(frozen=True)
@@ -49,8 +46,8 @@ class ExampleArgs:
     cpu_hours: float | None = bounded(None, above=0, maximum=1000)
     """also stop once this process has used this many CPU hours (none: steps only)"""
     checkpoints: int = bounded(0, minimum=0, maximum=1000)
-    """networks saved along the run, evenly spaced in the budget (see
-    :class:`RunBudget`); 0 for none"""
+    """networks saved along the run, evenly spaced in the budget
+    (:class:`agents.run_budget.RunBudget`); 0 for none"""
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -61,81 +58,17 @@ class ExampleArgs:
         return GameConfig(self.board_size, self.win_length)
 
 
-CHECKPOINT_COLUMNS = ("path", "steps", "cpu_seconds", "wall_seconds")
-"""The columns of a run's ``checkpoints.csv``."""
+def run_budget(args: ExampleArgs, trainer: str) -> RunBudget[PolicyNetwork]:
+    """The budget of an example's run (its steps, CPU hours and checkpoints), saving
+    the network with :func:`agents.torch_policy.save_policy`, named by ``trainer``."""
+    config = args.config
 
+    def save(path: Path, network: PolicyNetwork) -> None:
+        save_policy(path, network, config, trainer=trainer)
 
-class RunBudget:
-    """A training run's budget, env steps or CPU hours (whichever ends first), and
-    the networks saved along it.
-
-    The loop of an example calls :meth:`spent` with the steps collected so far after
-    each batch: at each ``k / checkpoints`` of the budget (of whichever of the two is
-    further along) it saves the network as ``<policy_path stem>-<steps>.pt`` and adds a
-    row to ``checkpoints.csv`` beside it (:data:`CHECKPOINT_COLUMNS`), so the run's
-    learning curve can be measured afterwards (``scripts/zoo.py``). CPU time is this
-    process's (``time.process_time``: every thread, no other process).
-    """
-
-    def __init__(self, args: ExampleArgs, trainer: str) -> None:
-        self.args = args
-        self.trainer = trainer
-        self.saved = 0
-        self.steps = 0
-        self.started_cpu = time.process_time()
-        self.started_wall = time.monotonic()
-        self.path = Path(args.policy_path)
-        self.rows: list[dict[str, object]] = []
-
-    def cpu_seconds(self) -> float:
-        """CPU seconds this process has used since the run started."""
-        return time.process_time() - self.started_cpu
-
-    def progress(self, steps: int) -> float:
-        """How much of the budget ``steps`` (and the CPU used) is: 1 when spent."""
-        done = steps / self.args.steps
-        if self.args.cpu_hours is not None:
-            done = max(done, self.cpu_seconds() / (3600 * self.args.cpu_hours))
-        return done
-
-    def spent(self, steps: int, network: PolicyNetwork) -> bool:
-        """Save ``network`` for each checkpoint that ``steps`` (and the CPU used) has
-        reached; whether the budget is spent."""
-        self.steps = steps
-        progress = self.progress(steps)
-        count = self.args.checkpoints
-        reached = min(count, int(progress * count))
-        if reached > self.saved:
-            self.saved = reached
-            self.save_checkpoint(steps, network)
-        return progress >= 1
-
-    def finish(self, network: PolicyNetwork) -> None:
-        """Save the final ``network`` as the last checkpoint, unless it is saved (a
-        run whose batches do not divide its steps ends short of the last one)."""
-        if self.args.checkpoints and (
-            not self.rows or self.rows[-1]["steps"] != self.steps
-        ):
-            self.save_checkpoint(self.steps, network)
-
-    def save_checkpoint(self, steps: int, network: PolicyNetwork) -> Path:
-        """Save ``network`` as it is after ``steps`` env steps, and list it."""
-        path = self.path.with_name(f"{self.path.stem}-{steps:09d}{self.path.suffix}")
-        save_policy(path, network, self.args.config, trainer=self.trainer)
-        self.rows.append(
-            {
-                "path": path.name,
-                "steps": steps,
-                "cpu_seconds": f"{self.cpu_seconds():.1f}",
-                "wall_seconds": f"{time.monotonic() - self.started_wall:.1f}",
-            }
-        )
-        text = io.StringIO()
-        writer = csv.DictWriter(text, CHECKPOINT_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(self.rows)
-        write_text_atomically(self.path.with_name("checkpoints.csv"), text.getvalue())
-        return path
+    return RunBudget(
+        args.steps, args.cpu_hours, args.checkpoints, args.policy_path, save
+    )
 
 
 @dataclass(frozen=True)

@@ -38,9 +38,9 @@ from ray.tune.registry import register_env
 import gomoku_env
 from agents.example_runs import (
     ExampleArgs,
-    RunBudget,
     RunResult,
     evaluate_policy_file,
+    run_budget,
 )
 from agents.flags import parse_dataclass
 from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores, save_policy
@@ -190,7 +190,7 @@ def run(args: Args) -> RunResult:
         ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         algorithm = build(args)
-        budget = RunBudget(args, trainer="rllib PPO")
+        budget = run_budget(args, trainer="rllib PPO")
         for iteration in range(args.steps // args.steps_per_iteration):
             algorithm.train()
             print(f"iteration {iteration + 1}")

@@ -42,9 +42,9 @@ from tianshou.utils.torch_utils import policy_within_training_step, torch_train_
 import gomoku_env
 from agents.example_runs import (
     ExampleArgs,
-    RunBudget,
     RunResult,
     evaluate_policy_file,
+    run_budget,
 )
 from agents.flags import parse_dataclass
 from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
@@ -109,7 +109,7 @@ def make_env_factory(args: Args, counters: list[IllegalActionCounter]):
 def train(args: Args, network: PolicyNetwork, counters: list) -> None:
     """Alternate the learner's seat each round; epsilon decays over the whole run
     (its steps, or its CPU hours if they run out first)."""
-    budget = RunBudget(args, trainer="tianshou DQN")
+    budget = run_budget(args, trainer="tianshou DQN")
     make_env = make_env_factory(args, counters)
     probe = make_env()
     learner = DQN(

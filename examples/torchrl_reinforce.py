@@ -35,9 +35,9 @@ from torchrl.envs import PettingZooWrapper
 import gomoku_env
 from agents.example_runs import (
     ExampleArgs,
-    RunBudget,
     RunResult,
     evaluate_policy_file,
+    run_budget,
 )
 from agents.flags import parse_dataclass
 from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores, save_policy
@@ -156,7 +156,7 @@ def train(args: Args, network: PolicyNetwork, counter: IllegalActionCounter) -> 
         counter, use_mask=True, categorical_actions=True, seed=args.seed
     )
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
-    budget = RunBudget(args, trainer="torchrl REINFORCE")
+    budget = run_budget(args, trainer="torchrl REINFORCE")
     batches = args.steps // args.steps_per_batch
     for batch_index in range(batches):
         learner = PLAYERS[batch_index % 2]

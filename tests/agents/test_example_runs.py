@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import gomoku_env
-from agents.example_runs import ExampleArgs, RunBudget, evaluate_policy_file
+from agents.example_runs import ExampleArgs, evaluate_policy_file, run_budget
 from agents.flags import parse_dataclass
 from agents.torch_policy import PolicyNetwork, load_policy, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
@@ -48,7 +48,7 @@ def test_a_budget_saves_its_checkpoints_evenly_and_the_last_once(
     tmp_path: Path,
 ) -> None:
     args = Args(steps=1000, checkpoints=4, policy_path=str(tmp_path / "run" / "p.pt"))
-    budget = RunBudget(args, trainer="test")
+    budget = run_budget(args, trainer="test")
     network = PolicyNetwork()
     spent = [budget.spent(steps, network) for steps in range(100, 1000, 100)]
     assert spent == [False] * 9
@@ -68,7 +68,7 @@ def test_a_cpu_budget_ends_the_run_before_its_steps(tmp_path: Path) -> None:
     args = Args(
         steps=10**9, cpu_hours=1e-9, checkpoints=3, policy_path=str(tmp_path / "p.pt")
     )
-    budget = RunBudget(args, trainer="test")
+    budget = run_budget(args, trainer="test")
     assert budget.spent(10, PolicyNetwork())
     assert budget.progress(10) >= 1
     (row,) = csv.DictReader((tmp_path / "checkpoints.csv").open())
