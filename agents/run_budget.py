@@ -1,7 +1,7 @@
 """A training run's budget, env steps or CPU hours (whichever ends first), and the
 models saved along it.
 
-Runs of different libraries are compared at one budget (``docs/zoo.md``): so many env
+Runs of different libraries are compared at one budget: so many env
 steps, or so much CPU time, whichever runs out first. A training loop calls
 :meth:`RunBudget.spent` with the steps collected so far after each batch; at each
 ``k / checkpoints`` of the budget (of whichever of the two is further along) the model
