@@ -14,9 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from agents.head_to_head import play_match
+from agents.options import bounded, check_fields
+from agents.run_budget import RunBudget
 from agents.specs import make_agent
+from agents.torch_policy import PolicyNetwork, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
 from gomoku_env.config import GameConfig
 
@@ -31,7 +35,7 @@ class ExampleArgs:
     """side of the board"""
     win_length: int = 4
     """stones in a row that win"""
-    steps: int = 8_000
+    steps: int = bounded(8_000, minimum=1, maximum=10**9)
     """env steps to collect (both players' moves count)"""
     channels: int = 32
     """width of the network's convolutions"""
@@ -39,11 +43,32 @@ class ExampleArgs:
     """arena games against random, half with each colour"""
     policy_path: str = "out/policy.pt"
     """where the trained network is saved"""
+    cpu_hours: float | None = bounded(None, above=0, maximum=1000)
+    """also stop once this process has used this many CPU hours (none: steps only)"""
+    checkpoints: int = bounded(0, minimum=0, maximum=1000)
+    """networks saved along the run, evenly spaced in the budget
+    (:class:`agents.run_budget.RunBudget`); 0 for none"""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def config(self) -> GameConfig:
         """The game of these arguments."""
         return GameConfig(self.board_size, self.win_length)
+
+
+def run_budget(args: ExampleArgs, trainer: str) -> RunBudget[PolicyNetwork]:
+    """The budget of an example's run (its steps, CPU hours and checkpoints), saving
+    the network with :func:`agents.torch_policy.save_policy`, named by ``trainer``."""
+    config = args.config
+
+    def save(path: Path, network: PolicyNetwork) -> None:
+        save_policy(path, network, config, trainer=trainer)
+
+    return RunBudget(
+        args.steps, args.cpu_hours, args.checkpoints, args.policy_path, save
+    )
 
 
 @dataclass(frozen=True)

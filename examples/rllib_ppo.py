@@ -40,6 +40,7 @@ from agents.example_runs import (
     ExampleArgs,
     RunResult,
     evaluate_policy_file,
+    run_budget,
 )
 from agents.flags import parse_dataclass
 from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores, save_policy
@@ -189,11 +190,16 @@ def run(args: Args) -> RunResult:
         ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         algorithm = build(args)
+        budget = run_budget(args, trainer="rllib PPO")
         for iteration in range(args.steps // args.steps_per_iteration):
             algorithm.train()
             print(f"iteration {iteration + 1}")
+            network = algorithm.get_module("learner").network
+            if budget.spent((iteration + 1) * args.steps_per_iteration, network):
+                break
         counters = env_counters(algorithm)
         network = algorithm.get_module("learner").network
+        budget.finish(network)
         config = args.config
         save_policy(args.policy_path, network, config, trainer="rllib PPO")
         algorithm.stop()

@@ -44,6 +44,7 @@ from agents.example_runs import (
     ExampleArgs,
     RunResult,
     evaluate_policy_file,
+    run_budget,
 )
 from agents.flags import parse_dataclass
 from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
@@ -106,7 +107,9 @@ def make_env_factory(args: Args, counters: list[IllegalActionCounter]):
 
 
 def train(args: Args, network: PolicyNetwork, counters: list) -> None:
-    """Alternate the learner's seat each round; epsilon decays over the whole run."""
+    """Alternate the learner's seat each round; epsilon decays over the whole run
+    (its steps, or its CPU hours if they run out first)."""
+    budget = run_budget(args, trainer="tianshou DQN")
     make_env = make_env_factory(args, counters)
     probe = make_env()
     learner = DQN(
@@ -120,7 +123,7 @@ def train(args: Args, network: PolicyNetwork, counters: list) -> None:
     )
     random_seat = MARLRandomDiscreteMaskedOffPolicyAlgorithm(probe.action_space)
     steps_per_round = args.steps // args.rounds
-    collected = 0
+    collected, spent = 0, False
     for round_index in range(args.rounds):
         seats = (
             [learner, random_seat] if round_index % 2 == 0 else [random_seat, learner]
@@ -132,7 +135,7 @@ def train(args: Args, network: PolicyNetwork, counters: list) -> None:
         collector = Collector(algorithm, envs, buffer, exploration_noise=True)
         collector.reset()
         for _ in range(steps_per_round // args.steps_per_update):
-            progress = collected / args.steps
+            progress = min(budget.progress(collected), 1.0)
             learner.policy.set_eps_training(
                 args.epsilon_start + (args.epsilon_end - args.epsilon_start) * progress
             )
@@ -142,7 +145,13 @@ def train(args: Args, network: PolicyNetwork, counters: list) -> None:
                 if len(buffer) >= args.batch_size:
                     with torch_train_mode(algorithm):
                         algorithm.update(buffer=buffer, sample_size=args.batch_size)
+            spent = budget.spent(collected, network)
+            if spent:
+                break
         print(f"round {round_index + 1}/{args.rounds}: {collected} steps")
+        if spent:
+            break
+    budget.finish(network)
 
 
 def run(args: Args) -> RunResult:

@@ -37,6 +37,7 @@ from agents.example_runs import (
     ExampleArgs,
     RunResult,
     evaluate_policy_file,
+    run_budget,
 )
 from agents.flags import parse_dataclass
 from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores, save_policy
@@ -149,11 +150,13 @@ def update(network, optimizer, args: Args, samples) -> None:
 
 
 def train(args: Args, network: PolicyNetwork, counter: IllegalActionCounter) -> None:
-    """Collect a batch of fresh games, learn from the learner's moves, swap the seats."""
+    """Collect a batch of fresh games, learn from the learner's moves, swap the seats;
+    until the steps or the CPU hours run out."""
     env = PettingZooWrapper(
         counter, use_mask=True, categorical_actions=True, seed=args.seed
     )
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
+    budget = run_budget(args, trainer="torchrl REINFORCE")
     batches = args.steps // args.steps_per_batch
     for batch_index in range(batches):
         learner = PLAYERS[batch_index % 2]
@@ -170,6 +173,9 @@ def train(args: Args, network: PolicyNetwork, counter: IllegalActionCounter) -> 
                 update(network, optimizer, args, samples)
         if (batch_index + 1) % 10 == 0:
             print(f"batch {batch_index + 1}/{batches}")
+        if budget.spent((batch_index + 1) * args.steps_per_batch, network):
+            break
+    budget.finish(network)
 
 
 def run(args: Args) -> RunResult:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 import gomoku_env
-from agents.example_runs import ExampleArgs, evaluate_policy_file
+from agents.example_runs import ExampleArgs, evaluate_policy_file, run_budget
 from agents.flags import parse_dataclass
-from agents.torch_policy import PolicyNetwork, save_policy
+from agents.torch_policy import PolicyNetwork, load_policy, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
 
 
@@ -41,3 +42,48 @@ def test_evaluation_plays_the_saved_file_and_sums_the_counters(tmp_path: Path) -
     assert 0 <= result.score_vs_random <= 1
     assert (result.env_actions, result.illegal_actions) == (7, 1)
     assert result.policy_path == path
+
+
+def test_a_budget_saves_its_checkpoints_evenly_and_the_last_once(
+    tmp_path: Path,
+) -> None:
+    args = Args(steps=1000, checkpoints=4, policy_path=str(tmp_path / "run" / "p.pt"))
+    budget = run_budget(args, trainer="test")
+    network = PolicyNetwork()
+    spent = [budget.spent(steps, network) for steps in range(100, 1000, 100)]
+    assert spent == [False] * 9
+    budget.finish(network)  # 900 of 1000: the batches ended short of the budget
+    budget.finish(network)  # already saved: not again
+    rows = list(csv.DictReader((tmp_path / "run" / "checkpoints.csv").open()))
+    assert [int(row["steps"]) for row in rows] == [300, 500, 800, 900]
+    assert rows[0]["path"] == "p-000000300.pt"
+    for row in rows:
+        saved = load_policy(tmp_path / "run" / row["path"], args.config)
+        assert saved.shape == network.shape
+        assert float(row["cpu_seconds"]) >= 0
+    assert budget.spent(1000, network)
+
+
+def test_a_cpu_budget_ends_the_run_before_its_steps(tmp_path: Path) -> None:
+    args = Args(
+        steps=10**9, cpu_hours=1e-9, checkpoints=3, policy_path=str(tmp_path / "p.pt")
+    )
+    budget = run_budget(args, trainer="test")
+    assert budget.spent(10, PolicyNetwork())
+    assert budget.progress(10) >= 1
+    (row,) = csv.DictReader((tmp_path / "checkpoints.csv").open())
+    assert row["steps"] == "10"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("cpu_hours", 0.0),
+        ("cpu_hours", float("nan")),
+        ("checkpoints", -1),
+        ("steps", 0),
+    ],
+)
+def test_budget_arguments_out_of_range_are_refused(field: str, value: float) -> None:
+    with pytest.raises(ValueError, match=field):
+        Args(**{field: value})

@@ -10,6 +10,7 @@ when the library is not installed (the ``tianshou``, ``torchrl`` and ``rllib`` e
 
 from __future__ import annotations
 
+import csv
 import importlib.util
 import sys
 from pathlib import Path
@@ -56,9 +57,17 @@ def test_example_learns_to_beat_random(
     pytest.importorskip(library, reason=f"needs the {extra} extra")
     example = load_example(example_name)
     args = example.Args(
-        steps=steps, eval_games=EVAL_GAMES, policy_path=str(tmp_path / "policy.pt")
+        steps=steps,
+        eval_games=EVAL_GAMES,
+        policy_path=str(tmp_path / "policy.pt"),
+        checkpoints=3,
     )
     check_learned(example.run(args), steps)
+    # The networks along the run, for a learning curve: three, the last at the end.
+    rows = list(csv.DictReader((tmp_path / "checkpoints.csv").open()))
+    assert len(rows) == 3
+    assert steps * 0.9 <= int(rows[-1]["steps"]) <= steps
+    assert all((tmp_path / row["path"]).is_file() for row in rows)
 
 
 @pytest.mark.slow
