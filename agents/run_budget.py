@@ -21,12 +21,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from gomoku_env.files import write_text_atomically
+from gomoku_env.files import read_text_file, write_text_atomically
 
 Model = TypeVar("Model")
 CHECKPOINT_COLUMNS = ("path", "steps", "cpu_seconds", "wall_seconds")
 """The columns of a run's ``checkpoints.csv``: the file (beside it), the env steps
 collected, and the CPU and wall seconds used when it was saved."""
+CHECKPOINTS_FILE = "checkpoints.csv"
+CHECKPOINTS_LIMIT = 1 << 20
+"""Bytes a ``checkpoints.csv`` may have (a row is about 50)."""
 
 
 class RunBudget(Generic[Model]):
@@ -62,19 +65,20 @@ class RunBudget(Generic[Model]):
         """CPU seconds this process has used since the run started."""
         return time.process_time() - self.started_cpu
 
-    def progress(self, collected: int) -> float:
+    def progress(self, collected: int, other: float = 0.0) -> float:
         """How much of the budget ``collected`` steps (and the CPU used) are: 1 when
-        spent."""
-        done = collected / self.steps
+        spent. ``other``: the share spent of a budget the run counts itself (games,
+        say), whichever is further along."""
+        done = max(collected / self.steps, other)
         if self.cpu_hours is not None:
             done = max(done, self.cpu_seconds() / (3600 * self.cpu_hours))
         return done
 
-    def spent(self, collected: int, model: Model) -> bool:
-        """Save ``model`` if ``collected`` steps (or the CPU used) reached the next
-        checkpoint; whether the budget is spent."""
+    def spent(self, collected: int, model: Model, other: float = 0.0) -> bool:
+        """Save ``model`` if ``collected`` steps (or the CPU used, or ``other``)
+        reached the next checkpoint; whether the budget is spent."""
         self.collected = collected
-        progress = self.progress(collected)
+        progress = self.progress(collected, other)
         reached = min(self.checkpoints, int(progress * self.checkpoints))
         if reached > len(self.rows):
             self.save_checkpoint(model)
@@ -94,16 +98,49 @@ class RunBudget(Generic[Model]):
         path = self.path.with_name(name)
         self.save(path, model)
         self.rows.append(
-            {
-                "path": name,
-                "steps": self.collected,
-                "cpu_seconds": f"{self.cpu_seconds():.1f}",
-                "wall_seconds": f"{time.monotonic() - self.started_wall:.1f}",
-            }
+            checkpoint_row(
+                name,
+                self.collected,
+                self.cpu_seconds(),
+                time.monotonic() - self.started_wall,
+            )
         )
-        text = io.StringIO()
-        writer = csv.DictWriter(text, CHECKPOINT_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(self.rows)
-        write_text_atomically(self.path.with_name("checkpoints.csv"), text.getvalue())
+        write_checkpoint_rows(self.path.with_name(CHECKPOINTS_FILE), self.rows)
         return path
+
+
+def checkpoint_row(
+    name: str, steps: int, cpu_seconds: float, wall_seconds: float
+) -> dict[str, object]:
+    """One row of ``checkpoints.csv``: the file's name (beside it) and the run's
+    counters when it was saved."""
+    return {
+        "path": name,
+        "steps": steps,
+        "cpu_seconds": f"{cpu_seconds:.1f}",
+        "wall_seconds": f"{wall_seconds:.1f}",
+    }
+
+
+def write_checkpoint_rows(path: Path, rows: list[dict[str, object]]) -> None:
+    """Write ``rows`` (:data:`CHECKPOINT_COLUMNS`) to ``path`` at once."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, CHECKPOINT_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_text_atomically(path, text.getvalue())
+
+
+def read_checkpoint_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of a run's ``checkpoints.csv`` (none if there is none yet), checked
+    for its columns; a regular file of at most :data:`CHECKPOINTS_LIMIT` bytes."""
+    if not path.exists():
+        return []
+    text = read_text_file(path, "a checkpoints file", limit=CHECKPOINTS_LIMIT)
+    reader = csv.DictReader(io.StringIO(text))
+    if tuple(reader.fieldnames or ()) != CHECKPOINT_COLUMNS:
+        raise ValueError(
+            f"{path}: not a checkpoints file, its columns are {reader.fieldnames}, "
+            f"not {list(CHECKPOINT_COLUMNS)}"
+        )
+    return list(reader)

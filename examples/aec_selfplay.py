@@ -26,7 +26,7 @@ seconds with torch's default threads on a 2-core machine).
 
 from __future__ import annotations
 
-import time
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +37,8 @@ from torch.distributions import Categorical
 import gomoku_env
 from agents.flags import parse_dataclass
 from agents.head_to_head import play_match
+from agents.options import bounded, check_fields
+from agents.run_budget import RunBudget
 from agents.specs import make_agent
 from agents.torch_policy import (
     NetworkAgent,
@@ -47,7 +49,7 @@ from agents.torch_policy import (
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class Args:
     """Every setting of the run, with its default; each field is a command-line flag
     (``--board-size 9``) with its docstring as help (:func:`agents.flags.parse_dataclass`)."""
@@ -78,6 +80,17 @@ class Args:
     """games against each of random and heuristic at the end (and at the start)"""
     out: str = "runs/aec_selfplay"
     """folder of the saved policy (policy.pt)"""
+    steps: int | None = bounded(None, minimum=1, maximum=10**10)
+    """also stop after this many env steps, every move of both seats (the one network
+    plays them all); none: --games alone"""
+    cpu_hours: float | None = bounded(None, above=0, maximum=1000)
+    """also stop once training has used this many CPU hours; none: no limit"""
+    checkpoints: int = bounded(0, minimum=0, maximum=1000)
+    """policies saved along the run in OUT, evenly spaced in the budget, listed in
+    OUT/checkpoints.csv (:class:`agents.run_budget.RunBudget`); 0: none"""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 def play_one_game(env, network: PolicyNetwork, seed: int) -> tuple[list, list]:
@@ -153,38 +166,60 @@ def scores_against(network: PolicyNetwork, args: Args) -> dict[str, float]:
 
 
 def train(args: Args) -> dict[str, float]:
-    """Run the self-play training; returns the final scores (against random,
-    heuristic and the starting network) and the CPU seconds it took."""
+    """Run the self-play training; returns the scores before and after (against
+    random and heuristic), the CPU seconds it took and the env steps it learnt from."""
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     env = gomoku_env.env(board_size=args.board_size, win_length=args.win_length)
+    config = env.unwrapped.config
     shape = PolicyShape(channels=args.channels, layers=args.layers, border=True)
     network = PolicyNetwork(shape)
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
     start = scores_against(network.eval(), args)
     print(format_scores("start", start, args))
-    cpu_start = time.process_time()
+    budget = RunBudget(
+        args.steps or sys.maxsize,
+        args.cpu_hours,
+        args.checkpoints,
+        Path(args.out) / "policy.pt",
+        lambda path, model: save_policy(path, model, config, trainer="aec_selfplay"),
+    )
     network.train()
-    for first in range(0, args.games, args.batch_games):
+    done = collected = 0
+    while done < args.games:  # or until the budget ends, whichever is first
         batch = [
             play_one_game(env, network, int(rng.integers(2**31)))
-            for _ in range(min(args.batch_games, args.games - first))
+            for _ in range(min(args.batch_games, args.games - done))
         ]
         loss = sum(loss_of(steps, returns, args) for steps, returns in batch)
         loss = loss / len(batch)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        done = first + len(batch)
+        done += len(batch)
+        collected += sum(len(steps) for steps, _ in batch)
         if done % (args.batch_games * 25) == 0 or done == args.games:
-            print(f"{done} games, loss {loss.item():.3f}", flush=True)
-    cpu_seconds = time.process_time() - cpu_start
+            print(
+                f"{done} games, {collected} steps, loss {loss.item():.3f}", flush=True
+            )
+        if budget.spent(collected, network, done / args.games):
+            break
+    budget.finish(network)
+    cpu_seconds = budget.cpu_seconds()
     scores = scores_against(network.eval(), args)
-    path = save_policy(Path(args.out) / "policy.pt", network, env.unwrapped.config)
+    path = save_policy(budget.path, network, config, trainer="aec_selfplay")
     print(format_scores("end", scores, args))
-    print(f"{cpu_seconds:.0f} CPU seconds of training; the policy: {path}")
-    return {**{f"start {k}": v for k, v in start.items()}, **scores, "cpu": cpu_seconds}
+    print(
+        f"{done} games, {collected} env steps, {cpu_seconds:.0f} CPU seconds of "
+        f"training; the policy: {path}"
+    )
+    return {
+        **{f"start {k}": v for k, v in start.items()},
+        **scores,
+        "cpu": cpu_seconds,
+        "steps": collected,
+    }
 
 
 def format_scores(when: str, scores: dict[str, float], args: Args) -> str:

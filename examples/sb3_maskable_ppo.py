@@ -14,8 +14,10 @@ against random, with one network forward per snapshot in self-play.
 With ``--curve-every N`` it plays the arena every N steps against the opponents of
 ``--curve-opponents`` (default random, heuristic and ``mcts:simulations=400``) and writes
 the learning curve as CSV and PNG (:class:`gomoku_apps.arena.learning_curve.LearningCurve`);
-``--cpu-hours H`` ends training once the process has used H CPU hours. Both together
-make the recipe of docs/rl-libraries.md ("beat the heuristic within 2 CPU-hours").
+``--cpu-hours H`` ends training once it has used H CPU hours. Both together make the
+recipe of docs/rl-libraries.md ("beat the heuristic within 2 CPU-hours"). ``--steps N``
+caps the env steps of all phases together, and ``--checkpoints K`` saves K models
+along that budget (``agents.run_budget.RunBudget``): the zoo's runs (docs/zoo.md).
 
 The model is saved, evaluated, and wrapped as an Agent that plays a full game in the
 PettingZoo AEC env. The same wrapper puts it in the arena or the GUI through the agent
@@ -24,8 +26,10 @@ spec ``python:agents.sb3.policy_agent:load_agent`` with ``path=<model.zip>``.
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -36,6 +40,8 @@ from stable_baselines3.common.callbacks import BaseCallback
 import gomoku_env
 from agents.flags import parse_dataclass
 from agents.head_to_head import play_match
+from agents.options import bounded, check_fields
+from agents.run_budget import RunBudget
 from agents.sb3 import (
     GomokuCNN,
     PolicyAgent,
@@ -46,6 +52,7 @@ from agents.sb3 import (
 from agents.specs import make_agent, registered_names
 from gomoku_apps.arena.learning_curve import LearningCurve
 from gomoku_env.config import GameConfig
+from gomoku_env.files import write_atomically
 from gomoku_env.sb3.vec_env import GomokuSB3VecEnv
 
 
@@ -93,8 +100,14 @@ class Args:
     """torch CPU threads (small networks on a busy machine: 1 is fastest)"""
     model_path: str = "gomoku_maskable_ppo.zip"
     """where the trained model is saved"""
-    cpu_hours: float = 0.0
-    """stop training once this process has used this much CPU time (0: no limit)"""
+    cpu_hours: float = bounded(0.0, minimum=0, maximum=1000)
+    """stop training once it has used this much CPU time (0: no limit)"""
+    steps: int = bounded(0, minimum=0, maximum=10**10)
+    """stop training after this many env steps in all, the phases together (0: the
+    phases' own steps)"""
+    checkpoints: int = bounded(0, minimum=0, maximum=1000)
+    """models saved along the run beside --model-path, evenly spaced in the budget and
+    listed in checkpoints.csv there (:class:`agents.run_budget.RunBudget`); 0: none"""
     curve_every: int = 0
     """env steps between learning-curve evaluations (0: no curve)"""
     curve_games: int = 20
@@ -105,6 +118,9 @@ class Args:
     """where the learning curve's rows are written"""
     curve_png: str = "out/sb3_curve.png"
     """where the learning curve is drawn"""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 def game_options(args: Args) -> dict[str, object]:
@@ -153,7 +169,7 @@ def evaluate(
 
 class LearningCurveCallback(BaseCallback):
     """Every ``curve_every`` steps, plays the arena against the curve's opponents and
-    records the scores; stops training once the CPU-hour budget is spent."""
+    records the scores."""
 
     def __init__(self, args: Args) -> None:
         super().__init__()
@@ -169,7 +185,7 @@ class LearningCurveCallback(BaseCallback):
         if self.args.curve_every and self.num_timesteps >= self.next_point:
             self.next_point = self.num_timesteps + self.args.curve_every
             self.add_point(hours)
-        return not (self.args.cpu_hours and hours >= self.args.cpu_hours)
+        return True
 
     def add_point(self, hours: float) -> None:
         """Score the current policy against every opponent and append the row."""
@@ -180,6 +196,33 @@ class LearningCurveCallback(BaseCallback):
         }
         self.curve.add(self.num_timesteps, hours, scores)
         print(f"  curve at {self.num_timesteps} steps, {hours:.2f} CPU h: {scores}")
+
+
+class BudgetCallback(BaseCallback):
+    """Saves the checkpoints of the run's budget and stops training once it is spent
+    (steps or CPU hours, counted over all phases)."""
+
+    def __init__(self, budget: RunBudget[MaskablePPO]) -> None:
+        super().__init__()
+        self.budget = budget
+
+    def _on_step(self) -> bool:
+        return not self.budget.spent(self.num_timesteps, self.model)
+
+
+def run_budget(args: Args) -> RunBudget[MaskablePPO]:
+    """The run's budget; its checkpoints are model zips beside ``--model-path``."""
+
+    def save(path: Path, model: MaskablePPO) -> None:
+        write_atomically(path, model.save)
+
+    return RunBudget(
+        args.steps or sys.maxsize,
+        args.cpu_hours or None,
+        args.checkpoints,
+        args.model_path,
+        save,
+    )
 
 
 class TargetWinRate(BaseCallback):
@@ -231,11 +274,11 @@ def make_model(args: Args) -> MaskablePPO:
 
 
 def train_against_random(
-    model: MaskablePPO, args: Args, curve: LearningCurveCallback
+    model: MaskablePPO, args: Args, callbacks: list[BaseCallback]
 ) -> None:
     print("phase 1: against the random opponent (one compiled call steps all games)")
     target = TargetWinRate(args)
-    model.learn(args.random_steps, callback=[target, curve])
+    model.learn(args.random_steps, callback=[target, *callbacks])
     if target.reached_at:
         steps, minutes = target.reached_at
         print(
@@ -249,20 +292,20 @@ def train_against_random(
 
 
 def train_against_heuristic(
-    model: MaskablePPO, args: Args, curve: LearningCurveCallback
+    model: MaskablePPO, args: Args, callbacks: list[BaseCallback]
 ) -> None:
     if "heuristic" not in registered_names() or args.heuristic_steps <= 0:
         print("phase 2 skipped: no 'heuristic' agent is registered")
         return
     print("phase 2: against the heuristic")
     model.set_env(make_vec_env(args, "heuristic", args.seed + 1))
-    model.learn(args.heuristic_steps, callback=curve, reset_num_timesteps=False)
+    model.learn(args.heuristic_steps, callback=callbacks, reset_num_timesteps=False)
     rate = evaluate(model, args, "heuristic", 50, 20_000)
     print(f"  win rate vs heuristic: {rate:.3f}")
 
 
 def train_self_play(
-    model: MaskablePPO, args: Args, curve: LearningCurveCallback
+    model: MaskablePPO, args: Args, callbacks: list[BaseCallback]
 ) -> None:
     print("phase 3: self-play against a pool of frozen snapshots")
     pool = PolicyPool(capacity=args.pool_size)
@@ -272,7 +315,7 @@ def train_self_play(
         args.self_play_steps,
         callback=[
             SelfPlayCallback(pool, refresh_every=args.snapshot_every, verbose=1),
-            curve,
+            *callbacks,
         ],
         reset_num_timesteps=False,
     )
@@ -311,12 +354,19 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     model = make_model(args)
     curve = LearningCurveCallback(args)
-    train_against_random(model, args, curve)
-    train_against_heuristic(model, args, curve)
-    train_self_play(model, args, curve)
+    budget = run_budget(args)
+    callbacks = [curve, BudgetCallback(budget)]
+    for phase in (train_against_random, train_against_heuristic, train_self_play):
+        if budget.progress(model.num_timesteps) < 1:
+            phase(model, args, callbacks)
+    budget.finish(model)
+    print(
+        f"trained {model.num_timesteps} env steps in "
+        f"{budget.cpu_seconds() / 3600:.3f} CPU hours"
+    )
     if args.curve_every:
         curve.add_point(time.process_time() / 3600)
-    model.save(args.model_path)
+    write_atomically(args.model_path, model.save)
     print(f"saved {args.model_path}")
     rate = evaluate(model, args, "random", args.eval_games, 30_000)
     print(f"final win rate vs random: {rate:.3f}")

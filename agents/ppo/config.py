@@ -74,7 +74,8 @@ class PPOConfig:
     """stop once training has used this much CPU time, warm start included, summed
     over resumes (0: no limit)"""
     checkpoint_every: int = bounded(100_000, minimum=1, flag="run")
-    """env steps between checkpoints"""
+    """env steps between checkpoints (each also keeps the policy of that moment as
+    policy-<env steps>.pt, listed in checkpoints.csv: a learning curve)"""
     report_every: int = bounded(20, minimum=1, flag="run")
     """PPO updates between progress reports"""
     seed: int = bounded(1, minimum=0, flag="run")

@@ -17,8 +17,10 @@ arena's opening book:
 process's CPU time for training, evaluations left out). The folder holds
 ``checkpoint.pt`` (network, optimiser, counters; written atomically after the warm
 start and every ``checkpoint_every`` steps, so the same run resumes where a stopped one
-left off) and the final ``policy.pt`` (:func:`agents.torch_policy.save_policy`, with
-the recipe in its metadata).
+left off), the policy at each of those steps as ``policy-<env steps>.pt``, listed in
+``checkpoints.csv`` (:mod:`agents.run_budget`: for a learning curve measured
+afterwards), and the final ``policy.pt`` (:func:`agents.torch_policy.save_policy`,
+with the recipe in its metadata).
 """
 
 from __future__ import annotations
@@ -35,6 +37,12 @@ import torch
 from agents.ppo.config import PPOConfig
 from agents.ppo.rollout import NoisyHeuristic, collect, ppo_update
 from agents.ppo.warm_start import warm_start
+from agents.run_budget import (
+    CHECKPOINTS_FILE,
+    checkpoint_row,
+    read_checkpoint_rows,
+    write_checkpoint_rows,
+)
 from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
 from gomoku_env.files import WEIGHTS_LIMIT, check_regular_file, write_atomically
 from gomoku_env.vector_env import GomokuVectorEnv
@@ -50,6 +58,7 @@ class RunState:
 
     env_steps: int = 0
     cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
     warm_started: bool = False
     updates: int = 0
     opponent_noise: float = 0.0
@@ -60,22 +69,25 @@ class RunState:
 
 
 class CpuClock:
-    """Adds the process's CPU time to ``state.cpu_seconds``, except while paused."""
+    """Adds the process's CPU time to ``state.cpu_seconds`` (and the wall time to
+    ``state.wall_seconds``), except while paused."""
 
     def __init__(self, state: RunState) -> None:
         self.state = state
         self.started = time.process_time()
+        self.started_wall = time.monotonic()
 
     def tick(self) -> None:
-        now = time.process_time()
+        now, now_wall = time.process_time(), time.monotonic()
         self.state.cpu_seconds += now - self.started
-        self.started = now
+        self.state.wall_seconds += now_wall - self.started_wall
+        self.started, self.started_wall = now, now_wall
 
     def paused(self, work: Callable[[], None]) -> None:
         """Run ``work`` without counting its CPU time."""
         self.tick()
         work()
-        self.started = time.process_time()
+        self.started, self.started_wall = time.process_time(), time.monotonic()
 
 
 def save_checkpoint(
@@ -181,14 +193,33 @@ class PPORun:
         point(force=True)
         self._ppo(clock, point, report)
         clock.tick()
+        self._keep_policy()
         self._save()
         point(force=True)
+        self._save_policy(self.directory / RESULT_FILE)
+        return self.state
+
+    def _save_policy(self, path: Path) -> None:
         save_policy(
-            self.directory / RESULT_FILE, self.network, self.config.game,
+            path, self.network, self.config.game,
             recipe=dataclasses.asdict(self.config), env_steps=self.state.env_steps,
             cpu_hours=self.state.cpu_hours,
         )  # fmt: skip
-        return self.state
+
+    def _keep_policy(self) -> None:
+        """Keep the policy as it is now as ``policy-<env steps>.pt``, listed in
+        ``checkpoints.csv`` (once per step count: a resumed run may reach one
+        again), for a learning curve measured afterwards."""
+        listing = self.directory / CHECKPOINTS_FILE
+        rows = read_checkpoint_rows(listing)
+        steps = self.state.env_steps
+        if any(int(row["steps"]) == steps for row in rows):
+            return
+        name = f"{Path(RESULT_FILE).stem}-{steps:09d}.pt"
+        self._save_policy(self.directory / name)
+        state = self.state
+        row = checkpoint_row(name, steps, state.cpu_seconds, state.wall_seconds)
+        write_checkpoint_rows(listing, [*rows, row])
 
     def _warm_start(self, clock: CpuClock, report: Report) -> None:
         if self.config.teacher.games:
@@ -231,6 +262,7 @@ class PPORun:
                 wins = games = 0
             if state.env_steps >= next_checkpoint:
                 next_checkpoint += config.checkpoint_every
+                self._keep_policy()
                 self._save()
             point()
 

@@ -106,9 +106,19 @@ def test_the_aec_self_play_example_improves_over_its_start(tmp_path: Path) -> No
 
     example = load_example("aec_selfplay")
     args = example.Args(
-        board_size=6, win_length=4, games=480, eval_games=60, out=str(tmp_path)
+        board_size=6,
+        win_length=4,
+        games=480,
+        eval_games=60,
+        out=str(tmp_path),
+        checkpoints=4,
     )
     result = example.train(args)
+    # Four policies along the games (the budget here), the last at the end.
+    rows = list(csv.DictReader((tmp_path / "checkpoints.csv").open()))
+    steps = [int(row["steps"]) for row in rows]
+    assert len(steps) == 4 and steps == sorted(steps) and steps[0] > 0
+    assert steps[-1] == result["steps"]
     before, after = result["start sampled vs random"], result["sampled vs random"]
     assert before < 0.65 and after >= before + 0.15, result
     spec = f"python:agents.torch_policy:load_agent,path={tmp_path / 'policy.pt'}"

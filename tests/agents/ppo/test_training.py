@@ -17,6 +17,7 @@ from agents.ppo.config import TEACHER_PRESET, PPOConfig
 from agents.ppo.rollout import NoisyHeuristic, Rollout
 from agents.ppo.training import PPORun
 from agents.ppo.warm_start import symmetric_batch
+from agents.run_budget import read_checkpoint_rows
 from agents.teacher_games import TeacherGamesConfig, teacher_games
 from agents.torch_policy import NetworkAgent, PolicyNetwork, PolicyShape, load_policy
 from gomoku_env.board import transform_action, transform_planes
@@ -49,6 +50,14 @@ def test_a_tiny_run_beats_its_untrained_start(tmp_path: Path) -> None:
     saved = load_policy(tmp_path / "policy.pt")
     planes = torch.zeros(1, 6, 6, 5, dtype=torch.int8)
     assert torch.equal(saved(planes)[0], run.network.eval()(planes)[0])
+    # The policy of every checkpoint is kept, for a learning curve; the last is the end.
+    rows = read_checkpoint_rows(tmp_path / "checkpoints.csv")
+    steps = [int(row["steps"]) for row in rows]
+    assert len(steps) == 3 and steps == sorted(steps) and steps[-1] == state.env_steps
+    assert 8_000 <= steps[0] < 9_000
+    assert float(rows[-1]["cpu_seconds"]) == pytest.approx(state.cpu_seconds, abs=0.1)
+    last = load_policy(tmp_path / rows[-1]["path"])
+    assert torch.equal(last(planes)[0], saved(planes)[0])
 
 
 def test_a_stopped_run_resumes_from_its_checkpoint(tmp_path: Path) -> None:
@@ -59,6 +68,9 @@ def test_a_stopped_run_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     resumed = again.run()
     assert resumed.env_steps == 2 * first.env_steps
     assert resumed.updates == 2 * first.updates
+    # The kept policies of both runs, each step count once.
+    rows = read_checkpoint_rows(tmp_path / "checkpoints.csv")
+    assert [int(row["steps"]) for row in rows] == [first.env_steps, resumed.env_steps]
     with pytest.raises(ValueError, match=r"other settings.*channels"):
         PPORun(dataclasses.replace(short, channels=8), tmp_path)
 

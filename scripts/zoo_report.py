@@ -1,0 +1,115 @@
+"""The zoo's table, its curve and its picture, from the runs that ``scripts/zoo.py``
+trained and evaluated: ``docs/zoo.csv`` (one row per run: its route, libraries,
+budget spent, rating and score against heuristic, and the commands that made them),
+``docs/zoo-curve.csv`` (the score of each kept model) and ``docs/zoo.png``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from gomoku_env.files import (
+    read_text_file,
+    write_bytes_atomically,
+    write_text_atomically,
+)
+
+RUN_FILE, EVALUATION_FILE = "zoo-run.json", "zoo-evaluation.json"
+"""What ``scripts/zoo.py`` writes into a run's folder: the training (command, cost) and
+the evaluation (curve, rating)."""
+
+RUN_COLUMNS = (
+    "route", "seed", "libraries", "algorithm", "scheme", "learner_steps", "cpu_hours",
+    "wall_hours", "rating", "low", "high", "rated_games", "scale", "score_vs_heuristic",
+    "model_bytes", "command", "rate_command",
+)  # fmt: skip
+CURVE_COLUMNS = ("route", "seed", "learner_steps", "cpu_hours", "wall_hours",
+                 "score_vs_heuristic")  # fmt: skip
+
+
+def report(
+    out: Path, docs: Path, routes: Mapping[str, object]
+) -> list[dict[str, object]]:
+    """The table's rows from every evaluated run under ``out``: written to
+    ``docs/zoo.csv``, their curves to ``docs/zoo-curve.csv`` and ``docs/zoo.png``."""
+    rows, points = [], []
+    for folder in sorted(out.glob("*-s*")):
+        if not (folder / EVALUATION_FILE).exists():
+            continue
+        trained = json.loads(read_text_file(folder / RUN_FILE, "a zoo run file"))
+        rated = json.loads(read_text_file(folder / EVALUATION_FILE, "a zoo evaluation"))
+        route, last = routes[trained["route"]], rated["curve"][-1]
+        rows.append({
+            "route": route.name, "seed": trained["seed"],
+            "libraries": trained["libraries"], "algorithm": route.algorithm,
+            "scheme": route.scheme, "learner_steps": last["learner_steps"],
+            "cpu_hours": last["cpu_hours"], "wall_hours": last["wall_hours"],
+            "rating": rated["rating"], "low": rated["low"], "high": rated["high"],
+            "rated_games": rated["games"], "scale": rated["scale"],
+            "score_vs_heuristic": last["score_vs_heuristic"],
+            "model_bytes": rated["model_bytes"], "command": trained["command"],
+            "rate_command": rated["rate_command"],
+        })  # fmt: skip
+        points += [{"route": route.name, "seed": trained["seed"], **point}
+                   for point in rated["curve"]]  # fmt: skip
+    write_csv(docs / "zoo.csv", rows, RUN_COLUMNS)
+    write_csv(docs / "zoo-curve.csv", points, CURVE_COLUMNS)
+    plot(points, docs / "zoo.png")
+    return rows
+
+
+def write_csv(
+    path: Path, rows: list[dict[str, object]], columns: Sequence[str]
+) -> None:
+    text = io.StringIO()
+    writer = csv.DictWriter(text, columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_text_atomically(path, text.getvalue())
+
+
+def plot(points: list[dict[str, object]], path: Path) -> None:
+    """Score against heuristic over the learner's env steps, one line per run."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from gomoku_apps.arena.learning_curve import series_style
+
+    figure, axis = plt.subplots(figsize=(8, 4.5))
+    runs = sorted({(point["route"], point["seed"]) for point in points})
+    for number, (route, seed) in enumerate(runs):
+        mine = [p for p in points if (p["route"], p["seed"]) == (route, seed)]
+        axis.plot([p["learner_steps"] for p in mine],
+                  [p["score_vs_heuristic"] for p in mine],
+                  label=f"{route} (seed {seed})", **series_style(number))  # fmt: skip
+    axis.set_xlabel("env steps of the learner")
+    axis.set_ylabel("score against heuristic (100 games)")
+    axis.set_ylim(-0.02, 1.02)
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize=8)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100)
+    plt.close(figure)
+    write_bytes_atomically(path, buffer.getvalue())
+
+
+def markdown(rows: list[dict[str, object]]) -> str:
+    """The table of docs/zoo.md."""
+    lines = ["| route | libraries | algorithm | opponent | env steps | CPU h | wall h "
+             "| 9x9-v1 rating (95% CI) | vs heuristic | seed |",
+             "|---|---|---|---|--:|--:|--:|--:|--:|--:|"]  # fmt: skip
+    for row in rows:
+        lines.append(
+            f"| {row['route']} | {row['libraries']} | {row['algorithm']} "
+            f"| {row['scheme']} | {row['learner_steps']:,} | {row['cpu_hours']:.2f} "
+            f"| {row['wall_hours']:.2f} | {row['rating']:+d} ({row['low']:+d} … "
+            f"{row['high']:+d}) | {row['score_vs_heuristic']:.2f} | {row['seed']} |"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,101 @@
+"""Every route of the baselines zoo (``scripts/zoo.py``, docs/zoo.md) trains at a tiny
+budget on 6×6 with four in a row, keeps its models where the zoo finds them, and its
+last model is scored against heuristic and rated by ``gomoku rate … --games 1`` on a toy
+scale: a route that stops working (a library's API moved, an example's flag renamed)
+fails here instead of rotting until the next zoo run. Routes whose library is not
+installed are skipped (the ``sb3``, ``tianshou``, ``torchrl`` and ``rllib`` extras)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shlex
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "zoo.py"
+TOY_SCALE = "rank,agent,rating,margin\n1,random,0.0,0.0\n2,heuristic,600.0,50.0\n"
+
+
+def load_zoo():
+    spec = importlib.util.spec_from_file_location("zoo_script", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while building
+    spec.loader.exec_module(module)
+    return module
+
+
+zoo = load_zoo()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(zoo.ROUTES))
+def test_every_zoo_route_trains_and_its_model_is_rated(
+    tmp_path: Path, name: str
+) -> None:
+    route = zoo.ROUTES[name]
+    for library in route.libraries:
+        try:
+            metadata.version(library)
+        except metadata.PackageNotFoundError:
+            pytest.skip(f"{library} is not installed")
+    folder = tmp_path / name
+    record = zoo.run(route, zoo.TINY, 1, folder)
+    assert record["command"].startswith(("python examples/", "gomoku train "))
+    assert record["wall_seconds"] > 0 and route.libraries[0] in record["libraries"]
+    kept = zoo.checkpoints(route, folder)
+    assert kept and all(checkpoint.path.is_file() for checkpoint in kept)
+    assert kept[-1].learner_steps > 0 and kept[-1].cpu_hours > 0
+    # A second run of the same folder is the finished run's record, not a new run.
+    assert zoo.run(route, zoo.TINY, 1, folder) == record
+    scale = tmp_path / "toy.csv"
+    scale.write_text(TOY_SCALE)
+    flags = ["--reference", str(scale), "--games", "1"]
+    result = zoo.evaluate(route, zoo.TINY, 1, folder, flags, points=2, games=2)
+    assert result["games"] == 2  # one game against each anchor
+    assert result["low"] < result["rating"] < result["high"]
+    spec = route.spec.format(path=kept[-1].path)
+    assert result["rate_command"].startswith(f"gomoku rate {shlex.quote(spec)} ")
+    assert len(result["curve"]) == min(2, len(kept))
+    assert all(0 <= point["score_vs_heuristic"] <= 1 for point in result["curve"])
+    assert result["curve"][-1]["learner_steps"] == kept[-1].learner_steps
+
+
+def test_the_report_tables_every_evaluated_run_and_draws_their_curves(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("matplotlib", reason="needs the plot extra")
+    out, docs = tmp_path / "runs", tmp_path / "docs"
+    docs.mkdir()
+    for route, seed, rating in (("sb3", 1, 420), ("ppo", 2, 610), ("rllib", 1, None)):
+        folder = out / f"{route}-s{seed}"
+        folder.mkdir(parents=True)
+        trained = {"route": route, "seed": seed, "command": f"train {route}",
+                   "libraries": "torch 2", "wall_seconds": 60.0}  # fmt: skip
+        (folder / "zoo-run.json").write_text(json.dumps(trained))
+        if rating is None:
+            continue  # trained, not evaluated yet: no row
+        curve = [
+            {"learner_steps": steps, "cpu_hours": steps / 1e6, "wall_hours": 0.1,
+             "score_vs_heuristic": steps / 2e6}
+            for steps in (0, 500_000, 1_000_000)
+        ]  # fmt: skip
+        evaluated = {"curve": curve, "rate_command": f"gomoku rate {route}",
+                     "rating": rating, "low": rating - 40, "high": rating + 45,
+                     "scale": "9x9-v1", "games": 700, "model_bytes": 1000}  # fmt: skip
+        (folder / "zoo-evaluation.json").write_text(json.dumps(evaluated))
+    rows = zoo.report(out, docs, zoo.ROUTES)
+    assert [(row["route"], row["seed"], row["rating"]) for row in rows] == [
+        ("ppo", 2, 610),
+        ("sb3", 1, 420),
+    ]
+    table = (docs / "zoo.csv").read_text().splitlines()
+    assert table[0].startswith("route,seed,libraries,algorithm") and len(table) == 3
+    assert len((docs / "zoo-curve.csv").read_text().splitlines()) == 1 + 2 * 3
+    assert (docs / "zoo.png").read_bytes()[:4] == b"\x89PNG"
+    text = zoo.markdown(rows)
+    assert "| ppo | torch 2 | PPO after a warm start" in text
+    assert "| 1,000,000 | 1.00 | 0.10 | +610 (+570 … +655) | 0.50 | 2 |" in text
