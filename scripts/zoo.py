@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import shlex
@@ -215,6 +216,17 @@ ROUTES = {
 }  # fmt: skip
 
 
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+"""Every route's environment: one thread a process (two runs share two cores), for
+the libraries that take torch's default of a thread per core (RLlib's learner)."""
+
+
+def command_line(argv: Sequence[str]) -> str:
+    """The command as a user types it, with the environment the zoo runs it in."""
+    settings = " ".join(f"{name}={value}" for name, value in ONE_THREAD.items())
+    return f"{settings} {shlex.join(argv)}"
+
+
 PROGRAMS = {
     "python": [sys.executable],
     "gomoku": [sys.executable, "-m", "gomoku_apps.cli.main"],
@@ -285,11 +297,13 @@ def run(route: Route, budget: Budget, seed: int, folder: Path) -> dict[str, obje
     argv = route.argv(budget, seed, folder)
     folder.mkdir(parents=True, exist_ok=True)
     before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
-    subprocess.run(executable(argv), cwd=ROOT, check=True)
+    subprocess.run(
+        executable(argv), cwd=ROOT, check=True, env={**os.environ, **ONE_THREAD}
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     record = {
-        "route": route.name, "seed": seed, "command": shlex.join(argv),
+        "route": route.name, "seed": seed, "command": command_line(argv),
         "libraries": versions(route), "wall_seconds": round(time.monotonic() - started, 1),
         "process_cpu_seconds": round(cpu, 1),
     }  # fmt: skip
