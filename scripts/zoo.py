@@ -97,6 +97,8 @@ class Route:
         tiny: flags the CI adds to keep its run to seconds (smaller batches).
         seats: env steps the route counts per learner step (2: the AEC examples
             that count both players' moves).
+        change: flags that change a route's defaults (a row that measures what
+            they get wrong), added to its command.
     """
 
     name: str
@@ -107,11 +109,13 @@ class Route:
     spec: str = TORCH_POLICY
     tiny: tuple[str, ...] = ()
     seats: int = 1
+    change: tuple[str, ...] = ()
 
     def argv(self, budget: Budget, seed: int, folder: Path) -> list[str]:
         """The command with this budget (and the CI's flags at the tiny budget)."""
         return [
             *self.command(budget, seed, folder),
+            *self.change,
             *(self.tiny if budget == TINY else ()),
         ]
 
@@ -166,6 +170,8 @@ def alphazero_recipe(budget: Budget, seed: int, folder: Path) -> list[str]:
     ]  # fmt: skip
 
 
+SB3_SPEC = "python:agents.sb3.policy_agent:load_agent,path={path}"
+SB3_TINY = ("--num-envs", "4", "--n-steps", "32", "--batch-size", "64", "--eval-games", "2")  # fmt: skip
 ROUTES = {
     route.name: route
     for route in (
@@ -177,9 +183,13 @@ ROUTES = {
         Route(
             "sb3", ("stable-baselines3", "sb3-contrib"), "MaskablePPO",
             "random, then heuristic, then a pool of its snapshots", sb3_example,
-            spec="python:agents.sb3.policy_agent:load_agent,path={path}",
-            tiny=("--num-envs", "4", "--n-steps", "32", "--batch-size", "64",
-                  "--eval-games", "2"),
+            spec=SB3_SPEC, tiny=SB3_TINY,
+        ),
+        Route(
+            "sb3_self_play_to_budget", ("stable-baselines3", "sb3-contrib"),
+            "MaskablePPO", "as sb3, self-play until the budget ends", sb3_example,
+            spec=SB3_SPEC, tiny=SB3_TINY,
+            change=("--self-play-steps", "1000000"),
         ),
         Route(
             "tianshou", ("tianshou",), "DQN", "random",
