@@ -171,7 +171,8 @@ def alphazero_recipe(budget: Budget, seed: int, folder: Path) -> list[str]:
 
 
 SB3_SPEC = "python:agents.sb3.policy_agent:load_agent,path={path}"
-SB3_TINY = ("--num-envs", "4", "--n-steps", "32", "--batch-size", "64", "--eval-games", "2")  # fmt: skip
+SB3_TINY = ("--num-envs", "4", "--n-steps", "32", "--batch-size", "64",
+            "--eval-games", "2")  # fmt: skip
 ROUTES = {
     route.name: route
     for route in (
