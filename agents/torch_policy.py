@@ -34,8 +34,10 @@ from gomoku_env.files import (
 )
 from gomoku_env.planes import PLANE_COUNT
 
-MASKED_SCORE = -1e9
-"""The score given to illegal cells: finite, so softmax and argmax stay defined."""
+MASKED_SCORE = -1e30
+"""The score given to illegal cells: finite, so softmax and argmax stay defined, and
+far below any score a network gives (the logits of a 9×9 TorchRL run drifted to -2e9,
+below the -1e9 this once was, and its greedy move became an illegal cell)."""
 
 
 @dataclass(frozen=True)
@@ -275,7 +277,8 @@ class NetworkAgent:
         legal_actions(observation)  # a clear error when the agent is not to move
         with torch.no_grad():
             scores, _ = self.network(observation["observation"][None])
-        return int(mask_scores(scores, observation["action_mask"][None]).argmax())
+        legal = np.flatnonzero(observation["action_mask"])
+        return int(legal[scores[0, torch.as_tensor(legal)].argmax()])
 
 
 def load_agent(

@@ -14,6 +14,7 @@ from agents.game import play_game
 from agents.specs import make_agent
 from agents.torch_policy import (
     MASKED_SCORE,
+    NetworkAgent,
     PolicyNetwork,
     PolicyShape,
     load_policy,
@@ -34,7 +35,30 @@ def test_scores_and_values_fit_any_board() -> None:
 def test_mask_scores_marks_only_illegal_cells() -> None:
     scores = torch.arange(4.0).reshape(1, 4)
     masked = mask_scores(scores, np.array([[1, 0, 1, 0]], dtype=np.int8))
-    assert masked.tolist() == [[0.0, MASKED_SCORE, 2.0, MASKED_SCORE]]
+    low = torch.tensor(MASKED_SCORE).item()  # as float32 holds it
+    assert masked.tolist() == [[0.0, low, 2.0, low]]
+
+
+def test_a_network_whose_scores_drifted_far_below_zero_still_plays_legal_cells() -> (
+    None
+):
+    """A 9×9 TorchRL run's logits drifted to about -2e9: every legal cell must still
+    beat every illegal one, in the greedy agent and in the masked distribution."""
+    network = PolicyNetwork(PolicyShape(channels=4, layers=1))
+    with torch.no_grad():
+        for parameter in network.parameters():
+            parameter.zero_()
+        network.score_head.bias.fill_(-2e9)  # every score far below the old mask
+    planes = np.zeros((5, 5, 5), dtype=np.int8)
+    mask = np.zeros(25, dtype=np.int8)
+    mask[[3, 17]] = 1
+    scores, _ = network(planes[None])
+    assert float(scores.max()) < -1e9
+    observation = {"observation": planes, "action_mask": mask}
+    assert NetworkAgent(network).act(observation) in (3, 17)
+    masked = mask_scores(scores, mask[None])
+    probabilities = torch.softmax(masked, -1)[0]
+    assert float(probabilities[[3, 17]].sum()) == pytest.approx(1.0)
 
 
 def test_saved_policy_loads_with_the_same_outputs(tmp_path: Path) -> None:
