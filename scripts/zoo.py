@@ -325,10 +325,11 @@ def run(route: Route, budget: Budget, seed: int, folder: Path) -> dict[str, obje
 def rate_command(
     spec: str, budget: Budget, seed: int, rate_flags: Sequence[str]
 ) -> list[str]:
-    """The ``gomoku rate`` command of a model (``rate_flags``: the scale and games;
-    the table's: ``--margin 50`` on the newest shipped scale)."""
-    return ["gomoku", "rate", spec, *budget.game, "--seed", str(seed), "--jobs", "2",
-            "--no-progress", *rate_flags]  # fmt: skip
+    """The ``gomoku rate`` command of a model (``rate_flags``: the scale, games and
+    jobs; the table's: ``--margin 50`` on the newest shipped scale, which any
+    ``--jobs`` gives the same rating)."""
+    return ["gomoku", "rate", spec, *budget.game, "--seed", str(seed), "--no-progress",
+            *rate_flags]  # fmt: skip
 
 
 def evaluate(
@@ -382,6 +383,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "zoo")
     parser.add_argument("--docs", type=Path, default=ROOT / "docs")
+    parser.add_argument(
+        "--jobs", type=int, default=2, help="games at once in the rating"
+    )
     arguments = parser.parse_args(argv)
     if arguments.step == "report":
         print(markdown(report(arguments.out, arguments.docs, ROUTES)))
@@ -393,7 +397,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if arguments.step == "run":
         print(json.dumps(run(route, BUDGET, arguments.seed, folder), indent=1))
     else:
-        flags = ["--margin", str(RATE_MARGIN)]
+        flags = ["--margin", str(RATE_MARGIN), "--jobs", str(arguments.jobs)]
         result = evaluate(route, BUDGET, arguments.seed, folder, flags)
         print(json.dumps(result, indent=1))
 
