@@ -235,7 +235,13 @@ the libraries that take torch's default of a thread per core (RLlib's learner)."
 def command_line(argv: Sequence[str]) -> str:
     """The command as a user types it, with the environment the zoo runs it in."""
     settings = " ".join(f"{name}={value}" for name, value in ONE_THREAD.items())
-    return f"{settings} {shlex.join(argv)}"
+    return f"{settings} {shown(argv)}"
+
+
+def shown(argv: Sequence[str]) -> str:
+    """``argv`` as one line, paths in this checkout relative to its root (where the
+    commands run)."""
+    return shlex.join(argv).replace(f"{ROOT}/", "")
 
 
 PROGRAMS = {
@@ -368,7 +374,7 @@ def evaluate(
         )
     rating, low, high, _, scale, rated_games = found.groups()
     result = {
-        "curve": curve, "rate_command": shlex.join(argv), "rating": int(rating),
+        "curve": curve, "rate_command": shown(argv), "rating": int(rating),
         "low": int(low), "high": int(high), "scale": scale, "games": int(rated_games),
         "model_bytes": kept[-1].path.stat().st_size,
     }  # fmt: skip
