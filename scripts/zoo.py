@@ -99,6 +99,8 @@ class Route:
             that count both players' moves).
         change: flags that change a route's defaults (a row that measures what
             they get wrong), added to its command.
+        snapshots: its models are ``gomoku train`` snapshots (their counters in
+            their metadata), not listed in ``checkpoints.csv``.
     """
 
     name: str
@@ -110,6 +112,7 @@ class Route:
     tiny: tuple[str, ...] = ()
     seats: int = 1
     change: tuple[str, ...] = ()
+    snapshots: bool = False
 
     def argv(self, budget: Budget, seed: int, folder: Path) -> list[str]:
         """The command with this budget (and the CI's flags at the tiny budget)."""
@@ -217,7 +220,7 @@ ROUTES = {
         Route(
             "alphazero", ("torch",), "AlphaZero (search 200 simulations a move)",
             "self-play after a warm start on heuristic games", alphazero_recipe,
-            spec="alphazero:weights={path}",
+            spec="alphazero:weights={path}", snapshots=True,
             tiny=("--channels", "8", "--blocks", "1", "--parallel-games", "2",
                   "--teacher-games", "4",
                   "--simulations", "6", "--fast-simulations", "3",
@@ -269,7 +272,7 @@ def checkpoints(route: Route, folder: Path) -> list[Checkpoint]:
     """The models a run kept, in order: listed in ``checkpoints.csv`` (beside the
     models), or AlphaZero's snapshots (their counters in their metadata; its env steps
     are its self-play positions)."""
-    if route.name != "alphazero":
+    if not route.snapshots:
         rows = read_checkpoint_rows(folder / CHECKPOINTS_FILE)
         return [
             Checkpoint(
