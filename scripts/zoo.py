@@ -13,10 +13,11 @@ thread), so two runs share the two cores of the machine the table was made on.
 AlphaZero's budget is its own clock (``--hours``): run alone on one thread, that is
 about its CPU time; the table gives both.
 
-``evaluate`` plays each checkpoint 100 games against ``heuristic`` (colours
-alternating, seeded openings: the learning curve) and rates the last with ``gomoku
-rate SPEC --margin 50`` on the newest shipped scale (9x9-v1). The checkpoints are
-loaded through agent specs, as the arena, ladder and GUI load them.
+``evaluate`` draws the learning curve: five of the checkpoints, each played 100 games
+against ``heuristic`` (colours alternating, seeded openings) and rated with ``gomoku
+rate SPEC --margin 100`` on the newest shipped scale (9x9-v1); the last is rated with
+``--margin 50``, the table's rating. The checkpoints are loaded through agent specs, as
+the arena, ladder and GUI load them.
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ from scripts.zoo_report import EVALUATION_FILE, RUN_FILE, markdown, report  # no
 
 HEURISTIC_GAMES = 100
 RATE_MARGIN = 50
+CURVE_MARGIN = 100
+"""The curve's ratings (every point but the last, which is the table's) are coarser:
+half the games' worth of precision, for four times fewer games."""
+CURVE_POINTS = 5
 RATING_LINE = re.compile(
     r"^rating ([+-]?\d+) \(95% CI ([+-]?\d+) … ([+-]?\d+), ±(\d+)\) on (.+?), "
     r"(\d+) games",
@@ -341,32 +346,12 @@ def rate_command(
             *rate_flags]  # fmt: skip
 
 
-def evaluate(
-    route: Route,
-    budget: Budget,
-    seed: int,
-    folder: Path,
-    rate_flags: Sequence[str],
-    points: int = 8,
-    games: int = HEURISTIC_GAMES,
+def rate(
+    spec: str, budget: Budget, seed: int, rate_flags: Sequence[str]
 ) -> dict[str, object]:
-    """Score ``points`` of the run's checkpoints over ``games`` games against
-    heuristic, and rate the last."""
-    config = GameConfig(budget.board_size, budget.win_length)
-    kept = checkpoints(route, folder)
-    if not kept:
-        raise ValueError(f"{folder}: the run kept no models (run it first)")
-    curve = []
-    for checkpoint in spread(kept, points):
-        agent = make_agent(route.spec.format(path=checkpoint.path), config, seed=seed)
-        heuristic = make_agent("heuristic", config, seed=seed)
-        score = play_match(agent, heuristic, config, games, seed=seed).score
-        curve.append({"learner_steps": checkpoint.learner_steps,
-                      "cpu_hours": round(checkpoint.cpu_hours, 4),
-                      "wall_hours": round(checkpoint.wall_hours, 4),
-                      "score_vs_heuristic": score})  # fmt: skip
-        print(f"{route.name} s{seed}: {curve[-1]}", flush=True)
-    argv = rate_command(route.spec.format(path=kept[-1].path), budget, seed, rate_flags)
+    """Rate ``spec`` with ``gomoku rate``: its rating, interval, games, scale and the
+    command that gave them."""
+    argv = rate_command(spec, budget, seed, rate_flags)
     output = subprocess.run(
         executable(argv), cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout
@@ -375,13 +360,56 @@ def evaluate(
         raise ValueError(
             f"no rating line in the output of {shlex.join(argv)}:\n{output}"
         )
-    rating, low, high, _, scale, rated_games = found.groups()
-    result = {
-        "curve": curve, "rate_command": shown(argv), "rating": int(rating),
-        "low": int(low), "high": int(high), "scale": scale, "games": int(rated_games),
-        "model_bytes": kept[-1].path.stat().st_size,
-    }  # fmt: skip
-    write_text_atomically(folder / EVALUATION_FILE, json.dumps(result, indent=1) + "\n")
+    rating, low, high, _, scale, games = found.groups()
+    return {"rating": int(rating), "low": int(low), "high": int(high),
+            "rated_games": int(games), "scale": scale,
+            "rate_command": shown(argv)}  # fmt: skip
+
+
+def evaluate(
+    route: Route,
+    budget: Budget,
+    seed: int,
+    folder: Path,
+    rate_flags: Sequence[str],
+    curve_flags: Sequence[str],
+    points: int = CURVE_POINTS,
+    games: int = HEURISTIC_GAMES,
+) -> dict[str, object]:
+    """The learning curve: ``points`` of the run's checkpoints, each scored over
+    ``games`` games against heuristic and rated (the last with ``rate_flags``, the
+    table's rating; the others with ``curve_flags``). What an earlier evaluation of
+    the folder measured for a checkpoint is kept, so an interrupted one resumes."""
+    config = GameConfig(budget.board_size, budget.win_length)
+    kept = checkpoints(route, folder)
+    if not kept:
+        raise ValueError(f"{folder}: the run kept no models (run it first)")
+    earlier: dict[int, dict[str, object]] = {}
+    if (folder / EVALUATION_FILE).exists():
+        text = read_text_file(folder / EVALUATION_FILE, "a zoo evaluation")
+        earlier = {point["learner_steps"]: point for point in json.loads(text)["curve"]}
+    chosen, curve = spread(kept, points), []
+    for checkpoint in chosen:
+        spec = route.spec.format(path=checkpoint.path)
+        point = {**earlier.get(checkpoint.learner_steps, {}),
+                 "learner_steps": checkpoint.learner_steps,
+                 "cpu_hours": round(checkpoint.cpu_hours, 4),
+                 "wall_hours": round(checkpoint.wall_hours, 4)}  # fmt: skip
+        if "score_vs_heuristic" not in point:
+            agent = make_agent(spec, config, seed=seed)
+            heuristic = make_agent("heuristic", config, seed=seed)
+            match = play_match(agent, heuristic, config, games, seed=seed)
+            point["score_vs_heuristic"] = match.score
+        if "rating" not in point:
+            flags = rate_flags if checkpoint is chosen[-1] else curve_flags
+            point.update(rate(spec, budget, seed, flags))
+        curve.append(point)
+        print(f"{route.name} s{seed}: {point}", flush=True)
+        result = {"curve": curve, "finished": checkpoint is chosen[-1],
+                  "model_bytes": kept[-1].path.stat().st_size}  # fmt: skip
+        write_text_atomically(
+            folder / EVALUATION_FILE, json.dumps(result, indent=1) + "\n"
+        )
     return result
 
 
@@ -406,8 +434,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     if arguments.step == "run":
         print(json.dumps(run(route, BUDGET, arguments.seed, folder), indent=1))
     else:
-        flags = ["--margin", str(RATE_MARGIN), "--jobs", str(arguments.jobs)]
-        result = evaluate(route, BUDGET, arguments.seed, folder, flags)
+        jobs = ["--jobs", str(arguments.jobs)]
+        result = evaluate(
+            route, BUDGET, arguments.seed, folder,
+            ["--margin", str(RATE_MARGIN), *jobs], ["--margin", str(CURVE_MARGIN), *jobs],
+        )  # fmt: skip
         print(json.dumps(result, indent=1))
 
 

@@ -1,7 +1,8 @@
 """The zoo's table, its curve and its picture, from the runs that ``scripts/zoo.py``
 trained and evaluated: ``docs/zoo.csv`` (one row per run: its route, libraries,
 budget spent, rating and score against heuristic, and the commands that made them),
-``docs/zoo-curve.csv`` (the score of each kept model) and ``docs/zoo.png``.
+``docs/zoo-curve.csv`` (the rating and score of each model on the curve) and
+``docs/zoo.png`` (the ratings over env steps).
 """
 
 from __future__ import annotations
@@ -28,33 +29,37 @@ RUN_COLUMNS = (
     "model_bytes", "command", "rate_command",
 )  # fmt: skip
 CURVE_COLUMNS = ("route", "seed", "learner_steps", "cpu_hours", "wall_hours",
-                 "score_vs_heuristic")  # fmt: skip
+                 "score_vs_heuristic", "rating", "low", "high", "rated_games",
+                 "rate_command")  # fmt: skip
 
 
 def report(
     out: Path, docs: Path, routes: Mapping[str, object]
 ) -> list[dict[str, object]]:
-    """The table's rows from every evaluated run under ``out``: written to
+    """The table's rows from every run under ``out`` whose evaluation finished: written to
     ``docs/zoo.csv``, their curves to ``docs/zoo-curve.csv`` and ``docs/zoo.png``."""
     rows, points = [], []
     for folder in sorted(out.glob("*-s*")):
         if not (folder / EVALUATION_FILE).exists():
             continue
-        trained = json.loads(read_text_file(folder / RUN_FILE, "a zoo run file"))
         rated = json.loads(read_text_file(folder / EVALUATION_FILE, "a zoo evaluation"))
+        if not rated["finished"]:
+            continue
+        trained = json.loads(read_text_file(folder / RUN_FILE, "a zoo run file"))
         route, last = routes[trained["route"]], rated["curve"][-1]
         rows.append({
             "route": route.name, "seed": trained["seed"],
             "libraries": trained["libraries"], "algorithm": route.algorithm,
             "scheme": route.scheme, "learner_steps": last["learner_steps"],
             "cpu_hours": last["cpu_hours"], "wall_hours": last["wall_hours"],
-            "rating": rated["rating"], "low": rated["low"], "high": rated["high"],
-            "rated_games": rated["games"], "scale": rated["scale"],
+            "rating": last["rating"], "low": last["low"], "high": last["high"],
+            "rated_games": last["rated_games"], "scale": last["scale"],
             "score_vs_heuristic": last["score_vs_heuristic"],
             "model_bytes": rated["model_bytes"], "command": trained["command"],
-            "rate_command": rated["rate_command"],
+            "rate_command": last["rate_command"],
         })  # fmt: skip
-        points += [{"route": route.name, "seed": trained["seed"], **point}
+        points += [{"route": route.name, "seed": trained["seed"],
+                    **{name: point[name] for name in CURVE_COLUMNS[2:]}}
                    for point in rated["curve"]]  # fmt: skip
     write_csv(docs / "zoo.csv", rows, RUN_COLUMNS)
     write_csv(docs / "zoo-curve.csv", points, CURVE_COLUMNS)
@@ -73,7 +78,7 @@ def write_csv(
 
 
 def plot(points: list[dict[str, object]], path: Path) -> None:
-    """Score against heuristic over the learner's env steps, one line per run."""
+    """Rating (with its 95% interval) over the learner's env steps, one line per run."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -85,12 +90,14 @@ def plot(points: list[dict[str, object]], path: Path) -> None:
     runs = sorted({(point["route"], point["seed"]) for point in points})
     for number, (route, seed) in enumerate(runs):
         mine = [p for p in points if (p["route"], p["seed"]) == (route, seed)]
-        axis.plot([p["learner_steps"] for p in mine],
-                  [p["score_vs_heuristic"] for p in mine],
-                  label=f"{route} (seed {seed})", **series_style(number))  # fmt: skip
-    axis.set_xlabel("env steps of the learner")
-    axis.set_ylabel("score against heuristic (100 games)")
-    axis.set_ylim(-0.02, 1.02)
+        ratings = [p["rating"] for p in mine]
+        below = [p["rating"] - p["low"] for p in mine]
+        above = [p["high"] - p["rating"] for p in mine]
+        axis.errorbar([p["learner_steps"] for p in mine], ratings, (below, above),
+                      capsize=2, label=f"{route} (seed {seed})",
+                      **series_style(number))  # fmt: skip
+    axis.set_xlabel("env steps of the learner (AlphaZero: self-play positions)")
+    axis.set_ylabel("rating on 9x9-v1 (95% interval)")
     axis.grid(alpha=0.3)
     axis.legend(fontsize=8)
     figure.tight_layout()

@@ -34,7 +34,7 @@ zoo = load_zoo()
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(zoo.ROUTES))
 def test_every_zoo_route_trains_and_its_model_is_rated(
-    tmp_path: Path, name: str
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     route = zoo.ROUTES[name]
     for library in route.libraries:
@@ -55,14 +55,24 @@ def test_every_zoo_route_trains_and_its_model_is_rated(
     scale = tmp_path / "toy.csv"
     scale.write_text(TOY_SCALE)
     flags = ["--reference", str(scale), "--games", "1"]
-    result = zoo.evaluate(route, zoo.TINY, 1, folder, flags, points=2, games=2)
-    assert result["games"] == 2  # one game against each anchor
-    assert result["low"] < result["rating"] < result["high"]
+    result = zoo.evaluate(route, zoo.TINY, 1, folder, flags, flags, points=2, games=2)
+    curve = result["curve"]
+    assert result["finished"] and len(curve) == min(2, len(kept))
+    assert curve[-1]["learner_steps"] == kept[-1].learner_steps
+    for point in curve:
+        assert 0 <= point["score_vs_heuristic"] <= 1
+        assert point["rated_games"] == 2  # one game against each anchor
+        assert point["low"] < point["rating"] < point["high"]
     spec = route.spec.format(path=kept[-1].path)
-    assert result["rate_command"].startswith(f"gomoku rate {shlex.quote(spec)} ")
-    assert len(result["curve"]) == min(2, len(kept))
-    assert all(0 <= point["score_vs_heuristic"] <= 1 for point in result["curve"])
-    assert result["curve"][-1]["learner_steps"] == kept[-1].learner_steps
+    assert curve[-1]["rate_command"].startswith(f"gomoku rate {shlex.quote(spec)} ")
+    # Evaluating again keeps what was measured: no game is played twice.
+    monkeypatch.setattr(zoo, "play_match", refuse_to_play)
+    monkeypatch.setattr(zoo, "rate", refuse_to_play)
+    assert zoo.evaluate(route, zoo.TINY, 1, folder, flags, flags, 2, 2) == result
+
+
+def refuse_to_play(*arguments: object) -> None:
+    raise AssertionError("a measured checkpoint was played again")
 
 
 def test_the_report_tables_every_evaluated_run_and_draws_their_curves(
@@ -81,13 +91,22 @@ def test_the_report_tables_every_evaluated_run_and_draws_their_curves(
             continue  # trained, not evaluated yet: no row
         curve = [
             {"learner_steps": steps, "cpu_hours": steps / 1e6, "wall_hours": 0.1,
-             "score_vs_heuristic": steps / 2e6}
-            for steps in (0, 500_000, 1_000_000)
+             "score_vs_heuristic": steps / 2e6, "rating": point_rating,
+             "low": point_rating - 40, "high": point_rating + 45, "rated_games": 700,
+             "scale": "9x9-v1", "rate_command": f"gomoku rate {route}"}
+            for steps, point_rating in ((0, 0), (500_000, rating // 2),
+                                        (1_000_000, rating))
         ]  # fmt: skip
-        evaluated = {"curve": curve, "rate_command": f"gomoku rate {route}",
-                     "rating": rating, "low": rating - 40, "high": rating + 45,
-                     "scale": "9x9-v1", "games": 700, "model_bytes": 1000}  # fmt: skip
+        evaluated = {"curve": curve, "finished": True, "model_bytes": 1000}
         (folder / "zoo-evaluation.json").write_text(json.dumps(evaluated))
+    # An evaluation that stopped half way has no row yet (its next run resumes it).
+    unfinished = out / "tianshou-s1"
+    unfinished.mkdir()
+    (unfinished / "zoo-run.json").write_text(
+        json.dumps({**trained, "route": "tianshou"})
+    )
+    partial = {"curve": curve[:1], "finished": False, "model_bytes": 1000}
+    (unfinished / "zoo-evaluation.json").write_text(json.dumps(partial))
     rows = zoo.report(out, docs, zoo.ROUTES)
     assert [(row["route"], row["seed"], row["rating"]) for row in rows] == [
         ("ppo", 2, 610),
@@ -95,7 +114,9 @@ def test_the_report_tables_every_evaluated_run_and_draws_their_curves(
     ]
     table = (docs / "zoo.csv").read_text().splitlines()
     assert table[0].startswith("route,seed,libraries,algorithm") and len(table) == 3
-    assert len((docs / "zoo-curve.csv").read_text().splitlines()) == 1 + 2 * 3
+    curve_rows = (docs / "zoo-curve.csv").read_text().splitlines()
+    assert len(curve_rows) == 1 + 2 * 3
+    assert curve_rows[-1].startswith("sb3,1,1000000,1.0,0.1,0.5,420,380,465,700,")
     assert (docs / "zoo.png").read_bytes()[:4] == b"\x89PNG"
     text = zoo.markdown(rows)
     assert "| ppo | torch 2 | PPO after a warm start" in text
