@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 
@@ -106,6 +106,8 @@ class Route:
             they get wrong), added to its command.
         snapshots: its models are ``gomoku train`` snapshots (their counters in
             their metadata), not listed in ``checkpoints.csv``.
+        checkpoints: the checkpoints it keeps along the budget, where its defaults
+            end the run early (the budget's own, otherwise): the curve needs five.
     """
 
     name: str
@@ -118,14 +120,14 @@ class Route:
     seats: int = 1
     change: tuple[str, ...] = ()
     snapshots: bool = False
+    checkpoints: int | None = None
 
     def argv(self, budget: Budget, seed: int, folder: Path) -> list[str]:
         """The command with this budget (and the CI's flags at the tiny budget)."""
-        return [
-            *self.command(budget, seed, folder),
-            *self.change,
-            *(self.tiny if budget == TINY else ()),
-        ]
+        tiny = self.tiny if budget == TINY else ()
+        if self.checkpoints is not None:
+            budget = replace(budget, checkpoints=self.checkpoints)
+        return [*self.command(budget, seed, folder), *self.change, *tiny]
 
 
 def library_example(script: str) -> Callable[[Budget, int, Path], list[str]]:
@@ -192,7 +194,7 @@ ROUTES = {
         Route(
             "sb3", ("stable-baselines3", "sb3-contrib"), "MaskablePPO",
             "random, then heuristic, then a pool of its snapshots", sb3_example,
-            spec=SB3_SPEC, tiny=SB3_TINY,
+            spec=SB3_SPEC, tiny=SB3_TINY, checkpoints=16,  # its phases end at 426k
         ),
         Route(
             "sb3_self_play_to_budget", ("stable-baselines3", "sb3-contrib"),
