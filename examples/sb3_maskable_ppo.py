@@ -3,6 +3,9 @@
 A single file to read top to bottom (CleanRL style). Needs the ``sb3`` extra:
 ``pip install -e '.[sb3]'``. Run ``python examples/sb3_maskable_ppo.py --help``.
 
+0. With ``--teacher-games N``: a warm start, supervised steps on the heuristic's moves
+   in N games it plays against itself (the PPO recipe's, :mod:`agents.teacher_games`).
+   Off by default; docs/zoo.md measures what it changes.
 1. Against the random opponent until the greedy policy wins ``target_win_rate`` of its
    evaluation games (the steps and minutes this takes are printed).
 2. Against the pattern heuristic, when an agent named "heuristic" is registered.
@@ -36,6 +39,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from torch.nn import functional
 
 import gomoku_env
 from agents.flags import parse_dataclass
@@ -50,6 +54,7 @@ from agents.sb3 import (
     SelfPlayOpponent,
 )
 from agents.specs import make_agent, registered_names
+from agents.teacher_games import TeacherGamesConfig, teacher_games
 from gomoku_apps.arena.learning_curve import LearningCurve
 from gomoku_env.config import GameConfig
 from gomoku_env.files import write_atomically
@@ -96,6 +101,13 @@ class Args:
     """PPO minibatch size"""
     learning_rate: float = 3e-4
     """Adam learning rate"""
+    teacher_games: int = bounded(0, minimum=0, maximum=100_000)
+    """heuristic games whose moves the policy learns first, before phase 1 (0: no warm
+    start); 8000 is the PPO recipe's"""
+    teacher_epochs: int = bounded(3, minimum=1, maximum=100)
+    """passes over the teacher games' positions"""
+    teacher_learning_rate: float = bounded(2e-3, above=0.0, maximum=1.0)
+    """Adam learning rate of the warm start"""
     threads: int = 1
     """torch CPU threads (small networks on a busy machine: 1 is fastest)"""
     model_path: str = "gomoku_maskable_ppo.zip"
@@ -273,6 +285,55 @@ def make_model(args: Args) -> MaskablePPO:
     )
 
 
+def warm_start(model: MaskablePPO, args: Args) -> float:
+    """Phase 0: cross-entropy of the policy against the uniform choice among the
+    heuristic's best points (it plays one of them at random) and squared error of the
+    value against the games' results, on every position of ``teacher_games``
+    heuristic games (10% of their moves random, for variety).
+
+    A policy from random weights never beats the heuristic, so phase 2 teaches it
+    nothing (every game lost, the same reward); one that starts from the heuristic's
+    moves wins some games there and has something to learn from. Returns how often,
+    in the last epoch, the policy's top move was one of the heuristic's best."""
+    if args.teacher_games == 0:
+        return 0.0
+    game = GameConfig(args.board_size, args.win_length)
+    positions = teacher_games(
+        game, TeacherGamesConfig(games=args.teacher_games),
+        np.random.default_rng(args.seed),
+    )  # fmt: skip
+    planes = torch.as_tensor(positions.planes.transpose(0, 3, 1, 2)).float()
+    legal = torch.as_tensor(positions.masks.astype(bool))
+    best, results = torch.as_tensor(positions.best), torch.as_tensor(positions.values)
+    policy = model.policy
+    optimizer = torch.optim.Adam(policy.parameters(), lr=args.teacher_learning_rate)
+    generator = torch.Generator().manual_seed(args.seed)
+    print(f"phase 0: warm start on {len(results)} positions of {args.teacher_games} "
+          "heuristic games")  # fmt: skip
+    policy.set_training_mode(True)
+    for epoch in range(args.teacher_epochs):
+        order, agreed = torch.randperm(len(results), generator=generator), 0
+        for rows in order.split(args.batch_size):
+            latent_policy, latent_value = policy.mlp_extractor(
+                policy.extract_features(planes[rows])
+            )
+            scores = policy.action_net(latent_policy).masked_fill(~legal[rows], -1e30)
+            top = best[rows].float()
+            policy_loss = functional.cross_entropy(
+                scores, top / top.sum(dim=1, keepdim=True)
+            )
+            values = policy.value_net(latent_value).flatten()
+            loss = policy_loss + functional.mse_loss(values, results[rows])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            agreed += int(top.gather(1, scores.argmax(dim=1, keepdim=True)).sum())
+        print(f"  epoch {epoch + 1}: the policy's top move is one of the heuristic's "
+              f"best in {agreed / len(results):.1%} of positions")  # fmt: skip
+    policy.set_training_mode(False)
+    return agreed / len(results)
+
+
 def train_against_random(
     model: MaskablePPO, args: Args, callbacks: list[BaseCallback]
 ) -> None:
@@ -353,8 +414,9 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     model = make_model(args)
+    budget = run_budget(args)  # before the warm start: its CPU time counts
+    warm_start(model, args)
     curve = LearningCurveCallback(args)
-    budget = run_budget(args)
     callbacks = [curve, BudgetCallback(budget)]
     for phase in (train_against_random, train_against_heuristic, train_self_play):
         if budget.progress(model.num_timesteps) < 1:

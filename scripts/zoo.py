@@ -197,6 +197,12 @@ ROUTES = {
             spec=SB3_SPEC, tiny=SB3_TINY, checkpoints=16,  # its phases end at 426k
         ),
         Route(
+            "sb3_warm_start", ("stable-baselines3", "sb3-contrib"), "MaskablePPO",
+            "as sb3, after a warm start on 8000 heuristic games", sb3_example,
+            spec=SB3_SPEC, tiny=(*SB3_TINY, "--teacher-games", "4"), checkpoints=16,
+            change=("--teacher-games", "8000"),
+        ),
+        Route(
             "sb3_self_play_to_budget", ("stable-baselines3", "sb3-contrib"),
             "MaskablePPO", "as sb3, self-play until the budget ends", sb3_example,
             spec=SB3_SPEC, tiny=SB3_TINY,
