@@ -231,8 +231,10 @@ ROUTES = {
                   "--minibatch", "16"),
         ),
         Route(
-            "alphazero", ("torch",), "AlphaZero (search 200 simulations a move)",
-            "self-play after a warm start on heuristic games", alphazero_recipe,
+            "alphazero", ("torch",),
+            "AlphaZero (self-play searches 100 or 25 simulations; plays at 200)",
+            "self-play (no warm start: distillation is off by default)",
+            alphazero_recipe,
             spec="alphazero:weights={path}", snapshots=True,
             tiny=("--channels", "8", "--blocks", "1", "--parallel-games", "2",
                   "--teacher-games", "4",

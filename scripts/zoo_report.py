@@ -108,15 +108,25 @@ def plot(points: list[dict[str, object]], path: Path) -> None:
 
 
 def markdown(rows: list[dict[str, object]]) -> str:
-    """The table of docs/zoo.md."""
+    """The table of docs/zoo.md, then each row's commands (training, rating)."""
     lines = ["| route | libraries | algorithm | opponent | env steps | CPU h | wall h "
-             "| 9x9-v1 rating (95% CI) | vs heuristic | seed |",
-             "|---|---|---|---|--:|--:|--:|--:|--:|--:|"]  # fmt: skip
+             "| 9x9-v1 rating (95% CI) | vs heuristic | model | seed |",
+             "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|"]  # fmt: skip
     for row in rows:
         lines.append(
             f"| {row['route']} | {row['libraries']} | {row['algorithm']} "
             f"| {row['scheme']} | {row['learner_steps']:,} | {row['cpu_hours']:.2f} "
             f"| {row['wall_hours']:.2f} | {row['rating']:+d} ({row['low']:+d} … "
-            f"{row['high']:+d}) | {row['score_vs_heuristic']:.2f} | {row['seed']} |"
+            f"{row['high']:+d}) | {row['score_vs_heuristic']:.2f} "
+            f"| {size(row['model_bytes'])} | {row['seed']} |"
         )
-    return "\n".join(lines)
+    lines.append("")
+    for row in rows:
+        lines += [f"**{row['route']}, seed {row['seed']}**:", "", "```bash",
+                  row["command"], row["rate_command"], "```", ""]  # fmt: skip
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def size(count: int) -> str:
+    """A file's size as the table shows it (kB below a megabyte, else MB)."""
+    return f"{count / 1e6:.1f} MB" if count >= 1e6 else f"{count / 1e3:.0f} kB"

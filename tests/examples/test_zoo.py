@@ -120,4 +120,5 @@ def test_the_report_tables_every_evaluated_run_and_draws_their_curves(
     assert (docs / "zoo.png").read_bytes()[:4] == b"\x89PNG"
     text = zoo.markdown(rows)
     assert "| ppo | torch 2 | PPO after a warm start" in text
-    assert "| 1,000,000 | 1.00 | 0.10 | +610 (+570 … +655) | 0.50 | 2 |" in text
+    assert "| 1,000,000 | 1.00 | 0.10 | +610 (+570 … +655) | 0.50 | 1 kB | 2 |" in text
+    assert "**ppo, seed 2**:\n\n```bash\ntrain ppo\ngomoku rate ppo\n```" in text
