@@ -2,7 +2,7 @@
 trained and evaluated: ``docs/zoo.csv`` (one row per run: its route, libraries,
 budget spent, rating and score against heuristic, and the commands that made them),
 ``docs/zoo-curve.csv`` (the rating and score of each model on the curve) and
-``docs/zoo.png`` (the ratings over env steps).
+``docs/zoo.png`` (the ratings over env steps), and the table into ``docs/zoo.md``.
 """
 
 from __future__ import annotations
@@ -66,7 +66,26 @@ def report(
     write_csv(docs / "zoo.csv", rows, RUN_COLUMNS)
     write_csv(docs / "zoo-curve.csv", points, CURVE_COLUMNS)
     plot(points, docs / "zoo.png")
+    page = docs / "zoo.md"
+    if page.exists():
+        text = read_text_file(page, "the zoo's page")
+        write_text_atomically(page, with_table(text, markdown(rows)))
     return rows
+
+
+TABLE_START, TABLE_END = (
+    "<!-- table: python scripts/zoo.py report -->",
+    "<!-- end of table -->",
+)
+"""The markers around the table in docs/zoo.md, which the report rewrites."""
+
+
+def with_table(page: str, table: str) -> str:
+    """``page`` with ``table`` between its table markers."""
+    start, end = page.find(TABLE_START), page.find(TABLE_END)
+    if start < 0 or end < start:
+        raise ValueError(f"the page has no {TABLE_START} … {TABLE_END} markers")
+    return f"{page[: start + len(TABLE_START)]}\n\n{table}\n{page[end:]}"
 
 
 def write_csv(
@@ -80,28 +99,36 @@ def write_csv(
 
 
 def plot(points: list[dict[str, object]], path: Path) -> None:
-    """Rating (with its 95% interval) over the learner's env steps, one line per run."""
+    """Rating (with its 95% interval) over the learner's env steps (log scale:
+    AlphaZero's self-play positions are tens of thousands, the others' steps up to a
+    million) and over CPU hours (the budget all routes share): one colour per route,
+    a line style per seed."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from gomoku_apps.arena.learning_curve import series_style
-
-    figure, axis = plt.subplots(figsize=(8, 4.5))
+    figure, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
+    routes = sorted({point["route"] for point in points})
     runs = sorted({(point["route"], point["seed"]) for point in points})
-    for number, (route, seed) in enumerate(runs):
+    for route, seed in runs:
         mine = [p for p in points if (p["route"], p["seed"]) == (route, seed)]
         ratings = [p["rating"] for p in mine]
-        below = [p["rating"] - p["low"] for p in mine]
-        above = [p["high"] - p["rating"] for p in mine]
-        axis.errorbar([p["learner_steps"] for p in mine], ratings, (below, above),
-                      capsize=2, label=f"{route} (seed {seed})",
-                      **series_style(number))  # fmt: skip
-    axis.set_xlabel("env steps of the learner (AlphaZero: self-play positions)")
-    axis.set_ylabel("rating on 9x9-v1 (95% interval)")
-    axis.grid(alpha=0.3)
-    axis.legend(fontsize=8)
+        interval = ([p["rating"] - p["low"] for p in mine],
+                    [p["high"] - p["rating"] for p in mine])  # fmt: skip
+        style = {"color": f"C{routes.index(route) % 10}", "capsize": 2,
+                 "marker": "os^"[(seed - 1) % 3], "markersize": 4,
+                 "linestyle": ("-", "--", ":")[(seed - 1) % 3]}  # fmt: skip
+        for axis, x in zip(axes, ("learner_steps", "cpu_hours"), strict=True):
+            axis.errorbar([p[x] for p in mine], ratings, interval, **style,
+                          label=f"{route} (seed {seed})")  # fmt: skip
+    axes[0].set_xscale("log")
+    axes[0].set_xlabel("env steps of the learner (AlphaZero: self-play positions)")
+    axes[1].set_xlabel("CPU hours")
+    axes[0].set_ylabel("rating on 9x9-v1 (95% interval)")
+    for axis in axes:
+        axis.grid(alpha=0.3)
+    axes[1].legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))
     figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100)

@@ -107,6 +107,8 @@ def test_the_report_tables_every_evaluated_run_and_draws_their_curves(
     )
     partial = {"curve": curve[:1], "finished": False, "model_bytes": 1000}
     (unfinished / "zoo-evaluation.json").write_text(json.dumps(partial))
+    page = "# Zoo\n\n<!-- table: python scripts/zoo.py report -->\nold\n<!-- end of table -->\n"
+    (docs / "zoo.md").write_text(page)
     rows = zoo.report(out, docs, zoo.ROUTES)
     assert [(row["route"], row["seed"], row["rating"]) for row in rows] == [
         ("ppo", 2, 610),
@@ -122,3 +124,5 @@ def test_the_report_tables_every_evaluated_run_and_draws_their_curves(
     assert "| ppo | torch 2 | PPO after a warm start" in text
     assert "| 1,000,000 | 1.00 | 0.10 | +610 (+570 … +655) | 0.50 | 1 kB | 2 |" in text
     assert "**ppo, seed 2**:\n\n```bash\ntrain ppo\ngomoku rate ppo\n```" in text
+    # The page's table is the report's, between its markers.
+    assert (docs / "zoo.md").read_text() == page.replace("\nold\n", f"\n\n{text}\n")
