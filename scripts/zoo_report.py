@@ -36,9 +36,9 @@ CURVE_COLUMNS = ("route", "seed", "learner_steps", "cpu_hours", "wall_hours",
 def report(
     out: Path, docs: Path, routes: Mapping[str, object]
 ) -> list[dict[str, object]]:
-    """The table's rows, highest rating first, from every run under ``out`` whose
-    evaluation finished: written to ``docs/zoo.csv``, their curves to
-    ``docs/zoo-curve.csv`` and ``docs/zoo.png``."""
+    """The table's rows (the route with the highest rating first, its seeds together)
+    from every run under ``out`` whose evaluation finished: written to
+    ``docs/zoo.csv``, their curves to ``docs/zoo-curve.csv`` and ``docs/zoo.png``."""
     rows, points = [], []
     for folder in sorted(out.glob("*-s*")):
         if not (folder / EVALUATION_FILE).exists():
@@ -62,7 +62,9 @@ def report(
         points += [{"route": route.name, "seed": trained["seed"],
                     **{name: point[name] for name in CURVE_COLUMNS[2:]}}
                    for point in rated["curve"]]  # fmt: skip
-    rows.sort(key=lambda row: -row["rating"])
+    best = {row["route"]: max(r["rating"] for r in rows if r["route"] == row["route"])
+            for row in rows}  # fmt: skip
+    rows.sort(key=lambda row: (-best[row["route"]], row["route"], row["seed"]))
     write_csv(docs / "zoo.csv", rows, RUN_COLUMNS)
     write_csv(docs / "zoo-curve.csv", points, CURVE_COLUMNS)
     plot(points, docs / "zoo.png")
