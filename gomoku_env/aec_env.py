@@ -149,6 +149,7 @@ from pettingzoo.utils import wrappers
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
+from gomoku_env.game_start import start_game
 from gomoku_env.game_state import (
     AGENTS,
     GameState,
@@ -166,15 +167,16 @@ _AGENT_COLORS = {"black_0": BLACK, "white_0": WHITE}
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """A Gomoku AEC env in PettingZoo's standard wrappers (see the module docstring).
+    """A Gomoku AEC env in PettingZoo's order-enforcing wrapper (see the module
+    docstring).
 
-    PettingZoo's TerminateIllegalWrapper is left out: ``raw_env`` ends the game on an
-    illegal move itself, with the same rewards and the ``reason`` the wrapper's end
-    would lack.
+    PettingZoo's TerminateIllegalWrapper and AssertOutOfBoundsWrapper are left out:
+    ``raw_env`` judges every action by the contract all the package's envs share
+    (:mod:`gomoku_env.legal`): a non-integer is a TypeError, and an integer off the
+    board or on an occupied point is an illegal move that ends the game, with the
+    rewards and ``reason`` the wrappers' assertion or end would lack.
     """
-    environment = raw_env(**kwargs)
-    environment = wrappers.AssertOutOfBoundsWrapper(environment)
-    return wrappers.OrderEnforcingWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
@@ -324,11 +326,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.renderer.close()
 
     def _reset_state(self, opening: list[int]) -> None:
-        while True:
-            self.game.reset(opening)
-            self.game.play_random_opening(self.random_opening, self._np_random)
-            if not self.game.board.is_over:
-                break
+        start_game(self.game, self._np_random, opening, self.random_opening)
         self.agents = self.possible_agents[:]
         self.agent_selection = AGENTS[len(self.board.moves) % 2]
         self.rewards = dict.fromkeys(self.agents, 0)

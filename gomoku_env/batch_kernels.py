@@ -28,6 +28,7 @@ from gomoku_env.batch_state import (
     ILLEGAL_LOSE,
     LINE_KEY,
     OUTCOME,
+    START_FAILED,
     GameBatch,
     StepOutput,
     cell_count,
@@ -39,6 +40,7 @@ from gomoku_env.batch_state import (
     remove_empty,
     reset_game,
 )
+from gomoku_env.game_start import START_DRAWS
 from gomoku_env.kernels import (
     BLACK,
     EMPTY,
@@ -142,17 +144,16 @@ def random_opening_point(batch: GameBatch, game: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def play_opening(batch: GameBatch, game: int) -> None:
-    """Reset ``game`` and play its random opening stones; again if one ends it."""
-    while True:
-        reset_game(batch, game)
-        result = ONGOING
-        for _ in range(batch.opening_stones):
-            result = place(batch, game, random_opening_point(batch, game))
-            if result != ONGOING:
-                break
-        if result == ONGOING:
-            return
+def play_opening(batch: GameBatch, game: int) -> int:
+    """Reset ``game`` and play its random opening stones: ONGOING, or the result of
+    the stone that ended the game."""
+    reset_game(batch, game)
+    result = ONGOING
+    for _ in range(batch.opening_stones):
+        result = place(batch, game, random_opening_point(batch, game))
+        if result != ONGOING:
+            break
+    return result
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -166,18 +167,25 @@ def opponent_to_move(batch: GameBatch, game: int) -> bool:
 def start_game(
     batch: GameBatch, out: StepOutput, game: int, random_opponent: bool
 ) -> None:
-    """Reset ``game`` (with its opening); where the opponent is to move, play (or
-    flag) its first move."""
+    """Start ``game`` by the envs' one rule (:mod:`gomoku_env.game_start`): its
+    opening, then, where the opponent is to move, the random opponent's first move
+    (or a flag asking the env's opponent for it); drawn again while the start ends
+    the game. After START_DRAWS such starts the game's record says START_FAILED."""
     out.needs_opponent[game] = False
-    if batch.opening_stones == 0:
-        reset_game(batch, game)
-    else:
-        play_opening(batch, game)
-    if opponent_to_move(batch, game):
-        if random_opponent:
-            place(batch, game, random_move(batch, game))
+    for _ in range(START_DRAWS):
+        if batch.opening_stones == 0:
+            reset_game(batch, game)
+            result = ONGOING
         else:
-            out.needs_opponent[game] = True
+            result = play_opening(batch, game)
+        if result == ONGOING and opponent_to_move(batch, game):
+            if random_opponent:
+                result = place(batch, game, random_move(batch, game))
+            else:
+                out.needs_opponent[game] = True
+        if result == ONGOING:
+            return
+    out.record[game, OUTCOME] = START_FAILED
 
 
 @njit(cache=True, nogil=True)
@@ -345,11 +353,17 @@ def apply_opponent_moves(
     batch: GameBatch, out: StepOutput, games: np.ndarray, actions: np.ndarray
 ) -> int:
     """Play the opponent's ``actions`` in ``games`` (legality checked by the caller);
-    the number of games it ended."""
+    the number of games it ended. A first reply (right after the opening, before the
+    learner's first move) that ends its game starts the game again instead: the
+    learner never moved in it."""
     ended = 0
     for index in range(games.size):
         game = games[index]
         out.needs_opponent[game] = False
+        if batch.move_count[game] == batch.opening_stones:
+            if place(batch, game, actions[index]) != ONGOING:
+                start_game(batch, out, game, False)
+            continue
         result = opponent_reply(batch, out, game, actions[index])
         if result != ONGOING:
             finish_game(batch, out, game, False, result)

@@ -74,6 +74,9 @@ FINAL_MOVES = 2
 LINE_KEY = 3
 """... and its winning line's :func:`gomoku_env.outcome.line_key` (``NO_LINE``: none)."""
 RECORD_WIDTH = 4
+START_FAILED = -1
+"""The ``OUTCOME`` of a game whose start could not give a game to play
+(:mod:`gomoku_env.game_start`): the env raises a ValueError."""
 
 
 class StepOutput(NamedTuple):

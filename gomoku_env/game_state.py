@@ -126,10 +126,16 @@ class GameState:
     def play_random_opening(self, stones: int, rng: np.random.Generator) -> None:
         """Play ``stones`` moves on points drawn from ``rng`` among the legal ones near
         the centre (:func:`gomoku_env.openings.centre_area`), colours alternating as
-        usual; stops early if one ends the game (the caller may start again)."""
+        usual; stops early if one ends the game (:func:`gomoku_env.game_start.start_game`
+        starts again). ValueError if no point near the centre is free."""
         area = centre_area(self.config.board_size)
         for _ in range(stones):
             legal = (self.legal_mask()[area] == 1) & (self._forbidden[area] == 0)
+            if not legal.any():
+                raise ValueError(
+                    f"random_opening={stones}: no free point is left near the centre "
+                    f"after {len(self.board.moves)} stones"
+                )
             self.play(int(rng.choice(area[legal])))
             if self.over:
                 return

@@ -37,6 +37,7 @@ raises RuntimeError naming the failure until ``reset()`` starts a new episode.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import gymnasium
@@ -46,6 +47,7 @@ from gymnasium import spaces
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
+from gomoku_env.game_start import start_game
 from gomoku_env.game_state import (
     COLORS,
     SEED_BOUND,
@@ -56,7 +58,7 @@ from gomoku_env.game_state import (
     validate_choice,
 )
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
-from gomoku_env.legal import check_action
+from gomoku_env.legal import check_action, check_action_type
 from gomoku_env.notation import render_text
 from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import OpponentLike, resolve_opponent
@@ -148,11 +150,7 @@ class GomokuEnv(gymnasium.Env):
             self.learner_color = BLACK if self.np_random.random() < 0.5 else WHITE
         else:
             self.learner_color = COLORS[self.play_as]
-        self._start_game()
-        while self.game.over:  # a random opening made a five: draw another
-            self._start_game()
-        if self.board.to_move != self.learner_color:
-            self._play_opponent()
+        self._start_game(self._play_opponent)
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -207,11 +205,18 @@ class GomokuEnv(gymnasium.Env):
         if self.renderer is not None:
             self.renderer.close()
 
-    def _start_game(self) -> None:
-        self.game.reset()
-        self.game.play_random_opening(self.random_opening, self.np_random)
+    def _start_game(self, opponent_reply: Callable[[], None] | None = None) -> None:
+        """A new game by the envs' one start rule (:mod:`gomoku_env.game_start`);
+        ``opponent_reply`` plays the opponent's first move when it is to move."""
         self._forfeited = False
         self._opponent_failure: str | None = None
+        start_game(
+            self.game,
+            self.np_random,
+            random_stones=self.random_opening,
+            opponent_reply=opponent_reply,
+            learner_color=self.learner_color,
+        )
 
     @property
     def _episode_over(self) -> bool:
@@ -226,11 +231,12 @@ class GomokuEnv(gymnasium.Env):
 
     def _checked_action(self, action: Any, info: dict[str, Any]) -> int | None:
         """The action to play, a random stand-in, or None when the learner forfeits."""
+        action = check_action_type(action)
         try:
-            action = check_action(_scalar(action), self.config.cells)
+            action = check_action(action, self.config.cells)
             self.game.check_move(action)
             return action
-        except (IllegalMoveError, TypeError) as error:
+        except IllegalMoveError as error:
             if self.illegal_action == "raise":
                 raise
             info[ILLEGAL_MOVE_KEY] = str(error)
@@ -259,14 +265,14 @@ class GomokuEnv(gymnasium.Env):
 
     def _opponent_action(self, observation: dict[str, np.ndarray]) -> int:
         """The opponent's legal reply; IllegalMoveError if it chooses another."""
-        action = _scalar(self.opponent.act(observation))
         try:
+            action = check_action(self.opponent.act(observation), self.config.cells)
             self.game.check_move(action)
         except (IllegalMoveError, TypeError) as error:
             raise IllegalMoveError(
                 f"the opponent {self.opponent!r} chose an illegal action: {error}"
             ) from None
-        return int(action)
+        return action
 
     def _reward(self) -> float:
         if self.board.winner == EMPTY:
@@ -285,11 +291,3 @@ class GomokuEnv(gymnasium.Env):
         info["learner_color"] = "black" if self.learner_color == BLACK else "white"
         info["moves"] = len(self.board.moves)
         return info
-
-
-def _scalar(action: Any) -> Any:
-    """A one-element array (as vectorized wrappers pass actions) as its element; any
-    other value unchanged, for :func:`gomoku_env.legal.check_action` to judge."""
-    if isinstance(action, np.ndarray) and action.size == 1:
-        return action.reshape(()).item()
-    return action

@@ -1,15 +1,21 @@
-"""Which moves are legal, decided once: the action check and the legal-point kernels.
+"""Which moves are legal: the action check and the legal-point kernels.
 
-:func:`check_action` is the one test of an action's type and range: the board (and so
-the game state and the openings, which play through it), the Gymnasium env and the
-game loop call it. :func:`is_legal_point` is the one answer to "may the side to move
-play this point": every empty point, except black's renju forbidden points (overline,
-double four, double three: :mod:`gomoku_env.renju`). The board, the game state, the
-vector env's compiled step (per game) and the search ask it; :func:`legal_mask_into`
-writes the same rule for a whole board, finding the forbidden points with renju's
-whole-board sweep. The board's and the vector env's masks apply the rule to the
-forbidden points they keep per position (found by that sweep), so that a mask costs
-no more than a copy.
+:func:`check_action` (one action) and :func:`check_actions` (one per game of a vector
+env) hold the action contract that every env shares: an action is an integer (a Python
+int, a NumPy integer, or an integer array of one element); anything else (a float, a
+bool, a string) is a TypeError in every env, whatever its illegal-action option says,
+since it is a caller's bug rather than a move. An integer off the board is an illegal
+move, judged like an occupied point. The board (and so the game state and the
+openings, which play through it), the Gymnasium env, the vector env and the game loop
+call them.
+
+:func:`is_legal_point` answers "may the side to move play this point": every empty
+point, except black's renju forbidden points (overline, double four, double three:
+:mod:`gomoku_env.renju`). The board, the game state, the vector env's compiled step
+(per game) and the search ask it; :func:`legal_mask_into` writes the same rule for a
+whole board, finding the forbidden points with renju's whole-board sweep. The board's
+and the vector env's masks apply the rule to the forbidden points they keep per
+position (found by that sweep), so that a mask costs no more than a copy.
 
 :func:`illegal_code` and :func:`illegal_move_text` say why an action is illegal, in the
 same words in every env."""
@@ -38,16 +44,64 @@ def check_action(action: object, cells: int) -> int:
     """``action`` as a Python int if it is an integer from 0 to ``cells`` - 1 (the
     board's points, as many as its action mask has).
 
+    Integers are Python ints, NumPy integers and integer arrays of one element (as
+    vectorized wrappers pass a single env's action).
+
     Raises:
-        TypeError: a bool, or not an integer (numpy integers are accepted).
+        TypeError: a bool, or not an integer; the message names the value.
         IllegalMoveError: an integer off the board, named in the message.
     """
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-        raise TypeError(f"action must be an int, got {action!r}")
+    action = check_action_type(action)
     if not 0 <= action < cells:
         board_size = math.isqrt(cells)
         raise IllegalMoveError(illegal_move_text(int(action), board_size, OFF_BOARD))
     return int(action)
+
+
+def check_action_type(action: object) -> int:
+    """``action`` as a Python int if it is an integer (a Python int, a NumPy integer
+    or an integer array of one element); a TypeError naming it otherwise (a bool
+    too), whatever its range."""
+    if (
+        isinstance(action, np.ndarray)
+        and action.size == 1
+        and action.dtype.kind in "iu"
+    ):
+        return int(action.reshape(()).item())
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"action must be an int, got {_shown(action)}")
+    return int(action)
+
+
+def check_actions(actions: object, games: int) -> np.ndarray:
+    """``actions`` as an int64 array of ``games`` actions, one per game, each judged
+    by :func:`check_action`'s type rule (a list is checked element by element, so
+    ``[True]`` is refused, not read as 1). Off-board values are left for the env to
+    judge as illegal moves.
+
+    Raises:
+        ValueError: not ``games`` actions.
+        TypeError: an action that is not an integer, named with its game.
+    """
+    if not isinstance(actions, np.ndarray):
+        values = list(actions) if isinstance(actions, (list, tuple)) else [actions]
+        for game, action in enumerate(values):
+            try:
+                values[game] = check_action_type(action)
+            except TypeError as error:
+                raise TypeError(f"game {game}: {error}") from None
+        actions = np.asarray(values, dtype=np.int64)
+    if actions.shape != (games,):
+        raise ValueError(f"actions must be {games} integers, got shape {actions.shape}")
+    if actions.dtype.kind not in "iu":
+        raise TypeError(f"actions must be integers, got an array of {actions.dtype}")
+    return actions.astype(np.int64, copy=False)
+
+
+def _shown(value: object) -> str:
+    """``value``'s repr, cut to a length that fits one line of an error."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 @njit(cache=True, nogil=True, inline="always")

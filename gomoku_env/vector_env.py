@@ -46,6 +46,7 @@ from gomoku_env import batch_kernels, batch_state
 from gomoku_env.batch_state import allocate_batch, allocate_output
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError, check_number
+from gomoku_env.game_start import START_DRAWS, unplayable_start_text
 from gomoku_env.game_state import (
     COLORS,
     SEED_BOUND,
@@ -53,7 +54,7 @@ from gomoku_env.game_state import (
     check_max_moves,
     observation_box,
 )
-from gomoku_env.legal import illegal_code, illegal_move_text
+from gomoku_env.legal import check_actions, illegal_code, illegal_move_text
 from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
 from gomoku_env.outcome import (
@@ -196,6 +197,7 @@ class GomokuVectorEnv(VectorEnv):
                 opponent.reset(seed=int(opponent_seed % SEED_BOUND))
             self._seeded = True
         batch_kernels.reset_games(self.batch, self.out, self.random_opponent)
+        self._check_starts()
         self._opponent_failure = None
         self._play_opponents()
         return self._observations(), {
@@ -210,13 +212,7 @@ class GomokuVectorEnv(VectorEnv):
                 f"the games ended when the opponent failed ({self._opponent_failure})"
                 "; call reset() first"
             )
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
-            raise ValueError(
-                f"actions must be {self.num_envs} integers, got shape {actions.shape} "
-                f"of {actions.dtype}"
-            )
-        actions = actions.astype(np.int64, copy=False)
+        actions = check_actions(actions, self.num_envs)
         if self.illegal_action == "raise":
             self._check_actions(actions)
         code = self._illegal_code
@@ -229,6 +225,8 @@ class GomokuVectorEnv(VectorEnv):
                 ended, illegal = batch_kernels.step_games_parallel(
                     self.batch, self.out, actions, code, self.random_opponent
                 )
+        if ended:
+            self._check_starts()
         if not self.random_opponent:
             ended += self._play_opponents()
         observations, rewards = self._observations(), self.out.rewards.copy()
@@ -323,7 +321,11 @@ class GomokuVectorEnv(VectorEnv):
         the number of games the replies ended. A failure of the opponent ends the
         games (see the module docstring)."""
         ended = 0
+        rounds = 0
         while self.out.needs_opponent.any():
+            rounds += 1
+            if rounds > START_DRAWS:
+                self._check_starts(unplayable=True)
             games = np.flatnonzero(self.out.needs_opponent)
             try:
                 replies = self._legal_replies(games)
@@ -333,7 +335,19 @@ class GomokuVectorEnv(VectorEnv):
             ended += batch_kernels.apply_opponent_moves(
                 self.batch, self.out, games, replies
             )
+            self._check_starts()
         return ended
+
+    def _check_starts(self, unplayable: bool = False) -> None:
+        """ValueError naming the options if a game's start could not give a game to
+        play (:mod:`gomoku_env.game_start`), or if ``unplayable`` says so."""
+        failed = self.out.record[:, batch_state.OUTCOME] == batch_state.START_FAILED
+        if unplayable or failed.any():
+            raise ValueError(
+                unplayable_start_text(
+                    self.config, 0, self.random_opening, not self.random_opponent
+                )
+            )
 
     def _legal_replies(self, games: np.ndarray) -> np.ndarray:
         """The opponents' replies in ``games``; IllegalMoveError if one is illegal."""

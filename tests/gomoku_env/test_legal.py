@@ -25,13 +25,17 @@ from gomoku_env.renju import DOUBLE_THREE
 RENJU_15 = GameConfig(15, 5, "renju")
 
 
-@pytest.mark.parametrize("action", [0, 80, np.int64(40), np.int8(3)])
+@pytest.mark.parametrize(
+    "action", [0, 80, np.int64(40), np.int8(3), np.array(5), np.array([4])]
+)
 def test_check_action_accepts_integers_on_the_board(action: int) -> None:
     result = check_action(action, 81)
-    assert result == int(action) and type(result) is int
+    assert result == int(np.asarray(action).item()) and type(result) is int
 
 
-@pytest.mark.parametrize("action", [True, 4.0, "e5", None, np.array([4])])
+@pytest.mark.parametrize(
+    "action", [True, np.bool_(True), 4.0, "e5", None, np.array([4.0]), np.array([1, 2])]
+)
 def test_check_action_refuses_other_types(action: object) -> None:
     with pytest.raises(TypeError, match="action must be an int"):
         check_action(action, 81)

@@ -187,7 +187,7 @@ def test_bad_arguments_are_clear_errors() -> None:
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"4 integers, got shape \(3,\)"):
         env.step(np.zeros(3, dtype=np.int64))
-    with pytest.raises(ValueError, match="float"):
+    with pytest.raises(TypeError, match="float"):
         env.step(np.zeros(4))
 
 
