@@ -1,10 +1,12 @@
-"""Every knob of an AlphaZero training run, with CPU-friendly defaults, in one place.
+"""The settings of an AlphaZero training run, with CPU-friendly defaults.
 
-The network's shape, the optimiser, the teacher games, self-play and the run itself:
-each knob is a field declared once here (type, default, range, meaning), from which
-``gomoku train`` makes its flags; self-play's search knobs are the agents' own
-:class:`agents.search.SearchOptions` (the preset :data:`agents.search.SELF_PLAY_PRESET`).
-This module needs no torch.
+The network's shape, the optimiser, self-play and the run itself are fields of the
+dataclasses here (type, default, range, meaning), from which ``gomoku train`` makes
+its flags. Others are declared where they are used and gathered here: the teacher
+games' (:class:`agents.teacher_games.TeacherGamesConfig`), the game's
+(:class:`gomoku_env.config.GameConfig`) and self-play's search settings, the agents'
+own :class:`agents.search.SearchOptions` (the preset
+:data:`agents.search.SELF_PLAY_PRESET`). This module needs no torch.
 
 The defaults are what ``gomoku train`` uses: a small network, about a hundred
 simulations per self-play move with playout-cap randomisation, a few dozen games
