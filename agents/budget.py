@@ -1,11 +1,13 @@
 """The budget of one move's search: simulations, nodes or seconds, whichever ends first.
 
-Every searching agent (:class:`agents.mcts.MCTSAgent`,
+The searching agents (:class:`agents.mcts.MCTSAgent`,
 :class:`agents.alphazero.agent.AlphaZeroAgent`,
-:class:`agents.classic.alphabeta.AlphaBetaAgent`) takes one :class:`Budget`, and the
-search loop that owns it enforces it. A work budget (``simulations``, ``nodes``) makes
-the same seed play the same game on any machine, as chess engines are tested with
-``go nodes N``; a clock (``time``) does not. An agent refuses a field it does not count
+:class:`agents.classic.alphabeta.AlphaBetaAgent`) each take one :class:`Budget`, and the
+search loop that owns it enforces it; AlphaZero self-play counts its simulations in
+its own config (:class:`agents.alphazero.training_config.SelfPlayConfig`).
+A work budget (``simulations``, ``nodes``) makes the same seed play the same game on
+any machine, as chess engines are tested with ``go nodes N``; a clock (``time``) does
+not. An agent refuses a field it does not count
 (:meth:`Budget.refuse`). In specs the fields stay flat options
 (``mcts:simulations=400,time=1``); :func:`spec_budget` assembles them, the one place.
 

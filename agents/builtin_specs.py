@@ -1,4 +1,5 @@
-"""The built-in agents of the spec syntax, registered when :mod:`agents.specs` loads.
+"""The built-in agents of the spec syntax, registered in :mod:`agents.registry` when
+:mod:`agents.specs` loads.
 
 The tree searches' spec options are the fields of one :class:`agents.budget.Budget`
 and one :class:`agents.search.SearchOptions`, listed with each agent's own defaults
@@ -32,8 +33,8 @@ from agents.mcts import (
     split_spec_options,
 )
 from agents.python_agent import load_python_agent
+from agents.registry import register_agent
 from agents.search import ALPHAZERO_PRESET, MCTS_PRESET
-from agents.specs import register_agent
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import require_extra
 

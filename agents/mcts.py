@@ -56,7 +56,7 @@ from gomoku_env.planes import board_from_observation
 
 SPEC_ALIASES = {"c": "exploration", "batch": "leaves_per_round"}
 """Spec options kept under their first names (``mcts:c=1.2,batch=8`` means
-``exploration=1.2, leaves_per_round=8``), for :func:`agents.specs.register_agent`."""
+``exploration=1.2, leaves_per_round=8``), for :func:`agents.registry.register_agent`."""
 SEARCH_FIELDS = tuple(SearchOptions.__dataclass_fields__)
 
 

@@ -16,7 +16,8 @@ as that option's value, verbatim (it may hold ``:``, ``/`` or ``=``, not ``,``):
 
 Importing this module registers the built-in agents (``random``, ``python``, ``mcts``,
 ``engine``, ``heuristic``, ``alphabeta``, ``alphazero``, ``ppo``: see
-:mod:`agents.builtin_specs`); other code may add its own with :func:`register_agent`.
+:mod:`agents.builtin_specs`); other code may add its own with :func:`register_agent`
+(from :mod:`agents.registry`, which holds the agents by name).
 :func:`make_agent` builds the agent for a given game.
 
 >>> parse_spec("mcts:simulations=1000,c=1.4")
@@ -28,117 +29,45 @@ Importing this module registers the built-in agents (``random``, ``python``, ``m
 from __future__ import annotations
 
 import difflib
-import inspect
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import agents.builtin_specs  # noqa: F401  (registers the built-in agents)
 from agents.base import Agent, AgentFailedError
 from agents.options import (
     RESERVED,
     convert,
     declared_parameters,
     parameter_docs,
-    parameters,
     quoted,
     type_name,
 )
+from agents.registry import (
+    Registration,
+    find_registration,
+    register_agent,
+    registered_names,
+)
 from gomoku_env.config import GameConfig
 
-AgentFactory = Callable[..., Agent]
-"""Called as ``factory(config=GameConfig, seed=int | None, **options)``."""
-
-
-OptionSources = Sequence[Any] | Callable[[], Sequence[Any]]
-"""What declares an agent's spec options: callables (their keyword parameters),
-dataclasses (their fields) or dataclass instances (their fields, with the instance's
-values as defaults: a named preset), or a function returning them (so that a heavy
-module is imported only when its options are asked)."""
-
-
-@dataclass
-class _Registration:
-    factory: AgentFactory
-    positional: str | None
-    sources: OptionSources
-    open_options: bool
-    """Whether options beyond the declared ones pass through (to a user's factory)."""
-    aliases: Mapping[str, str]
-    """Older option names and the declared names they stand for."""
-    withheld: tuple[str, ...] = ()
-    """Parameters of the sources that this agent does not offer as options."""
-    _options: dict[str, inspect.Parameter] | None = None
-
-    @property
-    def options(self) -> dict[str, inspect.Parameter]:
-        """The declared options by name, with resolved types and defaults."""
-        if self._options is None:
-            sources = self.sources
-            if not isinstance(sources, Sequence):
-                sources = sources()
-            keep = (self.positional,) if self.positional else ()
-            self._options = parameters(
-                sources, reserved=(*RESERVED, *self.withheld), keep=keep
-            )
-        return self._options
-
-
-_REGISTRY: dict[str, _Registration] = {}
-
-
-def register_agent(
-    name: str,
-    factory: AgentFactory,
-    positional: str | None = None,
-    options: OptionSources | None = None,
-    aliases: Mapping[str, str] | None = None,
-    withheld: Sequence[str] = (),
-) -> None:
-    """Make ``name`` usable in specs.
-
-    Args:
-        name: the spec name, a word without ``:`` or ``,`` (e.g. ``"mcts"``).
-        factory: builds the agent as ``factory(config=..., seed=..., **options)``.
-        positional: the option that the first item after the colon gives, verbatim and
-            without ``key=`` (``"path"`` for ``"engine:/opt/pbrain,time=1"``).
-        options: what declares the spec's options, with their types and defaults
-            (see :data:`OptionSources`); default: the factory's own parameters.
-            The first that names a parameter types it; a parameter without a default
-            (filled by the factory) is no option, except ``positional``. A function
-            that returns the callables defers importing them. When the factory takes
-            ``**options`` and this is not given, further options pass through as
-            written (typed int, float, bool or text by their look).
-        aliases: older option names still accepted, each mapped to the declared
-            option it stands for (``{"c": "exploration"}``); giving both is refused.
-        withheld: parameters of ``options`` that are no option of this agent (a
-            budget field it does not count, a setting its evaluator ignores): neither
-            listed nor accepted.
-    """
-    if not isinstance(name, str) or not name.isidentifier():
-        raise ValueError(f"an agent name must be a word like 'mcts', got {name!r}")
-    if not callable(factory):
-        raise TypeError(
-            f"the factory for agent {name!r} must be callable, got {factory!r}"
-        )
-    open_options = options is None and any(
-        parameter.kind is parameter.VAR_KEYWORD
-        for parameter in inspect.signature(factory).parameters.values()
-    )
-    sources = options if options is not None else (factory,)
-    _REGISTRY[name] = _Registration(
-        factory, positional, sources, open_options, dict(aliases or {}), tuple(withheld)
-    )
-
-
-def registered_names() -> list[str]:
-    """The agent names that specs accept, sorted."""
-    return sorted(_REGISTRY)
+__all__ = [
+    "OptionHelp",
+    "accepted_specs",
+    "check_spec",
+    "make_agent",
+    "option_help",
+    "parse_spec",
+    "register_agent",
+    "registered_names",
+    "usage",
+]
 
 
 def usage(name: str) -> str:
     """The spec syntax of agent ``name``, from its options' signatures:
     ``"mcts[:simulations=int,time=number or none,...]"``."""
-    registration = _REGISTRY[name]
+    registration = _known(name)
     head = (
         f"{name}:{registration.positional.upper()}" if registration.positional else name
     )
@@ -183,12 +112,10 @@ def option_help(name: str) -> list[OptionHelp]:
     Raises:
         KeyError: no agent of that name; ImportError: its options need an extra.
     """
-    registration = _REGISTRY[name]
-    sources = registration.sources
-    if not isinstance(sources, Sequence):
-        sources = sources()
+    registration = _known(name)
     meanings: dict[str, str] = {}
-    for source in sources:  # the meaning from the callable that declares the option
+    # Each option's meaning comes from the callable that declares it.
+    for source in registration.source_list():
         docs = parameter_docs(source)
         for parameter in declared_parameters(source):
             meanings.setdefault(parameter.name, docs.get(parameter.name, ""))
@@ -231,7 +158,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name = name.strip()
     items = [part.strip() for part in option_text.split(",")]
     options: dict[str, Any] = {}
-    registration = _REGISTRY.get(name)
+    registration = find_registration(name)
     try:
         declared = registration.options if registration else {}
     except ImportError as error:  # its options live in a module that needs an extra
@@ -270,10 +197,11 @@ def check_spec(spec: str) -> tuple[str, dict[str, Any]]:
             name ("did you mean") and the options the agent accepts.
     """
     name, options = parse_spec(spec)
-    registration = _REGISTRY.get(name)
+    registration = find_registration(name)
     if registration is None:
+        nearest = _nearest(name, registered_names())
         raise ValueError(
-            f"unknown agent {quoted(name)} in spec {quoted(spec)}{_nearest(name, _REGISTRY)}; "
+            f"unknown agent {quoted(name)} in spec {quoted(spec)}{nearest}; "
             f"{accepted_specs()}"
         )
     for key in options:
@@ -301,7 +229,7 @@ def make_agent(
             agent's factory failed.
     """
     name, options = check_spec(spec)
-    registration = _REGISTRY[name]
+    registration = _known(name)
     try:
         agent = registration.factory(
             config=config or GameConfig(), seed=seed, **options
@@ -325,6 +253,14 @@ def make_agent(
     return agent
 
 
+def _known(name: str) -> Registration:
+    """The registration of ``name``, which the caller knows to be registered."""
+    registration = find_registration(name)
+    if registration is None:
+        raise KeyError(f"no agent is registered as {name!r}")
+    return registration
+
+
 def _guess_value(text: str) -> Any:
     """An undeclared option's value (for a user's own factory) typed by its look."""
     for kind in (int, float):
@@ -342,7 +278,3 @@ def _nearest(word: str, choices: Iterable[str]) -> str:
     """``" (did you mean 'mcts'?)"`` when a choice is close to ``word``, else ``""``."""
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-# The built-in agents register themselves on import (below everything they use).
-import agents.builtin_specs  # noqa: E402, F401

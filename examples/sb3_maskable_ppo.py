@@ -29,29 +29,30 @@ spec ``python:agents.sb3.policy_agent:load_agent`` with ``path=<model.zip>``.
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import gymnasium
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from torch.nn import functional
 
 import gomoku_env
 from agents.flags import parse_dataclass
 from agents.head_to_head import play_match
 from agents.options import bounded, check_fields
-from agents.run_budget import RunBudget
 from agents.sb3 import (
+    BudgetCallback,
     GomokuCNN,
     PolicyAgent,
     PolicyPool,
     SelfPlayCallback,
     SelfPlayOpponent,
+    TargetWinRate,
+    learn_teacher_moves,
+    win_rate,
+    zip_budget,
 )
 from agents.specs import make_agent, registered_names
 from agents.teacher_games import TeacherGamesConfig, teacher_games
@@ -163,20 +164,7 @@ def evaluate(
     model: MaskablePPO, args: Args, opponent: str, games: int, seed: int
 ) -> float:
     """Fraction of games the greedy policy wins against ``opponent`` (random seats)."""
-    env = make_env(args, opponent)
-    wins = 0
-    for game in range(games):
-        observation, info = env.reset(seed=seed + game)
-        terminated = False
-        while not terminated:
-            action, _ = model.predict(
-                observation,
-                deterministic=True,
-                action_masks=info["action_mask"].astype(bool),
-            )
-            observation, reward, terminated, _, info = env.step(int(action))
-        wins += reward > 0
-    return wins / games
+    return win_rate(model, make_env(args, opponent), games, seed)
 
 
 class LearningCurveCallback(BaseCallback):
@@ -210,58 +198,6 @@ class LearningCurveCallback(BaseCallback):
         print(f"  curve at {self.num_timesteps} steps, {hours:.2f} CPU h: {scores}")
 
 
-class BudgetCallback(BaseCallback):
-    """Saves the checkpoints of the run's budget and stops training once it is spent
-    (steps or CPU hours, counted over all phases)."""
-
-    def __init__(self, budget: RunBudget[MaskablePPO]) -> None:
-        super().__init__()
-        self.budget = budget
-
-    def _on_step(self) -> bool:
-        return not self.budget.spent(self.num_timesteps, self.model)
-
-
-def run_budget(args: Args) -> RunBudget[MaskablePPO]:
-    """The run's budget; its checkpoints are model zips beside ``--model-path``."""
-
-    def save(path: Path, model: MaskablePPO) -> None:
-        write_atomically(path, model.save)
-
-    return RunBudget(
-        args.steps or sys.maxsize,
-        args.cpu_hours or None,
-        args.checkpoints,
-        args.model_path,
-        save,
-    )
-
-
-class TargetWinRate(BaseCallback):
-    """Evaluates against random every ``eval_every`` steps; stops at the target."""
-
-    def __init__(self, args: Args) -> None:
-        super().__init__()
-        self.args = args
-        self.start = time.perf_counter()
-        self.next_eval = args.eval_every
-        self.reached_at: tuple[int, float] | None = None
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps < self.next_eval:
-            return True
-        self.next_eval += self.args.eval_every
-        rate = evaluate(self.model, self.args, "random", self.args.eval_games, 10_000)
-        minutes = (time.perf_counter() - self.start) / 60
-        print(
-            f"  {self.num_timesteps:>8} steps  {minutes:6.1f} min  win rate {rate:.3f}"
-        )
-        if rate >= self.args.target_win_rate:
-            self.reached_at = (self.num_timesteps, minutes)
-            return False
-        return True
-
-
 def make_model(args: Args) -> MaskablePPO:
     """MaskablePPO with the Gomoku CNN, on games against the random opponent."""
     return MaskablePPO(
@@ -286,15 +222,10 @@ def make_model(args: Args) -> MaskablePPO:
 
 
 def warm_start(model: MaskablePPO, args: Args) -> float:
-    """Phase 0: cross-entropy of the policy against the uniform choice among the
-    heuristic's best points (it plays one of them at random) and squared error of the
-    value against the games' results, on every position of ``teacher_games``
-    heuristic games (10% of their moves random, for variety).
-
-    A policy from random weights never beats the heuristic, so phase 2 teaches it
-    nothing (every game lost, the same reward); one that starts from the heuristic's
-    moves wins some games there and has something to learn from. Returns how often,
-    in the last epoch, the policy's top move was one of the heuristic's best."""
+    """Phase 0: the policy learns the heuristic's moves (and the value the results) on
+    every position of ``teacher_games`` heuristic games (10% of their moves random, for
+    variety): :func:`agents.sb3.warm_start.learn_teacher_moves`. Returns how often, in
+    the last epoch, the policy's top move was one of the heuristic's best."""
     if args.teacher_games == 0:
         return 0.0
     game = GameConfig(args.board_size, args.win_length)
@@ -302,43 +233,27 @@ def warm_start(model: MaskablePPO, args: Args) -> float:
         game, TeacherGamesConfig(games=args.teacher_games),
         np.random.default_rng(args.seed),
     )  # fmt: skip
-    planes = torch.as_tensor(positions.planes.transpose(0, 3, 1, 2)).float()
-    legal = torch.as_tensor(positions.masks.astype(bool))
-    best, results = torch.as_tensor(positions.best), torch.as_tensor(positions.values)
-    policy = model.policy
-    optimizer = torch.optim.Adam(policy.parameters(), lr=args.teacher_learning_rate)
-    generator = torch.Generator().manual_seed(args.seed)
-    print(f"phase 0: warm start on {len(results)} positions of {args.teacher_games} "
-          "heuristic games")  # fmt: skip
-    policy.set_training_mode(True)
-    for epoch in range(args.teacher_epochs):
-        order, agreed = torch.randperm(len(results), generator=generator), 0
-        for rows in order.split(args.batch_size):
-            latent_policy, latent_value = policy.mlp_extractor(
-                policy.extract_features(planes[rows])
-            )
-            scores = policy.action_net(latent_policy).masked_fill(~legal[rows], -1e30)
-            top = best[rows].float()
-            policy_loss = functional.cross_entropy(
-                scores, top / top.sum(dim=1, keepdim=True)
-            )
-            values = policy.value_net(latent_value).flatten()
-            loss = policy_loss + functional.mse_loss(values, results[rows])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            agreed += int(top.gather(1, scores.argmax(dim=1, keepdim=True)).sum())
-        print(f"  epoch {epoch + 1}: the policy's top move is one of the heuristic's "
-              f"best in {agreed / len(results):.1%} of positions")  # fmt: skip
-    policy.set_training_mode(False)
-    return agreed / len(results)
+    print(f"phase 0: warm start on {len(positions.values)} positions of "
+          f"{args.teacher_games} heuristic games")  # fmt: skip
+    agreements = learn_teacher_moves(
+        model.policy, positions, args.teacher_epochs, args.teacher_learning_rate,
+        args.batch_size, args.seed,
+    )  # fmt: skip
+    for epoch, agreement in enumerate(agreements, 1):
+        print(f"  epoch {epoch}: the policy's top move is one of the heuristic's "
+              f"best in {agreement:.1%} of positions")  # fmt: skip
+    return agreements[-1]
 
 
 def train_against_random(
     model: MaskablePPO, args: Args, callbacks: list[BaseCallback]
 ) -> None:
     print("phase 1: against the random opponent (one compiled call steps all games)")
-    target = TargetWinRate(args)
+    target = TargetWinRate(
+        lambda model: evaluate(model, args, "random", args.eval_games, 10_000),
+        args.eval_every,
+        args.target_win_rate,
+    )
     model.learn(args.random_steps, callback=[target, *callbacks])
     if target.reached_at:
         steps, minutes = target.reached_at
@@ -414,7 +329,8 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     model = make_model(args)
-    budget = run_budget(args)  # before the warm start: its CPU time counts
+    # Made before the warm start, so that its CPU time counts.
+    budget = zip_budget(args.steps, args.cpu_hours, args.checkpoints, args.model_path)
     warm_start(model, args)
     curve = LearningCurveCallback(args)
     callbacks = [curve, BudgetCallback(budget)]

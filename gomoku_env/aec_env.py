@@ -147,6 +147,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from gomoku_env.board import Board
+from gomoku_env.board_text import render_text
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.game_start import start_game
@@ -158,7 +159,6 @@ from gomoku_env.game_state import (
     validate_choice,
 )
 from gomoku_env.kernels import BLACK, WHITE
-from gomoku_env.notation import render_text
 from gomoku_env.openings import check_random_opening, parse_opening
 from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer

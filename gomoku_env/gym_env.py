@@ -45,6 +45,7 @@ import numpy as np
 from gymnasium import spaces
 
 from gomoku_env.board import Board
+from gomoku_env.board_text import render_text
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.game_start import start_game
@@ -59,7 +60,6 @@ from gomoku_env.game_state import (
 )
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.legal import check_action, check_action_type
-from gomoku_env.notation import render_text
 from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import OpponentLike, resolve_opponent
 from gomoku_env.outcome import ILLEGAL_MOVE_KEY

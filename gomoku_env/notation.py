@@ -1,7 +1,7 @@
-"""The game as text: standard notation, the board drawn in characters, and the end of
-a game told in words (:func:`result_sentence`, the same in the play window, replays
-and GIFs: records store a result such as ``white`` and a reason such as ``resign``,
-shown as "White (random) wins by resignation").
+"""The game as text: standard notation and the end of a game told in words
+(:func:`result_sentence`, the same in the play window, replays and GIFs: records store
+a result such as ``white`` and a reason such as ``resign``, shown as "White (random)
+wins by resignation"). The board drawn in characters is :mod:`gomoku_env.board_text`.
 
 Standard Gomoku notation: columns a, b, c… from the left, rows 1, 2, 3… from the bottom.
 
@@ -13,19 +13,13 @@ players write them. On 15×15 the centre is action 112 = "h8".
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from gomoku_env.config import MAX_BOARD_SIZE
 from gomoku_env.errors import NotationError
-from gomoku_env.kernels import BLACK, WHITE
-
-if TYPE_CHECKING:  # the board imports the legality rules, which word moves in notation
-    from gomoku_env.board import Board
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"[:MAX_BOARD_SIZE]
 _POINT = re.compile(r"([a-z])(\d{1,2})")
 _SEPARATORS = re.compile(r"[\s,;]+")
-STONE_SYMBOLS = {0: ".", BLACK: "X", WHITE: "O"}
 
 
 def action_to_notation(action: int, board_size: int) -> str:
@@ -68,40 +62,6 @@ def parse_moves(text: str, board_size: int) -> list[int]:
 def format_moves(actions: list[int], board_size: int) -> str:
     """The move list of ``actions`` in notation, separated by spaces."""
     return " ".join(action_to_notation(action, board_size) for action in actions)
-
-
-def _cell_text(symbol: str, is_last: bool, is_winning: bool) -> str:
-    if is_last:
-        return f"[{symbol}]"
-    if is_winning:
-        return f"({symbol})"
-    return f" {symbol} "
-
-
-def render_text(board: Board) -> str:
-    """The board as text: X black, O white, [X] the last move, (X) the winning line.
-
-    Rows are numbered from the bottom and columns lettered from the left, as in standard
-    notation, so a point read off the picture can be typed back as a move.
-    """
-    size = board.size
-    winning = set(board.winning_line())
-    last = board.last_move
-    header = "    " + "".join(f" {letter} " for letter in COLUMN_LETTERS[:size])
-    lines = [header]
-    for row in range(size):
-        number = size - row
-        cells = "".join(
-            _cell_text(
-                STONE_SYMBOLS[int(board.cells[action])],
-                action == last,
-                action in winning,
-            )
-            for action in range(row * size, (row + 1) * size)
-        )
-        lines.append(f"{number:>3} {cells} {number}")
-    lines.append(header)
-    return "\n".join(lines)
 
 
 REASON_WORDS = {

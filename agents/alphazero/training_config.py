@@ -1,10 +1,12 @@
-"""Every knob of an AlphaZero training run, with CPU-friendly defaults, in one place.
+"""The settings of an AlphaZero training run, with CPU-friendly defaults.
 
-The network's shape, the optimiser, the teacher games, self-play and the run itself:
-each knob is a field declared once here (type, default, range, meaning), from which
-``gomoku train`` makes its flags; self-play's search knobs are the agents' own
-:class:`agents.search.SearchOptions` (the preset :data:`agents.search.SELF_PLAY_PRESET`).
-This module needs no torch.
+The network's shape, the optimiser, self-play and the run itself are fields of the
+dataclasses here (type, default, range, meaning), from which ``gomoku train`` makes
+its flags. Others are declared where they are used and gathered here: the teacher
+games' (:class:`agents.teacher_games.TeacherGamesConfig`), the game's
+(:class:`gomoku_env.config.GameConfig`) and self-play's search settings, the agents'
+own :class:`agents.search.SearchOptions` (the preset
+:data:`agents.search.SELF_PLAY_PRESET`). This module needs no torch.
 
 The defaults are what ``gomoku train`` uses: a small network, about a hundred
 simulations per self-play move with playout-cap randomisation, a few dozen games
@@ -45,7 +47,7 @@ class NetworkConfig:
     """width of the residual trunk"""
     blocks: int = bounded(4, minimum=1, maximum=64, flag="network")
     """residual blocks in the trunk"""
-    value_hidden: int = bounded(64, minimum=1, maximum=4096)
+    value_hidden: int = bounded(64, minimum=1, maximum=4096, flag="network")
     """width of the value head's hidden dense layer"""
     input_planes: int = bounded(PLANE_COUNT, minimum=1, maximum=64)
     """observation planes the net reads (the env's ``PLANE_COUNT``)"""
@@ -74,9 +76,9 @@ class LearnerConfig:
     --final-drop instead (at least --first-drop-at)"""
     final_drop: float = bounded(0.1, minimum=0, maximum=1, flag="learning")
     """factor of the learning rate from --final-drop-at on"""
-    weight_decay: float = bounded(1e-4, minimum=0)
+    weight_decay: float = bounded(1e-4, minimum=0, flag="learning")
     """the L2 coefficient"""
-    value_weight: float = bounded(1.0, minimum=0)
+    value_weight: float = bounded(1.0, minimum=0, flag="learning")
     """weight of the value loss against the policy loss"""
 
     def __post_init__(self) -> None:
@@ -121,7 +123,7 @@ class SelfPlayConfig:
         0.25, minimum=0, maximum=1, flag="self-play"
     )
     """share of moves that get the full search and give a sample"""
-    temperature_moves: int = bounded(6, minimum=0)
+    temperature_moves: int = bounded(6, minimum=0, flag="self-play")
     """moves sampled in proportion to visits at the start of a game; later moves take
     the most visited"""
     search: SearchOptions = field(default_factory=lambda: SELF_PLAY_PRESET)
@@ -172,7 +174,7 @@ class TrainingConfig:
     evaluation_games: int = bounded(12, minimum=0, flag="evaluation")
     """games of each evaluation match, against the best network so far and against
     pure MCTS (colours alternate)"""
-    evaluation_simulations: int = bounded(100, minimum=0)
+    evaluation_simulations: int = bounded(100, minimum=0, flag="evaluation")
     """AlphaZero's simulations per move in evaluations"""
     gating_threshold: float = bounded(0.55, minimum=0, maximum=1, flag="evaluation")
     """score against the best network so far from which the trained network becomes

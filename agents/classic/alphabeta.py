@@ -30,7 +30,13 @@ from agents.classic.reports import (
 )
 from agents.options import bounded, check_fields
 from agents.patterns.pattern_state import COUNT_FIVES, PatternState
-from agents.patterns.threats import find_vcf, refuting_moves, side_of
+from agents.patterns.threats import (
+    ROOT_VCF_NODES,
+    VCF_PLIES,
+    find_vcf,
+    refuting_moves,
+    side_of,
+)
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import centre_point, other_color
@@ -51,9 +57,9 @@ class AlphaBetaOptions:
     """the deepest iteration (none: up to the budget, at most 64)"""
     branching: int = bounded(12, minimum=1)
     """moves searched per node, best pattern scores first"""
-    vcf_plies: int = bounded(21, minimum=1)
+    vcf_plies: int = bounded(VCF_PLIES, minimum=1)
     """plies of the root VCF searches (for the mover and the opponent)"""
-    vcf_nodes: int = bounded(20_000, minimum=1)
+    vcf_nodes: int = bounded(ROOT_VCF_NODES, minimum=1)
     """node budget of each root VCF search"""
     leaf_vcf_plies: int = bounded(5, minimum=0)
     """plies of the VCF run at the horizon (0: none)"""

@@ -31,6 +31,15 @@ from agents.patterns.pattern_state import (
 from agents.patterns.point_shapes import FIVE_SCORE
 from gomoku_env.kernels import BLACK, EMPTY, other_color
 
+VCF_PLIES = 21
+"""The longest VCF the agents seek at the root (attacker and defender plies): the tree
+search's checks and the alpha-beta agent's default ``vcf_plies``."""
+
+ROOT_VCF_NODES = 20_000
+"""Solver nodes for each root check (the mover's win, the opponent's win, and the
+refutations, shared among the candidate moves): the tree search's, and the alpha-beta
+agent's default ``vcf_nodes``."""
+
 
 @njit(cache=True, nogil=True)
 def side_of(color: int) -> int:

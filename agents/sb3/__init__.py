@@ -1,4 +1,5 @@
-"""Stable-Baselines3 integration: CNN extractor, models as agents, self-play, VecEnv.
+"""Stable-Baselines3 integration: CNN extractor, models as agents, self-play, a warm
+start on teacher games, and the callbacks and win rate of a training run.
 
 Importing this package imports torch and stable-baselines3 (install the ``sb3`` extra);
 ``import gomoku_env`` alone never does.
@@ -20,12 +21,24 @@ from agents.sb3.self_play import (  # noqa: E402
     SelfPlayCallback,
     SelfPlayOpponent,
 )
+from agents.sb3.training import (  # noqa: E402
+    BudgetCallback,
+    TargetWinRate,
+    win_rate,
+    zip_budget,
+)
+from agents.sb3.warm_start import learn_teacher_moves  # noqa: E402
 
 __all__ = [
+    "BudgetCallback",
     "GomokuCNN",
     "PolicyAgent",
     "PolicyPool",
     "SelfPlayCallback",
     "SelfPlayOpponent",
+    "TargetWinRate",
+    "learn_teacher_moves",
     "load_agent",
+    "win_rate",
+    "zip_budget",
 ]

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from agents.patterns.pattern_state import PatternState
+from agents.patterns.threats import ROOT_VCF_NODES
 from agents.search.arrays import (
     EDGES_USED,
     LOSS,
@@ -28,7 +29,7 @@ from agents.search.position_kernels import (
     winning_points,
 )
 from agents.search.settings import SearchSettings
-from agents.search.tactics import ROOT_VCF_NODES, root_defence, vcf_start
+from agents.search.tactics import root_defence, vcf_start
 from gomoku_env.kernels import BLACK, EMPTY, RENJU, other_color
 
 

@@ -2,8 +2,10 @@
 
 They read the flat ``int8`` cells of a position (as in :mod:`gomoku_env.kernels`) and
 never change them. ``is_legal_point`` and ``legal_mask_into`` are the rules' own
-(:mod:`gomoku_env.legal`, re-exported here): the single place where a rule may forbid
-an empty point; everything else (tree expansion, rollouts, evaluator masks) asks them.
+(:mod:`gomoku_env.legal`, re-exported here): the search's tree expansion, rollouts and
+evaluator masks ask them rather than judging a point themselves. (The pattern kernels
+of :mod:`agents.patterns` mark renju's forbidden points too, for their scores and the
+VCF solver.)
 """
 
 from __future__ import annotations

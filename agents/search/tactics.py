@@ -15,7 +15,9 @@ The solver works on a :class:`~agents.patterns.pattern_state.PatternState` of th
 position, which the tree keeps up to date move by move; a leaf's moves are placed on
 it for the check and taken back after, so a check costs the path's few incremental
 updates plus the solver's nodes. Leaves get ``vcf_nodes`` solver nodes;
-the root, searched once a move, gets :data:`ROOT_VCF_NODES`.
+the root, searched once a move, gets
+:data:`~agents.patterns.threats.ROOT_VCF_NODES`; both seek VCFs of up to
+:data:`~agents.patterns.threats.VCF_PLIES` plies, as the alpha-beta agent does.
 """
 
 from __future__ import annotations
@@ -30,17 +32,16 @@ from agents.patterns.pattern_state import (
     place,
     remove,
 )
-from agents.patterns.threats import find_vcf, refuting_moves, side_of
+from agents.patterns.threats import (
+    ROOT_VCF_NODES,
+    VCF_PLIES,
+    find_vcf,
+    refuting_moves,
+    side_of,
+)
 from agents.search.arrays import TreeArrays
 from agents.search.settings import SearchSettings
 from gomoku_env.kernels import other_color
-
-VCF_PLIES = 21
-"""The longest VCF sought (attacker and defender plies), as the alpha-beta agent's."""
-
-ROOT_VCF_NODES = 20_000
-"""Solver nodes for each of the root's checks (the mover's win, the opponent's win,
-and the refutations, shared among the candidate moves)."""
 
 MIN_REFUTATION_NODES = 100
 """The fewest solver nodes a root candidate gets to show that it stops the

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from agents import RandomAgent, specs
+from agents import RandomAgent, registry, specs
 from agents.specs import make_agent, parse_spec, register_agent
 from gomoku_env import GameConfig
 
@@ -55,7 +55,7 @@ def test_parse_spec_rejects_malformed_specs(spec, message):
 
 
 def test_registered_positional_option(monkeypatch):
-    monkeypatch.setattr(specs, "_REGISTRY", dict(specs._REGISTRY))
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     register_agent(
         "test_positional",
         lambda config, seed, path, **options: RandomAgent(seed),

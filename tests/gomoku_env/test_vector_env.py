@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
-from agents import specs
+from agents import registry
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.gym_env import GomokuEnv
 from gomoku_env.notation import parse_moves
@@ -210,8 +210,8 @@ class ResetCounter:
 def test_spec_opponents_are_one_agent_per_game_reset_at_each_new_game(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(specs, "_REGISTRY", dict(specs._REGISTRY))  # undone after
-    specs.register_agent("reset_counter", ResetCounter)
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))  # undone after
+    registry.register_agent("reset_counter", ResetCounter)
     ResetCounter.instances.clear()
     env = GomokuVectorEnv(3, opponent="reset_counter", board_size=5, play_as="white")
     env.reset(seed=0)
