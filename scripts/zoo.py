@@ -10,7 +10,7 @@ whichever ends first, with 8 checkpoints along it. A :class:`Route` is the comma
 user would run (an example of ``examples/`` or ``gomoku train``) at its documented
 defaults, with the budget's flags added; each route's process uses one core (torch one
 thread), so two runs share the two cores of the machine the table was made on.
-AlphaZero's budget is its own clock (``--hours``): run alone on one thread, that is
+AlphaZero's budget is its own clock (``--cpu-hours``): run alone on one thread, that is
 about its CPU time; the table gives both.
 
 ``evaluate`` draws the learning curve: five of the checkpoints, each played 100 games
@@ -175,7 +175,7 @@ def ppo_recipe(budget: Budget, seed: int, folder: Path) -> list[str]:
 def alphazero_recipe(budget: Budget, seed: int, folder: Path) -> list[str]:
     return [
         "gomoku", "train", "alphazero", *budget.game, "--seed", str(seed),
-        "--hours", str(budget.hours), "--threads", "1", "--device", "cpu",
+        "--cpu-hours", str(budget.hours), "--threads", "1", "--device", "cpu",
         "--snapshot-every", "1", "--no-progress", "--out", str(folder),
     ]  # fmt: skip
 

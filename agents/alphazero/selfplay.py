@@ -44,6 +44,9 @@ class SelfPlayResult:
     black_wins: int = 0
     draws: int = 0
     unfinished: int = 0
+    worker_cpu_seconds: float = 0.0
+    """CPU time spent in processes other than the learner's (self-play workers), which
+    the learner's own CPU clock does not see."""
 
 
 @dataclass

@@ -11,6 +11,7 @@ number of batches, never on which worker played what or how often a worker died.
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from dataclasses import dataclass
@@ -92,6 +93,9 @@ class SelfPlayJob:
     network: Shared[NetworkSnapshot]
     seconds_left: float | None = None
     """Time left when the job was sent (clocks differ between machines), or None."""
+    learner_pid: int = 0
+    """The learner's process: a job played there adds no worker CPU time, which the
+    learner's own clock already counts."""
 
 
 _LOADED: dict[str, Any] = {}
@@ -107,7 +111,11 @@ def play_job(job: SelfPlayJob) -> SelfPlayResult:
     if job.seconds_left is not None:
         deadline = time.monotonic() + job.seconds_left
     self_play = SelfPlay(job.game, job.config, job.seed)
-    return self_play.play(_LOADED["evaluator"], deadline=deadline)
+    cpu_started = time.process_time()
+    result = self_play.play(_LOADED["evaluator"], deadline=deadline)
+    if os.getpid() != job.learner_pid:
+        result.worker_cpu_seconds = time.process_time() - cpu_started
+    return result
 
 
 def merge_results(results: list[SelfPlayResult]) -> SelfPlayResult:
@@ -128,6 +136,7 @@ def merge_results(results: list[SelfPlayResult]) -> SelfPlayResult:
                 "black_wins",
                 "draws",
                 "unfinished",
+                "worker_cpu_seconds",
             )
         ),
     )
@@ -175,7 +184,15 @@ class ExecutorSelfPlay:
         version = (self.publisher, self.version)
         left = None if deadline is None else deadline - time.monotonic()
         jobs = [
-            SelfPlayJob(game, config, int(rng.integers(2**31)), version, shared, left)
+            SelfPlayJob(
+                game,
+                config,
+                int(rng.integers(2**31)),
+                version,
+                shared,
+                left,
+                learner_pid=os.getpid(),
+            )
             for _ in range(self.jobs)
         ]
         results = dict(self.executor.map_unordered(play_job, jobs))

@@ -117,7 +117,7 @@ class TrainingRun:
         self.learner = Learner(network, config.learner, self.device)
         self.replay = ReplayBuffer(config.game.board_size, config.replay_capacity)
         self.resumed = manifest is not None
-        self.last_iteration_seconds: float | None = None
+        self.last_iteration_cpu_seconds: float | None = None
         if manifest is not None:
             self._resume(manifest)
 
@@ -155,29 +155,32 @@ class TrainingRun:
     def run(
         self, report: Callable[[Progress, dict[str, Any]], None] | None = None
     ) -> Progress:
-        """Iterate until the time budget (``config.hours``, all resumes) is spent.
+        """Iterate until the CPU budget (``config.cpu_hours``, all resumes) is spent.
 
         A new run with teacher games distils them first (iteration 0). The run stops
         before an iteration that would not fit: when less than half of the last
-        iteration's time is left.
+        iteration's CPU time is left. Iterations are whole (no game is cut at a clock),
+        so the load of the machine changes how long a run takes, not what it plays.
         """
         self.directory.mkdir(parents=True, exist_ok=True)
-        budget = self.config.hours * 3600
+        budget = self.config.cpu_hours * 3600
         if self._distillation_due():
             row = self.distil()
             if report is not None:
                 report(self.progress, row)
         if not (self.directory / "best.pt").is_file():
             self._save_best()
-        while self.progress.seconds < budget and not self._next_would_overrun(budget):
+        while self.progress.cpu_seconds < budget and not self._next_would_overrun(
+            budget
+        ):
             row = self.iterate()
             if report is not None:
                 report(self.progress, row)
         return self.progress
 
     def _next_would_overrun(self, budget: float) -> bool:
-        last = self.last_iteration_seconds
-        return last is not None and budget - self.progress.seconds < last / 2
+        last = self.last_iteration_cpu_seconds
+        return last is not None and budget - self.progress.cpu_seconds < last / 2
 
     def _distillation_due(self) -> bool:
         teaching = self.config.distillation
@@ -217,7 +220,6 @@ class TrainingRun:
     def iterate(self) -> dict[str, Any]:
         """One iteration: self-play, learning, checkpoint, evaluation if due, logs."""
         started, cpu_started = time.monotonic(), time.process_time()
-        deadline = started + self.config.hours * 3600 - self.progress.seconds
         rng = np.random.default_rng([self.config.seed, self.progress.iteration])
         result = self.self_play.play(
             self.network,
@@ -225,7 +227,6 @@ class TrainingRun:
             self.config.game,
             self.config.self_play,
             rng,
-            deadline,
         )
         self.replay.add(
             result.samples.planes, result.samples.policy, result.samples.value
@@ -235,9 +236,12 @@ class TrainingRun:
         self.progress.games += result.games
         self.progress.samples += len(result.samples.value)
         evaluation = self._evaluate_if_due(rng)
-        self.last_iteration_seconds = time.monotonic() - started
-        self.progress.seconds += self.last_iteration_seconds
-        self.progress.cpu_seconds += time.process_time() - cpu_started
+        self.progress.seconds += time.monotonic() - started
+        # Workers elsewhere report their own CPU time; this process's covers the rest.
+        self.last_iteration_cpu_seconds = (
+            time.process_time() - cpu_started + result.worker_cpu_seconds
+        )
+        self.progress.cpu_seconds += self.last_iteration_cpu_seconds
         row = {**self._metrics_row(losses), **evaluation}
         notes = self._notes(losses, result.unfinished)
         if notes:
@@ -263,7 +267,7 @@ class TrainingRun:
     def _learn(self, new_samples: int, rng: np.random.Generator) -> LossTerms | None:
         if new_samples == 0 or len(self.replay) < self.config.min_replay:
             return None
-        fraction = self.progress.seconds / (self.config.hours * 3600)
+        fraction = self.progress.cpu_seconds / (self.config.cpu_hours * 3600)
         self.learner.set_learning_rate(self.config.learner.learning_rate_at(fraction))
         steps = max(
             1, round(new_samples * self.config.sample_reuse / self.config.batch_size)

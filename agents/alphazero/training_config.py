@@ -184,9 +184,10 @@ class TrainingConfig:
     snapshot_every: int = bounded(0, minimum=0, flag="run")
     """keep the network every N iterations in OUT/snapshots/ (0: never), for the
     learning curve; the distilled network (iteration 0) is kept too"""
-    hours: float = bounded(1.0, minimum=0, flag="run")
-    """wall-clock budget, summed over resumes; the run ends within one iteration of
-    it"""
+    cpu_hours: float = bounded(1.0, minimum=0, flag="run")
+    """CPU-time budget of the run (this process's, self-play workers' included),
+    summed over resumes; the run stops before an iteration that would not fit, so a
+    busy machine slows a run without changing it"""
     seed: int = bounded(0, minimum=0, flag="run")
     """seeds self-play, sampling and the first weights"""
 
@@ -198,8 +199,8 @@ class TrainingConfig:
         return {item.name: repr(getattr(self, item.name)) for item in fields(self)}
 
 
-def budget_defaults(hours: float) -> BudgetDefaults:
-    """Iteration size and learning start that fit a budget of ``hours``.
+def budget_defaults(cpu_hours: float) -> BudgetDefaults:
+    """Iteration size and learning start that fit a budget of ``cpu_hours``.
 
     From half an hour up: the fields' defaults (``parallel_games`` games an iteration,
     ``min_replay`` samples before the first gradient step). A shorter budget plays
@@ -209,9 +210,9 @@ def budget_defaults(hours: float) -> BudgetDefaults:
     learning would start.
     """
     full = BudgetDefaults(SelfPlayConfig().parallel_games, TrainingConfig().min_replay)
-    if hours >= FULL_SIZE_HOURS:
+    if cpu_hours >= FULL_SIZE_HOURS:
         return full
-    share = max(hours, 0.0) / FULL_SIZE_HOURS
+    share = max(cpu_hours, 0.0) / FULL_SIZE_HOURS
     return BudgetDefaults(
         parallel_games=max(8, round(full.parallel_games * share)),
         min_replay=SHORT_MIN_REPLAY,

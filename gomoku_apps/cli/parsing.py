@@ -16,7 +16,7 @@ already name their default. Here:
   the nearest option it knows ("did you mean --board-size?"), and an unknown verb
   with the nearest verb;
 * a verb with routes (``gomoku train alphazero|ppo``) names its ``default_route``,
-  taken when the command names none (``gomoku train --hours 1``).
+  taken when the command names none (``gomoku train --cpu-hours 1``).
 """
 
 from __future__ import annotations

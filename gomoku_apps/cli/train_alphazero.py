@@ -92,7 +92,7 @@ def add_parser(routes: argparse._SubParsersAction) -> None:
 def training_config(arguments: argparse.Namespace) -> TrainingConfig:
     """The :class:`TrainingConfig` that the command-line arguments describe: the
     flags' values, and the budget's defaults for the flags left unset."""
-    defaults = budget_defaults(arguments.hours)
+    defaults = budget_defaults(arguments.cpu_hours)
     run = flag_values(TrainingConfig, arguments)
     run.setdefault("min_replay", defaults.min_replay)
     run["min_replay"] = min(run["min_replay"], arguments.replay_capacity)
@@ -162,14 +162,14 @@ def _train(arguments: argparse.Namespace, workers: Any) -> int:
         state = "resuming" if run.resumed else "starting"
         print(f"{state} {out} on {device}: {run.progress.games} games so far")
         start = cpu_copy(run.network)
-        budget = config.hours * 3600
+        budget = config.cpu_hours * 3600
         with TrainingProgress(
-            budget, run.progress.seconds, "s", options.progress
+            budget, run.progress.cpu_seconds, "CPU s", options.progress
         ) as bar:
 
             def report(progress: Any, row: dict[str, Any]) -> None:
                 bar.report(
-                    f"iteration {progress.iteration}", progress.seconds,
+                    f"iteration {progress.iteration}", progress.cpu_seconds,
                     _figures(progress, row), row.get("note"),
                 )  # fmt: skip
 

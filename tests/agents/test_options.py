@@ -137,8 +137,8 @@ def test_every_training_field_has_a_docstring_for_its_help():
 
 
 def test_training_configs_refuse_non_finite_values():
-    with pytest.raises(ValueError, match=r"TrainingConfig\.hours"):
-        TrainingConfig(hours=float("inf"))
+    with pytest.raises(ValueError, match=r"TrainingConfig\.cpu_hours"):
+        TrainingConfig(cpu_hours=float("inf"))
     with pytest.raises(ValueError, match=r"SearchOptions\.exploration"):
         SearchOptions(exploration=float("nan"))
 

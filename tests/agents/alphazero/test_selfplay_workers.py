@@ -72,6 +72,39 @@ def test_batches_split_an_iteration_into_seeded_jobs(tmp_path: Path) -> None:
         ExecutorSelfPlay(InlineExecutor(), jobs=0)
 
 
+def test_workers_cpu_time_counts_toward_the_budget_once(monkeypatch) -> None:
+    """A batch played in another process reports its CPU time (the learner's clock
+    does not see it); one played in the learner's process reports none, so no CPU
+    second is counted twice."""
+    network = PolicyValueNet(TINY_GAME.network)
+    workers = ExecutorSelfPlay(InlineExecutor(), jobs=2)
+
+    def play(pid: int) -> float:
+        monkeypatch.setattr(selfplay_workers.os, "getpid", lambda: pid)
+        result = workers.play(
+            network,
+            torch.device("cpu"),
+            TINY_GAME.game,
+            TINY_GAME.self_play,
+            np.random.default_rng(4),
+        )
+        return result.worker_cpu_seconds
+
+    assert play(1234) == 0.0
+    real_getpid = selfplay_workers.os.getpid
+    pids = iter([1, 2, 2])  # the learner's pid, then the jobs' own
+    monkeypatch.setattr(selfplay_workers.os, "getpid", lambda: next(pids, 2))
+    result = workers.play(
+        network,
+        torch.device("cpu"),
+        TINY_GAME.game,
+        TINY_GAME.self_play,
+        np.random.default_rng(4),
+    )
+    monkeypatch.setattr(selfplay_workers.os, "getpid", real_getpid)
+    assert result.worker_cpu_seconds > 0
+
+
 class _KillAllAfterFirst:
     """An executor that kills every Ray worker once, after the first result arrives."""
 

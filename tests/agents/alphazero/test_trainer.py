@@ -40,7 +40,7 @@ QUICK = TrainingConfig(
     batch_size=16,
     min_replay=8,
     evaluation_every=0,
-    hours=1.0,
+    cpu_hours=1.0,
     seed=3,
 )
 
@@ -90,7 +90,7 @@ def test_the_learning_rate_schedule_is_the_configs(tmp_path: Path) -> None:
         [0.01, 0.005, 0.0025]
     )
     run = TrainingRun(dataclasses.replace(QUICK, learner=learner), tmp_path, plot=False)
-    run.progress.seconds = 0.3 * 3600  # 30% of the hour spent: the first drop
+    run.progress.cpu_seconds = 0.3 * 3600  # 30% of the CPU hour spent: the first drop
     run.iterate()
     assert run.learner.optimizer.param_groups[0]["lr"] == pytest.approx(0.005)
     with pytest.raises(ValueError, match=r"final_drop_at must be >= first_drop_at"):
@@ -250,25 +250,28 @@ def test_an_iteration_that_cannot_learn_yet_says_why(tmp_path: Path) -> None:
     assert "learning starts at 10000 (--min-replay)" in row["note"]
 
 
-def test_a_spent_budget_cuts_self_play_and_ends_the_run(tmp_path: Path) -> None:
-    """With the budget already spent, the one iteration stops after its first round
-    of searches: its games are dropped and counted, and the run stops there."""
-    config = dataclasses.replace(QUICK, hours=1e-9)
+def test_a_spent_budget_ends_the_run_after_one_whole_iteration(tmp_path: Path) -> None:
+    """The CPU budget is checked between iterations, never inside one: a spent budget
+    still plays its one iteration's games to the end (no game is cut at a clock,
+    so the machine's load cannot change what a run plays), then the run stops."""
+    config = dataclasses.replace(QUICK, cpu_hours=1e-9)
     run = TrainingRun(config, tmp_path, plot=False)
     rows: list[dict] = []
     progress = run.run(report=lambda _progress, row: rows.append(row))
-    assert progress.iteration == 1 and progress.games == 0
-    assert "4 unfinished games dropped at the budget's end" in rows[0]["note"]
+    assert progress.iteration == 1
+    assert progress.games == QUICK.self_play.parallel_games
+    assert "unfinished" not in rows[0].get("note", "")
+    assert progress.cpu_seconds > 0
 
 
 def test_no_iteration_starts_when_less_than_half_of_the_last_one_is_left(
     tmp_path: Path,
 ) -> None:
-    run = TrainingRun(dataclasses.replace(QUICK, hours=1.0), tmp_path, plot=False)
-    run.progress.seconds = 3600 - 10
-    run.last_iteration_seconds = 30.0
+    run = TrainingRun(dataclasses.replace(QUICK, cpu_hours=1.0), tmp_path, plot=False)
+    run.progress.cpu_seconds = 3600 - 10
+    run.last_iteration_cpu_seconds = 30.0
     assert run._next_would_overrun(3600)
-    run.last_iteration_seconds = 15.0
+    run.last_iteration_cpu_seconds = 15.0
     assert not run._next_would_overrun(3600)
 
 

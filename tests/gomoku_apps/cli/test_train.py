@@ -31,7 +31,7 @@ from gomoku_apps.cli.train_alphazero import (
 )
 
 TINY_RUN = [
-    "train", "--board-size", "6", "--win-length", "4", "--hours", "0.00001",
+    "train", "--board-size", "6", "--win-length", "4", "--cpu-hours", "0.00001",
     "--channels", "8", "--blocks", "1", "--parallel-games", "2", "--simulations", "6",
     "--fast-simulations", "3", "--evaluation-every", "0", "--no-progress",
     "--device", "cpu", "--threads", "1",
@@ -56,7 +56,7 @@ def test_train_runs_resumes_and_exports(
                 str(out),
                 "--export",
                 str(exported),
-                "--hours",  # the last value wins: surely spent, however fast
+                "--cpu-hours",  # the last value wins: surely spent, however fast
                 "1e-9",
             ]
         )
@@ -188,7 +188,7 @@ def test_a_full_disk_is_one_line_and_keeps_the_last_iteration(
     assert main([*TINY_RUN, "--out", str(out)]) == 0
     committed = (out / "manifest.json").read_text("utf-8")
     capsys.readouterr()
-    more_time = [*TINY_RUN, "--out", str(out), "--hours", "0.01"]
+    more_time = [*TINY_RUN, "--out", str(out), "--cpu-hours", "0.01"]
     with monkeypatch.context() as patch:
         patch.setattr(writer, failure)
         assert main(more_time) == 2

@@ -32,7 +32,7 @@ def test_train_on_ray_runs_and_resumes(
     assert first["iteration"] >= 1
     # A budget a hair above the time spent: the resumed run plays one more iteration.
     hours = f"{(first['seconds'] + 0.001) / 3600:.12f}"
-    assert main([*TINY_RUN, "--out", str(out), "--ray", "--hours", hours]) == 0
+    assert main([*TINY_RUN, "--out", str(out), "--ray", "--cpu-hours", hours]) == 0
     assert "resuming" in capsys.readouterr().out
     resumed = _progress(out)
     assert resumed["iteration"] > first["iteration"]

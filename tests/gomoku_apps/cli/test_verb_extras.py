@@ -14,7 +14,7 @@ BLOCKED = {
     "play": ("pygame", ["play"]),
     "replay": ("pygame", ["replay", "game.txt"]),
     "gif": ("PIL", ["gif", "game.txt", "-o", "game.gif"]),
-    "train": ("tqdm", ["train", "--hours", "0.001"]),
+    "train": ("tqdm", ["train", "--cpu-hours", "0.001"]),
     "ladder": ("matplotlib", ["ladder", "random", "random:x=1", "--games", "2"]),
     "serve": ("uvicorn", ["serve"]),
 }
