@@ -10,8 +10,10 @@ use one core. This driver runs the same :class:`TrainingRun` with an
 
 It fits a hard wall-clock limit: ``--wall-seconds`` counts from ``START_EPOCH`` (the
 environment variable the shell script sets when it starts, else this process's start);
-unless ``--hours`` is given, the training budget is what is left of it after the
-set-up (numba compilation, worker start), less ``--tail-seconds``. After every
+unless ``--train-hours`` is given, the training budget is what is left of it after the
+set-up (numba compilation, worker start), less ``--tail-seconds``; the driver stops
+before an iteration that would end after it, whether the trainer's own budget is wall
+time (``--hours``) or CPU time (``--cpu-hours``, set high enough not to bind). After every
 iteration the current network (``final.pt``) and ``metrics.csv`` are written to
 ``--results``, and the networks at a third and two thirds of the budget
 (``snap-33.pt``, ``snap-67.pt``), so a kill leaves the results of the last iteration.
@@ -25,6 +27,7 @@ Example (what ``scripts/device_selfplay.sh`` runs)::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -52,6 +55,12 @@ def driver_arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     )
     parser.add_argument("--wall-seconds", type=float, default=480.0)
     parser.add_argument("--tail-seconds", type=float, default=45.0)
+    parser.add_argument(
+        "--train-hours",
+        type=float,
+        default=None,
+        help="wall-clock training budget (default: what --wall-seconds leaves)",
+    )
     return parser.parse_known_args(argv)
 
 
@@ -85,6 +94,10 @@ def _gpu_name(torch: Any) -> str:
     return torch.cuda.get_device_name(0) if torch.cuda.is_available() else ""
 
 
+class OutOfTimeError(Exception):
+    """The next iteration would not end before the wall-clock budget."""
+
+
 def copy_atomically(source: Path, target: Path) -> None:
     temporary = target.with_name(f".{target.name}.part")
     shutil.copyfile(source, temporary)
@@ -99,10 +112,15 @@ def main(argv: list[str]) -> int:
 
     import torch
 
-    from agents.alphazero.checkpoint import resolve_weights, save_network
+    from agents.alphazero.checkpoint import (
+        read_checkpoint,
+        resolve_weights,
+        save_network,
+    )
     from agents.alphazero.evaluator import configure_threads
     from agents.alphazero.selfplay_workers import ExecutorSelfPlay
     from agents.alphazero.trainer import TrainingRun
+    from agents.alphazero.training_config import TrainingConfig
     from agents.executors import open_executor
     from agents.flags import flag_values
     from gomoku_apps.cli.main import build_parser
@@ -117,10 +135,18 @@ def main(argv: list[str]) -> int:
         + (f" ({_gpu_name(torch)})" if torch.cuda.is_available() else "")
     )
     parser = build_parser()
-    given_hours = "--hours" in train_flags
     arguments = parser.parse_args(["train", "alphazero", *train_flags])
     device = pick_device(arguments.device)
     worker_device = own.worker_device or device
+    # Refused now, not after the set-up: weights that cannot be read.
+    initial = resolve_weights(arguments.init) if arguments.init else None
+    if initial is not None:
+        read_checkpoint(initial)
+    # The trainer's budget is the wall clock (``hours``: self-play is cut at it) or,
+    # in later versions, CPU time (``cpu_hours``: whole iterations). Either way this
+    # driver stops on the wall clock itself, before an iteration that would not fit.
+    names = {field.name for field in dataclasses.fields(TrainingConfig)}
+    budget_field = "hours" if "hours" in names else "cpu_hours"
     _tiny_game("cpu")  # numba compiles here once; the workers load its cache
     log("numba kernels compiled")
 
@@ -130,20 +156,26 @@ def main(argv: list[str]) -> int:
             warm_worker, [worker_device] * own.jobs
         )}  # fmt: skip
         log(f"{own.jobs} self-play workers ready ({len(pids)} processes)")
-        if not given_hours:
+        train_hours = own.train_hours
+        if train_hours is None:
             left = own.wall_seconds - (time.time() - START) - own.tail_seconds
-            arguments.hours = max(left, 30.0) / 3600
+            train_hours = max(left, 30.0) / 3600
+        # cpu_hours: an upper bound (every process busy), the wall clock binds first.
+        scale = 1 if budget_field == "hours" else own.jobs + 1
+        setattr(arguments, budget_field, train_hours * scale)
         config = training_config(arguments)
         options = AlphaZeroRunOptions(**flag_values(AlphaZeroRunOptions, arguments))
         configure_threads(options.threads)
         out = Path(options.folder("alphazero", config.game.board_size))
         if out.exists():
             shutil.rmtree(out)  # a fresh run each time: /tmp may outlive a call
-        initial = resolve_weights(options.init) if options.init else None
         run = TrainingRun(config, out, device, initial, plot=False, self_play=workers)
-        budget = config.hours * 3600
+        budget = train_hours * 3600
+        train_end = time.monotonic() + budget
+        last_report = [time.monotonic()]
         log(
-            f"training {budget:.0f} s on {device}, self-play on {own.jobs} workers "
+            f"training {budget:.0f} s ({budget_field}={train_hours * scale:.4f}) "
+            f"on {device}, self-play on {own.jobs} workers "
             f"({worker_device}), {config.self_play.parallel_games} games each; "
             f"run folder {out}"
         )
@@ -180,8 +212,18 @@ def main(argv: list[str]) -> int:
                     save_network(run.network, results / name, metadata=network_metadata)
 
             write_summary(results, progress, metadata)
+            now = time.monotonic()
+            last, last_report[0] = now - last_report[0], now
+            # With "hours" self-play is cut at the budget: half an iteration will do.
+            needed = last / 2 if budget_field == "hours" else last
+            if train_end - now < needed:
+                raise OutOfTimeError
 
-        progress = run.run(report=report)
+        try:
+            progress = run.run(report=report)
+        except OutOfTimeError:
+            progress = run.progress
+            log("stopped: the next iteration would end after the wall-clock budget")
     log("done: " + json.dumps(write_summary(results, progress, metadata)))
     return 0
 

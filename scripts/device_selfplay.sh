@@ -24,7 +24,7 @@
 #   DEVICE=cuda  JOBS=15  GAMES=64 (games per worker and iteration)
 #   SIMS=200 FAST=40 FULL=0.25 (playout cap: full-search moves give the samples)
 #   WALL=470 (seconds from this script's start by which training has ended)
-#   HOURS (unset: the training budget is what WALL leaves after the set-up)
+#   HOURS (wall-clock training hours; unset: what WALL leaves after the set-up)
 #   SEED=47  RUN=/tmp/az15-device (run folder, replaced)  SITE=/tmp/site
 #   PYTHON=python3  PIP="python3 -m pip"
 set -u
@@ -73,7 +73,7 @@ if command -v nvidia-smi >/dev/null; then
 fi
 
 HOURS_FLAG=()
-[ -n "${HOURS:-}" ] && HOURS_FLAG=(--hours "$HOURS")
+[ -n "${HOURS:-}" ] && HOURS_FLAG=(--train-hours "$HOURS")
 # The hard stop: WALL plus 25 s from the start, then SIGINT (a KeyboardInterrupt in
 # the driver closes the workers), SIGKILL 10 s later. The results of the last
 # complete iteration are in $OUT whatever happens.
