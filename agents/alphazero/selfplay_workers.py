@@ -3,10 +3,11 @@
 :class:`InProcessSelfPlay` (the default) plays one batch of ``parallel_games`` games
 with the learner's own network, where it lives. :class:`ExecutorSelfPlay` plays
 ``jobs`` such batches on an :class:`agents.executors.Executor` (Ray workers on a
-cluster, say): each iteration it publishes the network once (a versioned snapshot of
-its weights, which every worker loads when the version changes), and each batch is
-seeded from the iteration's generator, so the samples depend on the seed and the
-number of batches, never on which worker played what or how often a worker died.
+cluster, or local processes that each put the network on a GPU): each iteration it
+publishes the network once (a versioned snapshot of its weights, which every worker
+loads when the version changes), and each batch is seeded from the iteration's
+generator, so the samples depend on the seed and the number of batches, never on which
+worker played what or how often a worker died.
 """
 
 from __future__ import annotations
@@ -96,6 +97,9 @@ class SelfPlayJob:
     learner_pid: int = 0
     """The learner's process: a job played there adds no worker CPU time, which the
     learner's own clock already counts."""
+    device: str = "cpu"
+    """Where the worker runs the network: ``cpu``, or ``cuda`` when the workers are
+    processes of a GPU machine (each then holds its own copy on the GPU)."""
 
 
 _LOADED: dict[str, Any] = {}
@@ -104,9 +108,12 @@ _LOADED: dict[str, Any] = {}
 
 def play_job(job: SelfPlayJob) -> SelfPlayResult:
     """Play ``job``'s batch (in a worker), loading its network if its version is new."""
-    if _LOADED.get("version") != job.version:
+    if _LOADED.get("version") != (job.version, job.device):
         network = job.network.get().build()
-        _LOADED.update(version=job.version, evaluator=NetworkEvaluator(network, "cpu"))
+        _LOADED.update(
+            version=(job.version, job.device),
+            evaluator=NetworkEvaluator(network, job.device),
+        )
     deadline = None
     if job.seconds_left is not None:
         deadline = time.monotonic() + job.seconds_left
@@ -145,19 +152,25 @@ def merge_results(results: list[SelfPlayResult]) -> SelfPlayResult:
 class ExecutorSelfPlay:
     """``jobs`` batches of ``parallel_games`` games per iteration on ``executor``.
 
-    Workers play on their CPU. With ``jobs=1`` the games are the ones
-    :class:`InProcessSelfPlay` plays for the same seed.
+    Workers play on their CPU unless ``device`` names another device for them. With
+    ``jobs=1`` the games are the ones :class:`InProcessSelfPlay` plays for the same
+    seed.
 
     Args:
         executor: where the batches run; it stays open for the run, so its workers
             keep their network between iterations.
         jobs: batches per iteration; default one per worker of ``executor``.
+        device: where each worker runs its copy of the network (``cuda``: the worker
+            processes of one GPU machine share its GPU, each searching on its core).
     """
 
-    def __init__(self, executor: Executor, jobs: int | None = None) -> None:
+    def __init__(
+        self, executor: Executor, jobs: int | None = None, device: str = "cpu"
+    ) -> None:
         self.executor = executor
         self.jobs = executor.workers if jobs is None else jobs
         check_number("jobs", self.jobs, minimum=1, integer=True)
+        self.device = device
         self.publisher = uuid.uuid4().hex
         self.version = 0
 
@@ -192,6 +205,7 @@ class ExecutorSelfPlay:
                 shared,
                 left,
                 learner_pid=os.getpid(),
+                device=self.device,
             )
             for _ in range(self.jobs)
         ]

@@ -105,6 +105,24 @@ def test_workers_cpu_time_counts_toward_the_budget_once(monkeypatch) -> None:
     assert result.worker_cpu_seconds > 0
 
 
+def test_jobs_carry_the_device_the_workers_play_on() -> None:
+    devices: list[str] = []
+
+    class Recording(InlineExecutor):
+        def map_unordered(self, function: Callable, items: Sequence) -> Iterator:
+            devices.extend(item.device for item in items)
+            return super().map_unordered(function, items)
+
+    network = PolicyValueNet(TINY_GAME.network)
+    workers = ExecutorSelfPlay(Recording(), jobs=2, device="cpu")
+    result = workers.play(
+        network, torch.device("cpu"), TINY_GAME.game, TINY_GAME.self_play,
+        np.random.default_rng(0),
+    )  # fmt: skip
+    assert devices == ["cpu", "cpu"]
+    assert result.games == 2 * TINY_GAME.self_play.parallel_games
+
+
 class _KillAllAfterFirst:
     """An executor that kills every Ray worker once, after the first result arrives."""
 
