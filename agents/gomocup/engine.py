@@ -61,6 +61,7 @@ from agents.gomocup.stopping import (
     start_engine,
     stop_engine,
 )
+from agents.options import quoted
 
 __all__ = [
     "LINE_LIMIT",
@@ -119,7 +120,7 @@ class EngineProcess:
         program = shutil.which(self.command[0])
         if program is None:
             raise ValueError(
-                f"cannot run engine {self.command[0]!r}: no such program, or it is "
+                f"cannot run engine {quoted(self.command[0])}: no such program, or it is "
                 "not an executable file"
             )
         try:
@@ -127,7 +128,7 @@ class EngineProcess:
         except OSError as error:
             reason = error.strerror or str(error)
             raise ValueError(
-                f"cannot run engine {self.command[0]!r}: {reason}"
+                f"cannot run engine {quoted(self.command[0])}: {reason}"
             ) from None
         self._output = EngineOutput(
             self._process.stdout, self._process.stderr, self.messages
