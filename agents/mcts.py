@@ -39,6 +39,7 @@ import numpy as np
 
 from agents.base import legal_actions
 from agents.budget import MCTS_BUDGET, TREE_SEARCH_LIMITS, Budget, spec_budget
+from agents.options import quoted
 from agents.search import (
     MCTS_PRESET,
     Evaluator,
@@ -322,10 +323,11 @@ def mcts_from_spec(
     """
     if evaluator not in MCTS_EVALUATORS:
         raise ValueError(
-            f"evaluator must be one of {MCTS_EVALUATORS}, got {evaluator!r}"
+            f"evaluator must be one of {MCTS_EVALUATORS}, got {quoted(str(evaluator))}"
         )
     if evaluator == "patterns" and "rollout" in options:
-        raise ValueError(f"rollout={options['rollout']!r} needs evaluator=rollout")
+        rollout = quoted(str(options["rollout"]))
+        raise ValueError(f"rollout={rollout} needs evaluator=rollout")
     budget, search, rest = split_spec_options(options, MCTS_BUDGET, MCTS_PRESET)
     leaf_evaluator = PatternEvaluator(config) if evaluator == "patterns" else None
     return MCTSAgent(config, leaf_evaluator, budget, search, seed=seed, **rest)

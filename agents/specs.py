@@ -162,7 +162,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     try:
         declared = registration.options if registration else {}
     except ImportError as error:  # its options live in a module that needs an extra
-        raise ValueError(f"agent spec {spec!r}: {error}") from None
+        raise ValueError(f"agent spec {quoted(spec)}: {error}") from None
     aliases = registration.aliases if registration else {}
     positional = registration.positional if registration else None
     if positional is not None and items[0]:
@@ -172,13 +172,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         written = written.strip()
         if not equals or not written.isidentifier():
             raise ValueError(
-                f"bad option {item!r} in agent spec {spec!r}: expected key=value"
+                f"bad option {quoted(item)} in agent spec {quoted(spec)}: "
+                "expected key=value"
             )
         key = aliases.get(written, written)
         if key in options:
             raise ValueError(
-                f"option {key!r} given twice in agent spec {spec!r}"
-                + (f" ({written!r} is its older name)" if key != written else "")
+                f"option {quoted(key)} given twice in agent spec {quoted(spec)}"
+                + (f" ({quoted(written)} is its older name)" if key != written else "")
             )
         if key in declared:
             options[key] = convert(key, value.strip(), declared[key].annotation)
@@ -239,18 +240,43 @@ def make_agent(
             f"bad options for agent {name!r} in spec {quoted(spec)}: {error}; "
             f"expected {usage(name)}"
         ) from None
-    except (ValueError, FileNotFoundError, AgentFailedError):
-        raise
+    except (ValueError, FileNotFoundError, AgentFailedError) as error:
+        if len(str(error)) <= MESSAGE_LIMIT:
+            raise
+        raise _shortened(error) from error
     except Exception as error:  # a factory's own failure, told as the spec's error
         raise ValueError(
-            f"agent spec {spec!r} failed to build: {type(error).__name__}: {error}"
+            f"agent spec {quoted(spec)} failed to build: {type(error).__name__}: "
+            f"{_cut(str(error))}"
         ) from error
     if not isinstance(agent, Agent):
         raise TypeError(
-            f"agent spec {spec!r} built {agent!r}, which is not an Agent "
+            f"agent spec {quoted(spec)} built {_cut(repr(agent))}, which is not an Agent "
             "(it needs act(observation) and reset(seed=None))"
         )
     return agent
+
+
+MESSAGE_LIMIT = 600
+"""Characters of an agent factory's error message shown; a longer one (which may
+echo a long option value) is cut, with a note of how much was left out."""
+
+
+def _cut(message: str) -> str:
+    """``message``, cut to :data:`MESSAGE_LIMIT` characters with a note of the rest."""
+    if len(message) <= MESSAGE_LIMIT:
+        return message
+    return (
+        f"{message[:MESSAGE_LIMIT]}... ({len(message) - MESSAGE_LIMIT} more characters)"
+    )
+
+
+def _shortened(error: Exception) -> Exception:
+    """An error of the same kind as ``error`` whose message is cut (see :func:`_cut`)."""
+    try:
+        return type(error)(_cut(str(error)))
+    except Exception:  # a kind that takes other arguments
+        return ValueError(_cut(str(error)))
 
 
 def _known(name: str) -> Registration:

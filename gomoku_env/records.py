@@ -16,7 +16,8 @@ standard notation::
     2. h9 i10
 
 ``Result`` is ``black``, ``white``, ``draw`` or ``unfinished``; ``Reason`` says why the
-game ended (``five``, ``resign``, ``board_full``…) and may be empty. Lines starting with
+game ended, one of :data:`RECORD_REASONS` (``five``, ``resign``, ``board_full``, a
+forfeit…), and may be empty. Lines starting with
 ``#`` are comments. Reading checks everything (headers, move numbers, each move's
 legality, the result against the position) and names the line of the first problem.
 
@@ -37,10 +38,16 @@ from gomoku_env.errors import IllegalMoveError, NotationError
 from gomoku_env.files import read_text_file, write_atomically
 from gomoku_env.kernels import EMPTY
 from gomoku_env.notation import action_to_notation, notation_to_action
+from gomoku_env.outcome import END_REASONS
 
 RESULTS = ("black", "white", "draw", "unfinished")
 REQUIRED_HEADERS = ("Rule", "Size", "WinLength", "Black", "White", "Result")
 OPTIONAL_HEADERS = ("Reason", "Date")
+RECORD_REASONS = ("", *END_REASONS, "resign", "crash", "timeout")
+"""The words a ``Reason`` may be: none, how an env ends a game, a person's
+resignation, or a game loop's forfeit (``crash``, ``illegal_move``, ``timeout``)."""
+REASON_SHOWN = 40
+"""Characters of an unknown reason that its error quotes."""
 ASCII_DIGITS = "0123456789"
 MOVE_NUMBER_DIGITS = 4
 """A move pair's number has at most this many digits (a 25×25 board has 313 pairs);
@@ -102,8 +109,12 @@ class GameRecord:
         object.__setattr__(self, "white", _checked_name("white", self.white))
         if self.result not in RESULTS:
             raise ValueError(f"result must be one of {RESULTS}, got {self.result!r}")
-        if "\n" in self.reason or " " in self.reason.strip():
-            raise ValueError(f"reason must be one word, got {self.reason!r}")
+        if self.reason not in RECORD_REASONS:
+            shown = repr(self.reason[:REASON_SHOWN])
+            if len(self.reason) > REASON_SHOWN:
+                shown += f"... ({len(self.reason) - REASON_SHOWN} more characters)"
+            known = ", ".join(repr(word) for word in RECORD_REASONS if word)
+            raise ValueError(f"unknown reason {shown}; a reason is one of {known}")
         board = Board.from_moves(self.moves, self.config)
         decided, _ = result_of(board)
         if board.winner != EMPTY and self.result != decided:

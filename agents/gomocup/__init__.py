@@ -5,13 +5,13 @@
 program :mod:`gomoku_apps.brain` (``gomoku brain AGENT_SPEC``).
 """
 
-from agents.gomocup.engine import (
+from agents.gomocup.engine_agent import EngineAgent
+from agents.gomocup.errors import (
     EngineError,
     EngineExitedError,
     EngineIllegalMoveError,
     EngineTimeoutError,
 )
-from agents.gomocup.engine_agent import EngineAgent
 
 __all__ = [
     "EngineAgent",

@@ -1,10 +1,11 @@
 """A Gomocup engine as a subprocess: send commands, read answers with timeouts.
 
-A reader thread moves each line the engine writes into a queue, so waiting for an
-answer can give up at a deadline however the engine misbehaves: a silent engine
-raises :class:`EngineTimeoutError`, a dead one :class:`EngineExitedError` (with the end
-of its stderr), and an ERROR or UNKNOWN answer :class:`EngineError`. MESSAGE and DEBUG
-lines are collected, not mistaken for answers.
+Reader threads (:mod:`agents.gomocup.output`) take in each line the engine writes, in
+bounded memory, so waiting for an answer can give up at a deadline however the engine
+misbehaves: a silent engine raises :class:`EngineTimeoutError`, a dead one
+:class:`EngineExitedError` (with the end of its stderr), and an ERROR or UNKNOWN answer
+:class:`EngineError`. MESSAGE, DEBUG and SUGGEST lines are collected as notes, not
+mistaken for answers.
 
 **Ready before the next command.** An engine may write its move before it is ready
 for the next command, and lose (part of) a command that arrives in that gap. Rapfi
@@ -24,168 +25,66 @@ answer (from a probe that was only slow) is recognised and skipped. An engine wh
 ABOUT answer could be taken for an answer to something else (``OK``, a point, an error)
 gets a plain pause of :data:`SETTLE_S` instead, the best that can be done for it.
 
-**Stopping never blocks, and leaves nothing behind.** The engine runs in a process
-group of its own (a new session on POSIX). :meth:`EngineProcess.close` sends END, waits
-:data:`END_WAIT_S` for the engine to exit and then kills the whole group, so helper
-processes the engine left behind (``sleep 100 & exec pbrain-x``) die with it instead of
-holding its pipes open forever. On Linux the engine runs below :mod:`agents.gomocup.reaper`,
-which also reaches the processes that leave the group (``setsid``), and kills them all
-when the engine exits, when it is told to, or when its owner dies (even by ``kill -9``).
-Each reader thread closes its own pipe when it reaches the end, so nothing here waits on
-a pipe that some stray process still holds; every wait has a time limit. A finalizer
-does the same when the object is collected or Python exits.
+**Stopping never blocks, and leaves nothing behind.** :meth:`EngineProcess.close`
+sends END, waits a moment for the engine to exit, then kills it with everything it
+started, also what left its process group or session (see :mod:`agents.gomocup.stopping`);
+every wait has a time limit. A finalizer does the same when the object is collected or
+Python exits.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import queue
 import re
 import shutil
-import signal
 import subprocess
-import sys
-import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
 
-from agents.base import AgentFailedError
+from agents.gomocup.errors import (
+    EngineError,
+    EngineExitedError,
+    EngineIllegalMoveError,
+    EngineTimeoutError,
+)
+from agents.gomocup.output import (
+    LINE_LIMIT,
+    EngineOutput,
+    bounded_lines,
+    first_word,
+)
+from agents.gomocup.stopping import (
+    kill_engine,
+    launch_command,
+    start_engine,
+    stop_engine,
+)
+from agents.options import quoted
 
-END_WAIT_S = 0.5
-"""Seconds an engine gets to exit after END before its process group is killed."""
-KILL_WAIT_S = 2.0
-"""Seconds to wait for a killed engine to be gone (and its output to end)."""
+__all__ = [
+    "LINE_LIMIT",
+    "EngineError",
+    "EngineExitedError",
+    "EngineIllegalMoveError",
+    "EngineProcess",
+    "EngineTimeoutError",
+    "bounded_lines",
+]
+
 EXIT_REPORT_WAIT_S = 0.5
 """Seconds to wait for an exit code, and for the last output of an engine that exited."""
-REAPER = Path(__file__).with_name("reaper.py")
-"""The launcher that keeps every process an engine starts below it (Linux only)."""
-REAPER_RUNS_ENGINES = sys.platform.startswith("linux")
-"""Whether engines run below :data:`REAPER` (it needs Linux's ``/proc`` and prctl)."""
 EXIT_POLL_S = 0.1
 """While waiting for an answer, how often to check whether the engine has exited."""
 PROBE_INTERVAL_S = 0.05
 """Seconds between ABOUT probes while waiting for an engine to be ready after a move."""
 SETTLE_S = 0.05
 """Pause after a move for engines whose ABOUT answer cannot serve as a probe."""
-STDERR_LINES = 20
-"""Lines of the engine's stderr kept for error reports."""
-NOTE_WORDS = ("MESSAGE", "DEBUG", "SUGGEST")
-"""Lines an engine may write at any time; they are collected, never taken as answers."""
 ERROR_WORDS = ("ERROR", "UNKNOWN")
 """The first words of an engine's refusal."""
 
 _POINT = re.compile(r"\s*[+-]?\d+\s*,\s*[+-]?\d+\s*")
-
-
-class EngineError(AgentFailedError):
-    """An engine refused a command or answered something that is not an answer."""
-
-
-class EngineTimeoutError(EngineError):
-    """An engine did not answer within its time (a game loop's forfeit: timeout)."""
-
-    forfeit_reason = "timeout"
-
-
-class EngineIllegalMoveError(EngineError):
-    """An engine answered a point that is off the board or taken (forfeit: illegal_move)."""
-
-    forfeit_reason = "illegal_move"
-
-
-class EngineExitedError(EngineError):
-    """An engine process ended (or closed its output) while we were talking to it."""
-
-
-def _first_word(line: str) -> str:
-    return line.split(" ", 1)[0].upper()
-
-
-LINE_LIMIT = 4096
-"""Characters of an engine's output line kept; the rest of a longer line is read and
-dropped, so an engine that writes an endless line without a newline cannot grow the
-arena's memory (it grew to 1.5 GB in 3 seconds)."""
-
-
-def bounded_lines(stream: IO[str], limit: int = LINE_LIMIT) -> Iterator[str]:
-    """The lines of ``stream``, each cut to ``limit`` characters."""
-    while True:
-        line = stream.readline(limit)
-        if not line:
-            return
-        if len(line) == limit and not line.endswith("\n"):
-            rest = line
-            while rest and not rest.endswith("\n"):
-                rest = stream.readline(limit)
-        yield line
-
-
-def _read_lines(stream: IO[str], sink: queue.Queue[str | None]) -> None:
-    """Put each non-blank line of ``stream`` in ``sink``, then None; close ``stream``."""
-    try:
-        for line in bounded_lines(stream):
-            if line.strip():
-                sink.put(line.strip())
-    except (OSError, ValueError):  # the stream was closed under us: treat as its end
-        pass
-    sink.put(None)
-    with contextlib.suppress(OSError, ValueError):
-        stream.close()
-
-
-def _keep_tail(stream: IO[str], tail: deque[str]) -> None:
-    """Keep the last lines of ``stream`` in ``tail`` until it ends; close ``stream``."""
-    try:
-        for line in bounded_lines(stream):
-            tail.append(line.rstrip())
-    except (OSError, ValueError):
-        pass
-    with contextlib.suppress(OSError, ValueError):
-        stream.close()
-
-
-def _kill_group(process: subprocess.Popen[str]) -> None:
-    """Kill the engine and every process left in its group (just the engine off POSIX).
-
-    The group id is the engine's pid, which stays reserved as long as any process of
-    the group lives; once the group is empty, killing it finds nobody.
-    """
-    if os.name == "posix":
-        with contextlib.suppress(OSError):  # the group is already gone
-            os.killpg(process.pid, signal.SIGKILL)
-    else:
-        with contextlib.suppress(OSError):
-            process.kill()
-
-
-def _stop(process: subprocess.Popen[str], threads: list[threading.Thread]) -> None:
-    """END, a short wait, then the reaper's SIGTERM (it kills all below it) and a kill
-    of the engine's group; every wait has a time limit."""
-    if process.poll() is None:
-        try:
-            process.stdin.write("END\n")
-            process.stdin.flush()
-        except (OSError, ValueError):
-            pass
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=END_WAIT_S)
-    if REAPER_RUNS_ENGINES and process.poll() is None:
-        process.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=KILL_WAIT_S)
-    _kill_group(process)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=KILL_WAIT_S)
-    with contextlib.suppress(OSError, ValueError):
-        process.stdin.close()
-    deadline = time.monotonic() + KILL_WAIT_S
-    for thread in threads:  # each ends, and closes its pipe, at the end of the output
-        thread.join(timeout=max(deadline - time.monotonic(), 0))
 
 
 class EngineProcess:
@@ -193,11 +92,13 @@ class EngineProcess:
 
     Args:
         command: the program and its arguments.
-        messages: where MESSAGE/DEBUG lines go (a fresh bounded deque if not given).
+        messages: where MESSAGE/DEBUG/SUGGEST lines go: a deque with a maxlen
+            (a fresh one of 1000 if not given).
         ready_timeout: seconds an engine may take after a move to read commands again.
 
     Raises:
-        ValueError: the program cannot be started (missing, not executable).
+        ValueError: the program cannot be started (missing, not executable), or
+            ``messages`` is unbounded.
     """
 
     def __init__(
@@ -209,6 +110,8 @@ class EngineProcess:
         self.command = list(command)
         self.name = Path(self.command[0]).name
         self.messages = messages if messages is not None else deque(maxlen=1000)
+        if self.messages.maxlen is None:
+            raise ValueError("an engine's messages need a bounded deque (maxlen=None)")
         self.ready_timeout = ready_timeout
         self.about: str | None = None
         """The engine's ABOUT answer, once :meth:`identify` has asked for it."""
@@ -217,45 +120,22 @@ class EngineProcess:
         program = shutil.which(self.command[0])
         if program is None:
             raise ValueError(
-                f"cannot run engine {self.command[0]!r}: no such program, or it is "
+                f"cannot run engine {quoted(self.command[0])}: no such program, or it is "
                 "not an executable file"
             )
-        launch = [program, *self.command[1:]]
-        if REAPER_RUNS_ENGINES:
-            launch = [sys.executable, "-I", "-S", str(REAPER), *launch]
         try:
-            self._process = subprocess.Popen(
-                launch,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
-                start_new_session=os.name == "posix",
-                creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0),
-            )
+            self._process = start_engine(launch_command(program, self.command[1:]))
         except OSError as error:
             reason = error.strerror or str(error)
             raise ValueError(
-                f"cannot run engine {self.command[0]!r}: {reason}"
+                f"cannot run engine {quoted(self.command[0])}: {reason}"
             ) from None
-        self._answers: queue.Queue[str | None] = queue.Queue()
-        self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
-        threads = [
-            threading.Thread(
-                target=_read_lines, args=(self._process.stdout, self._answers)
-            ),
-            threading.Thread(
-                target=_keep_tail, args=(self._process.stderr, self._stderr)
-            ),
-        ]
-        for thread in threads:
-            thread.daemon = True
-            thread.start()
-        self._stderr_reader = threads[1]
-        self._finalizer = weakref.finalize(self, _stop, self._process, threads)
+        self._output = EngineOutput(
+            self._process.stdout, self._process.stderr, self.messages
+        )
+        self._finalizer = weakref.finalize(
+            self, stop_engine, self._process, self._output.threads
+        )
 
     @property
     def alive(self) -> bool:
@@ -290,7 +170,7 @@ class EngineProcess:
                 )
             if line == self._probe:
                 continue  # a late answer to an ABOUT probe
-            if _first_word(line) in ERROR_WORDS:
+            if first_word(line) in ERROR_WORDS:
                 raise EngineError(
                     f"engine {self.name!r} answered {command!r} with {line!r}"
                 )
@@ -317,7 +197,7 @@ class EngineProcess:
             )
         self.about = line
         usable = (
-            _first_word(line) not in ERROR_WORDS
+            first_word(line) not in ERROR_WORDS
             and line.upper() != "OK"
             and not _POINT.fullmatch(line)
         )
@@ -331,7 +211,7 @@ class EngineProcess:
     def kill(self) -> None:
         """End a misbehaving engine and its group at once, without waiting for END."""
         if self._finalizer.alive:
-            _kill_group(self._process)
+            kill_engine(self._process)
         self._finalizer()
 
     def _write(self, line: str) -> None:
@@ -351,26 +231,20 @@ class EngineProcess:
         so the end of the output alone cannot be relied on).
         """
         while True:
-            wait = min(deadline - time.monotonic(), EXIT_POLL_S)
             try:
-                line = self._answers.get(timeout=max(wait, 0))
-            except queue.Empty:
-                if self._process.poll() is not None:
-                    try:
-                        line = self._answers.get(timeout=EXIT_REPORT_WAIT_S)
-                    except queue.Empty:
-                        raise EngineExitedError(self._exit_report(command)) from None
-                elif time.monotonic() >= deadline:
-                    return None
-                else:
-                    continue
-            if line is None:
-                self._answers.put(None)
-                raise EngineExitedError(self._exit_report(command))
-            if _first_word(line) in NOTE_WORDS:
-                self.messages.append(line)
-            else:
+                line = self._output.next_answer(
+                    min(deadline - time.monotonic(), EXIT_POLL_S)
+                )
+                if line is None and self._process.poll() is not None:
+                    line = self._output.next_answer(EXIT_REPORT_WAIT_S)
+                    if line is None:
+                        raise EngineExitedError(self._exit_report(command))
+            except EOFError:
+                raise EngineExitedError(self._exit_report(command)) from None
+            if line is not None:
                 return line
+            if time.monotonic() >= deadline:
+                return None
 
     def _wait_until_ready(self, command: str) -> None:
         """Return once the engine reads commands again after its move (see the module)."""
@@ -383,7 +257,7 @@ class EngineProcess:
             self._write("ABOUT")
             probe_deadline = min(time.monotonic() + PROBE_INTERVAL_S, deadline)
             line = self._next_line(command, probe_deadline)
-            if line is not None and _first_word(line) not in ERROR_WORDS:
+            if line is not None and first_word(line) not in ERROR_WORDS:
                 return  # the ABOUT answer (an error means a mangled probe: try again)
             if time.monotonic() >= deadline:
                 raise EngineTimeoutError(
@@ -396,10 +270,11 @@ class EngineProcess:
         try:
             code = self._process.wait(timeout=EXIT_REPORT_WAIT_S)
             state = f"exited with code {code}"
-            self._stderr_reader.join(timeout=EXIT_REPORT_WAIT_S)
+            self._output.wait_for_stderr(EXIT_REPORT_WAIT_S)
         except subprocess.TimeoutExpired:
             state = "closed its output"
         report = f"engine {self.name!r} {state} while handling {command!r}"
-        if self._stderr:
-            report += "; its stderr ends with: " + " | ".join(self._stderr)
+        if self._output.stderr_tail:
+            tail = " | ".join(self._output.stderr_tail)
+            report += "; its stderr ends with: " + tail
         return report

@@ -9,7 +9,7 @@ is returned. After each move the engine must show that it is ready (it answers a
 ABOUT probe) before it hears the next command: engines such as Rapfi lose commands
 sent too soon (see :mod:`agents.gomocup.engine`).
 
-Failures raise :class:`~agents.gomocup.engine.EngineError` subclasses that tell a game
+Failures raise :class:`~agents.gomocup.errors.EngineError` subclasses that tell a game
 loop how to score them (their ``forfeit_reason``): an engine that stays silent forfeits
 on time (``timeout``), one that answers a point off the board or on a stone plays an
 ``illegal_move``; anything else (a refusal, an unreadable answer, an exit) is a crash.
@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.gomocup.engine import (
+from agents.gomocup.engine import EngineProcess
+from agents.gomocup.errors import (
     EngineError,
     EngineExitedError,
     EngineIllegalMoveError,
-    EngineProcess,
     EngineTimeoutError,
 )
 from agents.gomocup.protocol import (

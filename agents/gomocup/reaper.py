@@ -8,15 +8,15 @@ find it. The reaper stops, killing every process below it, when
 
 - the engine exits (helpers it left behind die with it; the exit code is passed on,
   128 + N for a signal N, as a shell reports it);
-- it gets SIGTERM (how :mod:`agents.gomocup.engine` closes an engine that does not
-  exit after END);
+- it gets SIGTERM (how :mod:`agents.gomocup.stopping` stops and kills an engine);
 - its owner dies (the process that started it, even by ``kill -9``): it checks its
   parent every :data:`OWNER_CHECK_S`.
 
-:mod:`agents.gomocup.engine` runs it with ``python -I -S`` by file path: it imports only
-the standard library, so it starts in milliseconds. Killing a tree that is still
-forking is a race: the reaper kills what it sees and looks again, until nothing is
-left below it.
+:mod:`agents.gomocup.stopping` runs it with ``python -I -S`` by file path: it imports
+only the standard library, so it starts in milliseconds. While the engine runs, the
+reaper collects every helper that exits (each exit wakes it), so none stays a zombie.
+Killing a tree that is still forking is a race: the reaper kills what it sees and looks
+again, until nothing is left below it.
 """
 
 from __future__ import annotations
@@ -75,15 +75,22 @@ def kill_everything_below() -> None:
         time.sleep(0.005)
 
 
-def reap() -> None:
-    """Collect every child of this process that has exited."""
+def reap(engine: int | None = None) -> int | None:
+    """Collect every child of this process that has exited: helpers the engine left
+    behind would otherwise stay zombies below the reaper for as long as it runs.
+
+    Returns the wait status of ``engine`` if it was among them, else None.
+    """
+    status = None
     while True:
         try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
+            pid, child_status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            return
+            return status
         if pid == 0:
-            return
+            return status
+        if pid == engine:
+            status = child_status
 
 
 def exit_code(status: int) -> int:
@@ -119,8 +126,8 @@ def main(command: list[str]) -> int:
     # OWNER_CHECK_S.
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
     while True:
-        pid, status = os.waitpid(engine.pid, os.WNOHANG)
-        if pid == engine.pid:
+        status = reap(engine.pid)
+        if status is not None:
             code = exit_code(status)
             break
         if os.getppid() != owner:  # the owner died: nobody will read the engine

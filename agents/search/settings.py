@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from agents.options import bounded, check_fields
+from agents.options import bounded, check_fields, quoted
 from gomoku_env.config import GameConfig
 
 FORMULAS = ("uct", "puct")
@@ -75,10 +75,13 @@ class SearchOptions:
         check_fields(self)
         if self.formula is not None and self.formula not in FORMULAS:
             raise ValueError(
-                f"formula must be one of {FORMULAS} or None, got {self.formula!r}"
+                f"formula must be one of {FORMULAS} or None, "
+                f"got {quoted(str(self.formula))}"
             )
         if self.rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {ROLLOUTS}, got {self.rollout!r}")
+            raise ValueError(
+                f"rollout must be one of {ROLLOUTS}, got {quoted(str(self.rollout))}"
+            )
         if not isinstance(self.tactical, bool):
             raise TypeError(f"tactical must be a bool, got {self.tactical!r}")
         if self.dirichlet_fraction > 0 and self.formula == "uct":

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from agents.base import Agent
+from agents.gomocup.output import bounded_lines
 from agents.gomocup.protocol import (
     OWN_STONE,
     UNLIMITED_TIME_LEFT_MS,
@@ -132,10 +133,12 @@ class Brain:
         self._thinker = Thinker()
         self._abandoned: list[Thinker] = []
         self._block: list[str] | None = None
+        self._skipping_block = False
+        """Reading a BOARD block longer than the board to its DONE, keeping nothing."""
 
     def handle(self, line: str) -> list[str]:
         """The lines to answer to one manager line (none for INFO, END, blank lines)."""
-        if self._block is not None:
+        if self._block is not None or self._skipping_block:
             return self._collect_block_line(line)
         if not line.strip():
             return []
@@ -290,20 +293,32 @@ class Brain:
             self._adopt(config, replayed)
 
     def _collect_block_line(self, line: str) -> list[str]:
-        """Gather BOARD lines; at DONE, adopt the position and move (or refuse it)."""
+        """Gather BOARD lines; at DONE, adopt the position and move (or refuse it).
+
+        A block longer than the board is read to its DONE but not kept, and refused
+        there: memory stays bounded and the manager gets one answer, when it waits
+        for one.
+        """
         text = line.strip()
         if text.upper() == "END":
-            self._block = None
+            self._block, self._skipping_block = None, False
             return self.handle(text)
         if text.upper() != "DONE":
+            if self._skipping_block:
+                return []
             if len(self._block) >= self.board.config.cells:
-                self._block = None
-                return [
-                    f"ERROR BOARD lists more than the board's {self.board.config.cells} "
-                    "points; the block is dropped (send BOARD again)"
-                ]
+                # Read on to DONE without keeping anything, and answer once there: a
+                # manager may write the whole block before it reads any answer.
+                self._block, self._skipping_block = None, True
+                return []
             self._block.append(text)
             return []
+        if self._skipping_block:
+            self._skipping_block = False
+            return [
+                f"ERROR BOARD lists more than the board's {self.board.config.cells} "
+                "points; the block is dropped (send BOARD again)"
+            ]
         lines, self._block = self._block, None
         board = self.board
         try:
@@ -367,11 +382,14 @@ def _time_value(key: str, text: str) -> int:
 
 
 def run_brain(brain: Brain, commands: TextIO, answers: TextIO) -> None:
-    """Answer the lines of ``commands`` on ``answers`` until END or end of input."""
-    while not brain.finished:
-        line = commands.readline()
-        if not line:
-            return
+    """Answer the lines of ``commands`` on ``answers`` until END or end of input.
+
+    Each line is cut to :data:`~agents.gomocup.output.LINE_LIMIT` characters as it
+    is read (the rest dropped), so a line without end costs no memory.
+    """
+    for line in bounded_lines(commands):
         for answer in brain.handle(line):
             answers.write(answer + "\n")
         answers.flush()
+        if brain.finished:
+            return

@@ -93,5 +93,9 @@ def launcher_text(spec: str, seed: int | None) -> str:
 
 
 def write_launcher(path: Path, spec: str, seed: int | None) -> Path:
-    """Write the launcher script at ``path`` atomically and make it executable."""
-    return write_text_atomically(path.resolve(), launcher_text(spec, seed), mode=0o755)
+    """Write the launcher script at ``path`` atomically and make it executable.
+
+    ``path`` itself is replaced, never what it points to: a symlink, a folder or a
+    device there is refused (the path is made absolute, not resolved).
+    """
+    return write_text_atomically(path.absolute(), launcher_text(spec, seed), mode=0o755)

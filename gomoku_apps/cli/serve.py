@@ -52,9 +52,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--allow-programs",
         action="store_true",
-        help="accept python: and engine: specs and weights files anywhere when "
-        "listening on another address than loopback (they run code and open files "
-        "that the page names)",
+        help="run the python: and engine: specs that the page names (they run code "
+        "as you: off by default, also on loopback), and off loopback accept weights "
+        "files anywhere",
     )
     parser.add_argument(
         "--weights-dir",
@@ -94,9 +94,10 @@ def run_serve(arguments: argparse.Namespace) -> int:
         token,
         arguments.open,
         max_games=arguments.max_games,
-        allow_programs=local or arguments.allow_programs,
+        allow_programs=arguments.allow_programs,
         move_time=arguments.move_time,
         weights_dir=weights_dir,
+        loopback=local,
     )
     print("gomoku: server stopped", flush=True)
     return 0

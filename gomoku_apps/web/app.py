@@ -243,9 +243,10 @@ async def _refused(request: Request, error: Exception) -> Response:
 def create_app(
     access: Access,
     max_games: int = DEFAULT_MAX_GAMES,
-    allow_programs: bool = True,
+    allow_programs: bool = False,
     move_time: float | None = parse.DEFAULT_MOVE_TIME_S,
     weights_dir: Path | None = None,
+    loopback: bool = False,
 ) -> Starlette:
     """The Starlette application of ``gomoku serve``.
 
@@ -254,14 +255,16 @@ def create_app(
             :mod:`gomoku_apps.web.guard`).
         max_games: games kept at once (the least recently used closes beyond).
         allow_programs: accept ``python:`` and ``engine:`` specs, which run code
-            named by the request, and weights files anywhere (``gomoku serve``
-            allows them on loopback only).
+            named by the request (``gomoku serve --allow-programs``), and weights
+            files anywhere.
         move_time: seconds an agent may take per move; a slower one forfeits.
-        weights_dir: without ``allow_programs``, the folder whose files a
-            ``weights`` option may name (besides the bundled networks).
+        weights_dir: without ``allow_programs`` or ``loopback``, the folder whose
+            files a ``weights`` option may name (besides the bundled networks).
+        loopback: the server is reachable from this machine only: a page's agents
+            may be as large as they ask and read weights files anywhere.
     """
     registry = GameRegistry(max_games)
-    api = WebApi(registry, SpecPolicy(allow_programs, weights_dir), move_time)
+    api = WebApi(registry, SpecPolicy(allow_programs, weights_dir, loopback), move_time)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

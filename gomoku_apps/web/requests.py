@@ -102,15 +102,20 @@ GAME_FIELDS = (
 class SpecPolicy:
     """What agent specs from the page may name on the server's machine.
 
-    ``allow_programs``: ``python:`` and ``engine:`` specs (code the page names) and
-    weights files anywhere (``gomoku serve`` allows them on loopback only). Without
-    it, a ``weights`` option names a bundled network or a file directly in
-    ``weights_dir`` (when the server was given one), and every other value gets the
-    same refusal, so the page cannot learn which files exist.
+    ``allow_programs``: ``python:`` and ``engine:`` specs, which run code the page
+    names; only when the person who started the server asked for them
+    (``gomoku serve --allow-programs``), wherever it listens. ``loopback``: the
+    server is reachable from this machine only, so a page's agent may be as large
+    as it asks and read weights files anywhere (files are loaded as tensors only,
+    never as code); ``allow_programs`` allows both too. Otherwise a ``weights``
+    option names a bundled network or a file directly in ``weights_dir`` (when the
+    server was given one), and every other value gets the same refusal, so the page
+    cannot learn which files exist.
     """
 
-    allow_programs: bool = True
+    allow_programs: bool = False
     weights_dir: Path | None = None
+    loopback: bool = False
 
 
 @dataclass(frozen=True)
@@ -198,13 +203,13 @@ def check_spec(spec: object, policy: SpecPolicy) -> str:
         name, options = specs.check_spec(spec)
     except ValueError as error:
         raise RequestError(str(error)) from None
-    if policy.allow_programs:
-        return spec
-    if name in PROGRAM_AGENTS:
+    if name in PROGRAM_AGENTS and not policy.allow_programs:
         raise RequestError(
-            f"spec {shown(spec)} runs a program, which this server allows only when "
-            "it listens on loopback (or with --allow-programs)"
+            f"spec {shown(spec)} runs a program, which this server runs only when "
+            "the person who started it asked for that (gomoku serve --allow-programs)"
         )
+    if policy.allow_programs or policy.loopback:
+        return spec
     for key, most in REMOTE_OPTION_LIMITS.items():
         value = options.get(key)
         if isinstance(value, (int, float)) and value > most:

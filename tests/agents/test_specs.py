@@ -256,3 +256,28 @@ def test_an_error_quotes_a_long_value_cut_short(spec):
 def test_a_python_spec_naming_a_folder_says_so(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"is a folder; name a \.py file"):
         make_agent(f"python:{tmp_path}:Agent")
+
+
+LONG = "x" * 10_000
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mcts:evaluator=" + LONG,
+        "mcts:formula=" + LONG,
+        "mcts:rollout=" + LONG,
+        "mcts:evaluator=patterns,rollout=" + LONG,
+        "mcts:evaluator=rollout,evaluator=" + LONG,
+        "heuristic:" + LONG,
+        "alphabeta:" + LONG + "=1,depth=2,depth=3",
+        "engine:/no/such/" + LONG,
+        "python:/no/such/" + LONG + ".py:Agent",
+    ],
+)
+def test_no_spec_error_echoes_a_long_value_whole(spec):
+    """Round 3: ``mcts:evaluator=`` with 10 KB was echoed whole by the evaluator's
+    choice check; every error on the spec path now cuts what it quotes."""
+    with pytest.raises((ValueError, FileNotFoundError)) as caught:
+        make_agent(spec)
+    assert len(str(caught.value)) < 1_500, str(caught.value)[:300]

@@ -204,3 +204,21 @@ def test_a_program_s_long_player_name_is_cut_to_the_limit():
     record = GameRecord(GameConfig(9), (), "p" * 5_000, "white")
     assert len(record.black) == HEADER_LIMIT and record.black.endswith("…")
     assert GameRecord.from_text(record.to_text()) == record
+
+
+@pytest.mark.parametrize("word", ["exploded", "Five", "x" * 150])
+def test_a_result_reason_that_is_no_known_word_is_refused(word):
+    """Round 3: ``Reason: exploded`` was read as if it meant something."""
+    text = replace_line(GOOD, "Reason: resign", f"Reason: {word}")
+    with pytest.raises(RecordError, match="unknown reason") as caught:
+        GameRecord.from_text(text)
+    assert repr(word[:40]) in str(caught.value) or word[:40] in str(caught.value)
+    assert len(str(caught.value)) < 400
+
+
+def test_every_reason_the_programs_write_is_a_known_one():
+    from agents.game import FORFEIT_REASONS
+    from gomoku_env.outcome import END_REASONS
+    from gomoku_env.records import RECORD_REASONS
+
+    assert {"", "resign", *FORFEIT_REASONS, *END_REASONS} <= set(RECORD_REASONS)

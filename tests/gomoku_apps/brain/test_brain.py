@@ -374,18 +374,19 @@ def test_info_numbers_out_of_range_say_so_and_change_nothing(line, answer):
 
 
 def test_huge_inputs_cost_little_and_get_short_answers():
-    """A BOARD block longer than the board is dropped at once (it held 300,000 lines
-    and checked them for repeats in quadratic time); answers quote at most a few
-    hundred characters of a line (a 5 MB line got a 5 MB answer)."""
+    """A BOARD block longer than the board is dropped as it is read (it held 300,000
+    lines and checked them for repeats in quadratic time) and refused at its DONE;
+    answers quote at most a few hundred characters of a line (a 5 MB line got a
+    5 MB answer)."""
     import time
 
     brain = make_brain()
     brain.handle("START 15")
     brain.handle("BOARD")
-    answers = [brain.handle("7,7,1") for _ in range(226)]
-    assert answers[:225] == [[]] * 225
-    assert answers[225][0].startswith("ERROR BOARD lists more than the board's 225")
-    assert brain.handle("DONE") == ["UNKNOWN command 'DONE' is not supported"]
+    answers = [brain.handle("7,7,1") for _ in range(300)]
+    assert answers == [[]] * 300 and brain._block is None
+    (refusal,) = brain.handle("DONE")
+    assert refusal.startswith("ERROR BOARD lists more than the board's 225")
     brain.handle("BOARD")
     started = time.process_time()
     for x in range(15):
@@ -398,3 +399,39 @@ def test_huge_inputs_cost_little_and_get_short_answers():
     assert unknown.startswith("UNKNOWN") and len(unknown) < 200
     (error,) = brain.handle("TURN " + "9" * 5_000_000)
     assert error.startswith("ERROR") and len(error) < 400
+
+
+BLOCK_FLOOD = 150_000
+
+
+def test_a_board_block_far_longer_than_the_board_is_read_to_done_then_refused():
+    """A 150,000-line BOARD block was refused at line 82 and its other lines were
+    answered one by one as commands: a manager that writes the whole block before
+    reading blocked for ever on a brain blocked on its full output. The brain now
+    reads the block to DONE, keeping none of it, and answers once."""
+    brain = make_brain()
+    brain.handle("START 9")
+    commands = io.StringIO("BOARD\n" + "1,1,1\n" * BLOCK_FLOOD + "DONE\nBEGIN\nEND\n")
+    answers = io.StringIO()
+    run_brain(brain, commands, answers)
+    lines = answers.getvalue().splitlines()
+    assert len(lines) == 2, lines[:5]
+    assert lines[0].startswith("ERROR BOARD lists more than the board's 81 points")
+    assert lines[1] == "4,4" or "," in lines[1]  # BEGIN is heard as a command again
+
+
+def test_an_endless_command_line_is_read_in_bounded_memory():
+    """A line without end was read whole (readline) before being refused."""
+    import tracemalloc
+
+    commands = io.StringIO("START 9\n" + "X" * 20_000_000 + "\nEND\n")
+    answers = io.StringIO()
+    tracemalloc.start()
+    try:
+        run_brain(make_brain(), commands, answers)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    lines = answers.getvalue().splitlines()
+    assert lines[0] == "OK" and lines[1].startswith("UNKNOWN") and len(lines) == 2
+    assert peak < 5_000_000, f"{peak / 1e6:.0f} MB"

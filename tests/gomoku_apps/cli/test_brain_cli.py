@@ -86,3 +86,23 @@ def test_end_while_an_alphazero_agent_searches_exits_cleanly():
     assert "terminate called" not in finished.stderr
     assert finished.returncode == 0, finished.stderr
     assert finished.stdout.splitlines()[-1] == "3,3"
+
+
+def test_a_launcher_path_that_is_a_symlink_is_refused(tmp_path, capsys):
+    """``--launcher PATH`` resolved the path first and so wrote through a symlink."""
+    target = tmp_path / "someone-elses-file"
+    target.write_text("keep me\n")
+    link = tmp_path / "pbrain-x"
+    link.symlink_to(target)
+    assert main(["brain", "random", "--launcher", str(link)]) == 2
+    error = capsys.readouterr().err
+    assert "symlink" in error and "pbrain-x" in error
+    assert target.read_text() == "keep me\n" and link.is_symlink()
+
+
+def test_a_launcher_path_that_is_a_folder_is_refused(tmp_path, capsys):
+    folder = tmp_path / "pbrain-x"
+    folder.mkdir()
+    assert main(["brain", "random", "--launcher", str(folder)]) == 2
+    assert "a directory, not a regular file" in capsys.readouterr().err
+    assert folder.is_dir()

@@ -28,7 +28,9 @@ TEST_HOST = "testserver"
 
 def client(**options) -> TestClient:
     """A TestClient on a fresh app that carries the app's token (use it as a context
-    manager)."""
+    manager). Unless ``options`` say otherwise, it runs the page's programs (the
+    tests' failing agents are ``python:`` specs)."""
+    options.setdefault("allow_programs", True)
     app = create_app(Access(TOKEN, frozenset({TEST_HOST})), **options)
     return TestClient(app, headers={TOKEN_HEADER: TOKEN})
 

@@ -151,11 +151,13 @@ def test_bad_new_game_options_are_refused_and_create_nothing(api, body, words):
     assert len(api.get("/api/games").json()["games"]) == before
 
 
-def test_program_specs_are_refused_unless_allowed():
-    with client(allow_programs=False) as api:
-        refused(
-            api.post("/api/games", json={"black": "engine:/bin/sh"}), 400, "loopback"
-        )
+@pytest.mark.parametrize("loopback", [False, True])
+def test_program_specs_are_refused_unless_allowed(loopback):
+    with client(allow_programs=False, loopback=loopback) as api:
+        for spec in ["engine:/bin/sh", "python:os:getcwd"]:
+            refused(
+                api.post("/api/games", json={"black": spec}), 400, "--allow-programs"
+            )
 
 
 @pytest.mark.parametrize(

@@ -270,11 +270,16 @@ class TestWeightsOffLoopback:
             "alphazero:weights=none"
         )
 
-    def test_on_loopback_the_person_may_name_any_file_and_program(self):
-        from gomoku_apps.web.requests import SpecPolicy, check_spec
+    def test_on_loopback_the_page_may_name_any_file_but_no_program(self):
+        from gomoku_apps.web.requests import RequestError, SpecPolicy, check_spec
 
         spec = "alphazero:weights=/tmp/any.pt"
-        assert check_spec(spec, SpecPolicy(True, None)) == spec
-        assert (
-            check_spec("engine:/bin/true", SpecPolicy(True, None)) == "engine:/bin/true"
-        )
+        assert check_spec(spec, SpecPolicy(loopback=True)) == spec
+        with pytest.raises(RequestError, match="--allow-programs"):
+            check_spec("engine:/bin/true", SpecPolicy(loopback=True))
+
+    def test_asked_for_programs_the_page_may_name_them(self):
+        from gomoku_apps.web.requests import SpecPolicy, check_spec
+
+        program = "engine:/bin/true"
+        assert check_spec(program, SpecPolicy(allow_programs=True)) == program

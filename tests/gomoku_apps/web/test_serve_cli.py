@@ -86,7 +86,7 @@ def alive(pid):
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find children")
 def test_ctrl_c_stops_the_server_and_every_agent_process():
-    server, address, token = start_server()
+    server, address, token = start_server("--allow-programs")
     try:
         sleeper = failing_spec("Sleeper")  # thinks for a minute
         thinking = post(
@@ -155,3 +155,62 @@ def test_only_loopback_hosts_count_as_local(host, local):
     from gomoku_apps.web.server import is_loopback
 
     assert is_loopback(host) is local
+
+
+class StopsAtOnce:
+    """Stands in for the uvicorn server: runs a moment (so the browser is opened)."""
+
+    def run(self, sockets):
+        time.sleep(1.5)
+
+
+def test_open_shows_no_token_on_the_browsers_command_line(monkeypatch, tmp_path):
+    """``--open`` passed the token URL to the browser's command line, readable by
+    every local user in /proc/PID/cmdline; it now opens a private redirect file."""
+    import webbrowser
+
+    from gomoku_apps.web import server
+
+    opened = []
+    seen = {}
+
+    def record(url, *args, **kwargs):
+        opened.append(url)
+        if url.startswith("file://"):  # read it while the server runs
+            path = Path(urllib.request.url2pathname(url.removeprefix("file://")))
+            seen["mode"] = path.stat().st_mode & 0o777
+            seen["folder_mode"] = path.parent.stat().st_mode & 0o777
+            seen["text"] = path.read_text()
+        return True
+
+    monkeypatch.setattr(webbrowser, "open", record)
+    monkeypatch.setattr(server, "_uvicorn_server", lambda *args: StopsAtOnce())
+    listener = server.bind("127.0.0.1", 0)
+    token = "a-secret-token-0123456789"
+    url = server.page_url(listener, token)
+    try:
+        server.serve(listener, token, open_browser=True)
+    finally:
+        listener.close()
+    assert len(opened) == 1
+    assert token not in opened[0], opened[0]
+    assert opened[0].startswith("file://")
+    assert seen["mode"] == 0o600 and seen["folder_mode"] == 0o700
+    assert f'url={url}"' in seen["text"]
+    assert not Path(urllib.request.url2pathname(opened[0][7:])).exists()
+
+
+def test_a_loopback_server_runs_no_program_a_page_names_unless_asked(monkeypatch):
+    """On loopback ``python:`` and ``engine:`` specs ran without being asked for: with
+    the token, another local user ran code as the person who started the server."""
+    from gomoku_apps.web import server
+
+    given = []
+    monkeypatch.setattr(
+        server,
+        "serve",
+        lambda listener, token, browser, **options: given.append(options),
+    )
+    assert main(["serve", "--port", "0"]) == 0
+    assert main(["serve", "--port", "0", "--allow-programs"]) == 0
+    assert [options["allow_programs"] for options in given] == [False, True]
