@@ -110,6 +110,32 @@ Player = tuple[str, str]
 """A player of a run: its display name and its agent spec."""
 
 
+def pair_task(
+    k: int,
+    players: tuple[Player, Player],
+    openings: Sequence[Opening],
+    config: GameConfig,
+    seed: int,
+    move_time_limit: float | None = None,
+    first_index: int = 0,
+) -> GameTask:
+    """Game ``k`` of :func:`pair_tasks`, built alone (a long run builds its tasks a
+    chunk at a time instead of all before the first game)."""
+    (black, black_spec), (white, white_spec) = players[k % 2], players[1 - k % 2]
+    index = first_index + k
+    return GameTask(
+        index,
+        black,
+        white,
+        black_spec,
+        white_spec,
+        openings[(k // 2) % len(openings)],
+        game_seeds(seed, index),
+        config,
+        move_time_limit,
+    )
+
+
 def pair_tasks(
     first_index: int,
     players: tuple[Player, Player],
@@ -124,24 +150,10 @@ def pair_tasks(
     Game ``k`` uses opening ``k // 2`` (cycling) with the first player black when ``k``
     is even; task indices start at ``first_index`` and seed each game's agents.
     """
-    tasks = []
-    for k in range(games):
-        (black, black_spec), (white, white_spec) = players[k % 2], players[1 - k % 2]
-        index = first_index + k
-        tasks.append(
-            GameTask(
-                index,
-                black,
-                white,
-                black_spec,
-                white_spec,
-                openings[(k // 2) % len(openings)],
-                game_seeds(seed, index),
-                config,
-                move_time_limit,
-            )
-        )
-    return tasks
+    return [
+        pair_task(k, players, openings, config, seed, move_time_limit, first_index)
+        for k in range(games)
+    ]
 
 
 def pairing_tasks(
