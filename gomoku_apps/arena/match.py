@@ -17,12 +17,14 @@ results for the same seed.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from agents.base import AgentFailedError
+from agents.executors import Executor
 from agents.executors.ray_cluster import import_ray
 from agents.specs import make_agent
 from gomoku_apps.arena.openings import Opening, load_openings, shuffled
@@ -41,6 +43,7 @@ from gomoku_apps.arena.runner import (
     RunStoppedError,
     StopRule,
     game_seeds,
+    open_workers,
     release_agent,
     run_tasks,
 )
@@ -225,6 +228,7 @@ class Arena:
         self.jobs = jobs
         self.ray = ray
         self.move_time_limit = move_time_limit
+        self._workers: Executor | None = None
         self.records_dir = (
             None
             if records_dir is None
@@ -257,12 +261,29 @@ class Arena:
             RunStoppedError: the run ended early; the finished games' records are saved.
         """
         try:
-            results = run_tasks(tasks, self.jobs, on_result, stop, self.ray)
+            results = run_tasks(
+                tasks, self.jobs, on_result, stop, self.ray, self._workers
+            )
         except RunStoppedError as stopped:
             self._save(stopped.results)
             raise
         self._save(results)
         return results
+
+    @contextlib.contextmanager
+    def workers(self) -> Iterator[None]:
+        """Keep one set of workers for every :meth:`play` inside: a run of many
+        small rounds (:func:`~gomoku_apps.arena.rate.rate_to_margin`) starts its
+        processes once, not once a round."""
+        if self._workers is not None:
+            yield  # already inside: the outer block's workers serve
+            return
+        with open_workers(self.jobs, self.ray) as executor:
+            self._workers = executor
+            try:
+                yield
+            finally:
+                self._workers = None
 
     def _save(self, results: Sequence[GameResult]) -> None:
         if self.records_dir is not None:
