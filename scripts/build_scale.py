@@ -16,6 +16,16 @@ every anchor's play (copy it to ``tests/data/scales/``).
 
 Anchors must be on work budgets (simulations, nodes): a clock makes a scale depend on
 the machine it was played on.
+
+A resume reads only its own run's files. ``OUT/build.json`` (written atomically when
+the folder is first used) records the rules, the openings and the seed; a run whose
+options differ is refused, naming the file and the option, and so is a folder that
+holds pair files but no ``build.json``. Every row of a pair file is checked before it
+counts: its index, players, opening and seeds must be this run's game of that index,
+its moves on the board; a malformed or cut row is refused naming the file and line
+(nothing is dropped or replayed: move the file away to play its games again). The
+anchors may change between runs (a pair's games are kept by its two anchors). Tasks
+are built a chunk at a time; ``--games`` is at most 100,000.
 """
 
 from __future__ import annotations
@@ -23,17 +33,19 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import json
 import re
 import time
 import zlib
 from pathlib import Path
 
 from gomoku_apps.arena.chain import PairResult, fit_chain
-from gomoku_apps.arena.match import Arena, pair_tasks
+from gomoku_apps.arena.match import MAX_GAMES, Arena, pair_task
 from gomoku_apps.arena.reference import SCALE_COLUMNS, check_work_budget
 from gomoku_apps.arena.runner import GameResult, GameTask
+from gomoku_apps.cli.options import games_count, positive_float, positive_int
 from gomoku_env.config import GameConfig, Rule
-from gomoku_env.files import write_text_atomically
+from gomoku_env.files import read_text_file, write_text_atomically
 
 CHUNK = 50
 """Games played between two saves of a pair's results."""
@@ -54,11 +66,7 @@ def game_row(result: GameResult, task: GameTask) -> dict[str, object]:
     """One finished game as a row of a pair's file, with what replays it."""
     outcome = result.outcome
     return {
-        "index": result.index,
-        "black": result.black,
-        "white": result.white,
-        "opening": " ".join(map(str, task.opening)),
-        "seeds": " ".join(map(str, task.seeds)),
+        **game_row_start(task),
         "winner": result.winner or "",
         "reason": outcome.reason,
         "moves": " ".join(map(str, outcome.moves)),
@@ -69,11 +77,129 @@ def game_row(result: GameResult, task: GameTask) -> dict[str, object]:
     }
 
 
-def read_rows(path: Path) -> list[dict[str, str]]:
-    """The rows of a CSV file this script wrote (none if it is not there yet)."""
+MANIFEST = "build.json"
+"""The file in ``--out`` that names the run its games belong to."""
+MANIFEST_FORMAT = 1
+PAIR_FILE_LIMIT = 64 * 1024 * 1024
+"""A pair file's size at most: 100,000 games of long move lists."""
+
+
+def run_manifest(config: GameConfig, seed: int, openings: str) -> dict[str, object]:
+    """What decides a build's games, as its ``build.json`` records it."""
+    return {
+        "format": MANIFEST_FORMAT,
+        "board_size": config.board_size,
+        "win_length": config.win_length,
+        "rule": config.rule.value,
+        "openings": openings,
+        "seed": seed,
+    }
+
+
+OPTIONS = {"board_size": "--board-size", "win_length": "--win-length",
+           "rule": "--rule", "seed": "--seed"}  # fmt: skip
+
+
+def claim_out(out: Path, manifest: dict[str, object]) -> None:
+    """Check that ``out`` is this run's folder (or a new one, then claim it)."""
+    path = out / MANIFEST
+    if not path.exists():
+        if any(out.glob("pair--*.csv")):
+            raise SystemExit(
+                f"{out} holds pair files but no {MANIFEST}: they may be another "
+                "run's games; use another --out"
+            )
+        write_text_atomically(path, json.dumps(manifest, indent=1) + "\n")
+        return
+    try:
+        found = json.loads(read_text_file(path, "a scale build's manifest"))
+    except ValueError as error:  # JSONDecodeError is one
+        raise SystemExit(f"{path}: not a build manifest ({error})") from None
+    if not isinstance(found, dict) or set(found) != set(manifest):
+        raise SystemExit(f"{path}: not a build manifest of this script's format")
+    for key, value in manifest.items():
+        if found[key] != value:
+            option = OPTIONS.get(key, key)
+            raise SystemExit(
+                f"{path}: this folder's games were played with {option} "
+                f"{found[key]!r}, not {value!r}; use that or another --out"
+            )
+
+
+def read_rows(path: Path, expected: PairGames) -> list[dict[str, str]]:
+    """The rows of a pair file this script wrote (none if it is not there yet),
+    each checked to be this run's game of its index."""
     if not path.exists():
         return []
-    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    text = read_text_file(path, "a pair's games", SystemExit, PAIR_FILE_LIMIT)
+    reader = csv.DictReader(io.StringIO(text))
+    if tuple(reader.fieldnames or ()) != PAIR_COLUMNS:
+        raise SystemExit(f"{path}, line 1: not the columns {','.join(PAIR_COLUMNS)}")
+    rows = []
+    for row in reader:
+        if len(rows) >= MAX_GAMES:
+            raise SystemExit(f"{path}: more than {MAX_GAMES:,} games")
+        problem = expected.problem(len(rows), row)
+        if problem:
+            raise SystemExit(f"{path}, line {reader.line_num}: {problem}")
+        rows.append(row)
+    return rows
+
+
+class PairGames:
+    """The games of one pair in this run, built one at a time, by index."""
+
+    def __init__(self, arena: Arena, players: tuple[str, str]) -> None:
+        lower, upper = players
+        # Seeded by the two anchors, not their places: an anchor put between two
+        # others later leaves every other pair's games as they are.
+        self.seed = arena.seed + zlib.crc32(f"{lower}|{upper}".encode())
+        self.players = ((upper, upper), (lower, lower))
+        self.arena = arena
+
+    def task(self, k: int) -> GameTask:
+        """The pair's game ``k``."""
+        arena = self.arena
+        return pair_task(k, self.players, arena.openings, arena.config, self.seed)
+
+    def problem(self, k: int, row: dict[str | None, str | None]) -> str | None:
+        """What is wrong with ``row`` as the pair's game ``k``, or None."""
+        if None in row or None in row.values():
+            return "a row cut short or with extra fields"
+        task = self.task(k)
+        wanted = game_row_start(task)
+        for column, value in wanted.items():
+            if row[column] != value:
+                return (
+                    f"{column} {row[column][:80]!r} is not this run's game {k} "
+                    f"({value!r}): another run's games?"
+                )
+        if row["winner"] not in ("", task.black, task.white):
+            return f"winner {row['winner'][:80]!r} is neither player"
+        cells = task.config.board_size**2
+        moves = row["moves"].split()
+        if not all(move.isdigit() and int(move) < cells for move in moves):
+            return f"moves {row['moves'][:80]!r} are not points of the board"
+        if not all(SECONDS.fullmatch(side) for side in row["seconds"].split()) or (
+            len(row["seconds"].split()) != 2
+        ):
+            return f"seconds {row['seconds'][:80]!r} are not two SECONDS:MOVES"
+        return None
+
+
+SECONDS = re.compile(r"\d{1,9}\.\d{4}:\d{1,6}")
+"""A side's thinking in a pair file: seconds (4 decimals) and moves."""
+
+
+def game_row_start(task: GameTask) -> dict[str, str]:
+    """The columns of a game's row that its task decides before it is played."""
+    return {
+        "index": str(task.index),
+        "black": task.black,
+        "white": task.white,
+        "opening": " ".join(map(str, task.opening)),
+        "seeds": " ".join(map(str, task.seeds)),
+    }
 
 
 def write_rows(path: Path, rows: list[dict], columns: tuple[str, ...]) -> None:
@@ -107,17 +233,12 @@ def play_pair(
     gap's 95% margin is at most ``target`` (pairs that draw often get there sooner)."""
     lower, upper = players
     path = out / pair_file_name(lower, upper)
-    rows = read_rows(path)
-    if any({row["black"], row["white"]} != {lower, upper} for row in rows):
-        raise SystemExit(f"{path} holds games of other anchors than {players}")
-    # Seeded by the two anchors, not their places: an anchor put between two others
-    # later leaves every other pair's games as they are.
-    seed = arena.seed + zlib.crc32(f"{lower}|{upper}".encode())
-    pair = ((upper, upper), (lower, lower))
-    tasks = pair_tasks(0, pair, games, arena.openings, arena.config, seed)
+    pair = PairGames(arena, players)
+    rows = read_rows(path, pair)
     while len(rows) < games and not precise(rows, players, target, least):
-        chunk = tasks[len(rows) : len(rows) + CHUNK]
+        chunk = [pair.task(k) for k in range(len(rows), min(games, len(rows) + CHUNK))]
         started = time.monotonic()
+        tasks = {task.index: task for task in chunk}
         rows += [game_row(result, tasks[result.index]) for result in arena.play(chunk)]
         write_rows(path, rows, PAIR_COLUMNS)
         print(
@@ -161,34 +282,52 @@ def thinking(rows: list[dict]) -> dict[str, tuple[float, int]]:
     return used
 
 
-def main() -> None:
+def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    """The options, each checked: numbers in range, two anchors or more."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("anchors", nargs="+", help="agent specs, weakest first")
     parser.add_argument("--board-size", type=int, default=9)
     parser.add_argument("--win-length", type=int, default=5)
     parser.add_argument("--rule", default="freestyle")
     parser.add_argument("--name", required=True, help="the scale's version: 9x9-v1")
-    parser.add_argument("--games", type=int, default=400, help="games a pair, at most")
+    parser.add_argument(
+        "--games", type=games_count, default=400, help="games a pair, at most"
+    )
     parser.add_argument(
         "--target-margin",
-        type=float,
+        type=positive_float,
         help="stop a pair early once its gap's 95%% margin is at most this (Elo)",
     )
     parser.add_argument(
         "--min-games",
-        type=int,
+        type=games_count,
         default=200,
         help="games a pair, at least, with a target",
     )
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=positive_int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args()
-    config = GameConfig(args.board_size, args.win_length, Rule(args.rule))
-    for spec in args.anchors:
-        check_work_budget(spec, config)
-    arena = Arena(config, seed=args.seed, jobs=args.jobs)
+    args = parser.parse_args(argv)
+    if len(args.anchors) < 2:
+        parser.error(f"a scale needs two anchors or more, got {args.anchors}")
+    if len(set(args.anchors)) < len(args.anchors):
+        parser.error(f"an anchor is given twice: {args.anchors}")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", args.name):
+        parser.error(f"--name must be a file name such as 9x9-v1, got {args.name!r}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_arguments(argv)
+    try:
+        config = GameConfig(args.board_size, args.win_length, Rule(args.rule))
+        for spec in args.anchors:
+            check_work_budget(spec, config)
+        arena = Arena(config, seed=args.seed, jobs=args.jobs)
+    except ValueError as error:
+        raise SystemExit(f"build_scale.py: error: {error}") from None
     args.out.mkdir(parents=True, exist_ok=True)
+    claim_out(args.out, run_manifest(config, args.seed, "book"))
     pairs, firsts, used = [], [], {}
     for players in zip(args.anchors, args.anchors[1:], strict=False):
         rows = play_pair(
@@ -199,6 +338,10 @@ def main() -> None:
         for player, (seconds, moves) in thinking(rows).items():
             total, count = used.get(player, (0.0, 0))
             used[player] = (total + seconds, count + moves)
+    try:
+        chain = fit_chain(pairs)
+    except ValueError as error:  # a sweep: no finite gap
+        raise SystemExit(f"build_scale.py: error: {error}") from None
     scale_rows = [
         {
             "scale": args.name,
@@ -210,7 +353,7 @@ def main() -> None:
             "games": anchor.games,
             "ms_per_move": f"{1000 * used[anchor.spec][0] / used[anchor.spec][1]:.2f}",
         }
-        for anchor in fit_chain(pairs)
+        for anchor in chain
     ]
     write_rows(args.out / f"{args.name}.csv", scale_rows, SCALE_COLUMNS)
     write_rows(args.out / f"{args.name}-games.csv", firsts, PAIR_COLUMNS)

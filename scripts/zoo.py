@@ -10,8 +10,8 @@ whichever ends first, with 8 checkpoints along it. A :class:`Route` is the comma
 user would run (an example of ``examples/`` or ``gomoku train``) at its documented
 defaults, with the budget's flags added; each route's process uses one core (torch one
 thread), so two runs share the two cores of the machine the table was made on.
-AlphaZero's budget is its own clock (``--cpu-hours``): run alone on one thread, that is
-about its CPU time; the table gives both.
+AlphaZero's budget is CPU time too (``--cpu-hours``); the table gives CPU and wall
+hours for every run.
 
 ``evaluate`` draws the learning curve: five of the checkpoints, each played 100 games
 against ``heuristic`` (colours alternating, seeded openings) and rated with ``gomoku
@@ -31,8 +31,7 @@ import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 
@@ -40,11 +39,25 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # a script run from anywhere imports this checkout
 
 from agents.head_to_head import play_match  # noqa: E402
-from agents.run_budget import CHECKPOINTS_FILE, read_checkpoint_rows  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
 from gomoku_env.config import GameConfig  # noqa: E402
-from gomoku_env.files import read_text_file, write_text_atomically  # noqa: E402
-from scripts.zoo_report import EVALUATION_FILE, RUN_FILE, markdown, report  # noqa: E402
+from gomoku_env.files import write_text_atomically  # noqa: E402
+from scripts.zoo_files import (  # noqa: E402
+    EVALUATION_FILE,
+    RUN_FILE,
+    checkpoints,
+    read_evaluation,
+    read_run_record,
+    spread,
+)
+from scripts.zoo_report import markdown, report  # noqa: E402
+from scripts.zoo_routes import (  # noqa: E402
+    BUDGET,
+    ROUTES,
+    TINY,  # noqa: F401 - the CI's budget, as `zoo.TINY` to the tests
+    Budget,
+    Route,
+)
 
 HEURISTIC_GAMES = 100
 RATE_MARGIN = 50
@@ -57,192 +70,6 @@ RATING_LINE = re.compile(
     r"(\d+) games",
     re.M,
 )
-
-
-@dataclass(frozen=True)
-class Budget:
-    """What every route gets: its game, the learner's env steps, the CPU hours
-    (AlphaZero: wall hours, run alone on one thread) and the checkpoints kept."""
-
-    board_size: int = 9
-    win_length: int = 5
-    learner_steps: int = 1_000_000
-    hours: float = 0.5
-    checkpoints: int = 8
-
-    @property
-    def game(self) -> list[str]:
-        return [
-            "--board-size",
-            str(self.board_size),
-            "--win-length",
-            str(self.win_length),
-        ]
-
-
-BUDGET = Budget()
-TINY = Budget(board_size=6, win_length=4, learner_steps=256, hours=0.003, checkpoints=2)
-"""The CI's budget: seconds a route (the examples end at their steps, AlphaZero at its
-11 seconds)."""
-
-TORCH_POLICY = "python:agents.torch_policy:load_agent,path={path}"
-
-
-@dataclass(frozen=True)
-class Route:
-    """One way to train, as the docs give it.
-
-    Attributes:
-        name: the route's name here (``runs/zoo/<name>-s<seed>``).
-        libraries: the distributions whose versions the table names.
-        algorithm, scheme: what learns, and against whom.
-        command: the command line for a budget, a seed and a run folder (its first
-            word ``python`` or ``gomoku``).
-        spec: the agent spec of a saved model, ``{path}`` for its file.
-        tiny: flags the CI adds to keep its run to seconds (smaller batches).
-        seats: env steps the route counts per learner step (2: the AEC examples
-            that count both players' moves).
-        change: flags that change a route's defaults (a row that measures what
-            they get wrong), added to its command.
-        snapshots: its models are ``gomoku train`` snapshots (their counters in
-            their metadata), not listed in ``checkpoints.csv``.
-        checkpoints: the checkpoints it keeps along the budget, where its defaults
-            end the run early (the budget's own, otherwise): the curve needs five.
-    """
-
-    name: str
-    libraries: tuple[str, ...]
-    algorithm: str
-    scheme: str
-    command: Callable[[Budget, int, Path], list[str]]
-    spec: str = TORCH_POLICY
-    tiny: tuple[str, ...] = ()
-    seats: int = 1
-    change: tuple[str, ...] = ()
-    snapshots: bool = False
-    checkpoints: int | None = None
-
-    def argv(self, budget: Budget, seed: int, folder: Path) -> list[str]:
-        """The command with this budget (and the CI's flags at the tiny budget)."""
-        tiny = self.tiny if budget == TINY else ()
-        if self.checkpoints is not None:
-            budget = replace(budget, checkpoints=self.checkpoints)
-        return [*self.command(budget, seed, folder), *self.change, *tiny]
-
-
-def library_example(script: str) -> Callable[[Budget, int, Path], list[str]]:
-    """The command of an RL-library example (they share their budget flags)."""
-
-    def command(budget: Budget, seed: int, folder: Path) -> list[str]:
-        return [
-            "python", f"examples/{script}.py", *budget.game, "--seed", str(seed),
-            "--steps", str(2 * budget.learner_steps), "--cpu-hours", str(budget.hours),
-            "--checkpoints", str(budget.checkpoints), "--eval-games", "2",
-            "--policy-path", str(folder / "policy.pt"),
-        ]  # fmt: skip
-
-    return command
-
-
-def self_play_example(budget: Budget, seed: int, folder: Path) -> list[str]:
-    return [
-        "python", "examples/aec_selfplay.py", *budget.game, "--seed", str(seed),
-        "--games", "100000000", "--steps", str(budget.learner_steps),
-        "--cpu-hours", str(budget.hours), "--checkpoints", str(budget.checkpoints),
-        "--eval-games", "2", "--out", str(folder),
-    ]  # fmt: skip
-
-
-def sb3_example(budget: Budget, seed: int, folder: Path) -> list[str]:
-    return [
-        "python", "examples/sb3_maskable_ppo.py", *budget.game, "--seed", str(seed),
-        "--steps", str(budget.learner_steps), "--cpu-hours", str(budget.hours),
-        "--checkpoints", str(budget.checkpoints),
-        "--model-path", str(folder / "model.zip"),
-    ]  # fmt: skip
-
-
-def ppo_recipe(budget: Budget, seed: int, folder: Path) -> list[str]:
-    every = max(1, budget.learner_steps // budget.checkpoints)
-    return [
-        "gomoku", "train", "ppo", *budget.game, "--seed", str(seed),
-        "--env-steps", str(budget.learner_steps), "--cpu-hours", str(budget.hours),
-        "--checkpoint-every", str(every), "--threads", "1", "--no-progress",
-        "--out", str(folder),
-    ]  # fmt: skip
-
-
-def alphazero_recipe(budget: Budget, seed: int, folder: Path) -> list[str]:
-    return [
-        "gomoku", "train", "alphazero", *budget.game, "--seed", str(seed),
-        "--cpu-hours", str(budget.hours), "--threads", "1", "--device", "cpu",
-        "--snapshot-every", "1", "--no-progress", "--out", str(folder),
-    ]  # fmt: skip
-
-
-SB3_SPEC = "python:agents.sb3.policy_agent:load_agent,path={path}"
-SB3_TINY = ("--num-envs", "4", "--n-steps", "32", "--batch-size", "64",
-            "--eval-games", "2")  # fmt: skip
-ROUTES = {
-    route.name: route
-    for route in (
-        Route(
-            "aec_selfplay", ("torch",), "REINFORCE with a value baseline",
-            "self-play, one network in both seats", self_play_example,
-            tiny=("--batch-games", "2", "--channels", "8", "--layers", "1"),
-        ),
-        Route(
-            "sb3", ("stable-baselines3", "sb3-contrib"), "MaskablePPO",
-            "random, then heuristic, then a pool of its snapshots", sb3_example,
-            spec=SB3_SPEC, tiny=SB3_TINY, checkpoints=16,  # its phases end at 426k
-        ),
-        Route(
-            "sb3_warm_start", ("stable-baselines3", "sb3-contrib"), "MaskablePPO",
-            "as sb3, after a warm start on 8000 heuristic games", sb3_example,
-            spec=SB3_SPEC, tiny=(*SB3_TINY, "--teacher-games", "4"), checkpoints=16,
-            change=("--teacher-games", "8000"),
-        ),
-        Route(
-            "sb3_self_play_to_budget", ("stable-baselines3", "sb3-contrib"),
-            "MaskablePPO", "as sb3, self-play until the budget ends", sb3_example,
-            spec=SB3_SPEC, tiny=SB3_TINY,
-            change=("--self-play-steps", "1000000"),
-        ),
-        Route(
-            "tianshou", ("tianshou",), "DQN", "random",
-            library_example("tianshou_dqn"), seats=2,
-        ),
-        Route(
-            "torchrl", ("torchrl",), "REINFORCE with a value baseline", "random",
-            library_example("torchrl_reinforce"), seats=2,
-            tiny=("--steps-per-batch", "64"),
-        ),
-        Route(
-            "rllib", ("ray",), "PPO", "random", library_example("rllib_ppo"),
-            seats=2, tiny=("--steps-per-iteration", "128", "--minibatch-size", "64",
-                           "--epochs", "1"),
-        ),
-        Route(
-            "ppo", ("torch",), "PPO after a warm start on heuristic games",
-            "heuristic with a falling share of random moves", ppo_recipe,
-            spec="ppo:weights={path}",
-            tiny=("--channels", "4", "--layers", "1", "--teacher-games", "2",
-                  "--teacher-epochs", "1", "--num-envs", "4", "--rollout-steps", "4",
-                  "--minibatch", "16"),
-        ),
-        Route(
-            "alphazero", ("torch",),
-            "AlphaZero (self-play searches 100 or 25 simulations; plays at 200)",
-            "self-play (no warm start: distillation is off by default)",
-            alphazero_recipe,
-            spec="alphazero:weights={path}", snapshots=True,
-            tiny=("--channels", "8", "--blocks", "1", "--parallel-games", "2",
-                  "--teacher-games", "4",
-                  "--simulations", "6", "--fast-simulations", "3",
-                  "--evaluation-every", "0"),
-        ),
-    )
-}  # fmt: skip
 
 
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -273,51 +100,6 @@ def executable(argv: Sequence[str]) -> list[str]:
     return [*PROGRAMS[argv[0]], *argv[1:]]
 
 
-@dataclass(frozen=True)
-class Checkpoint:
-    """A model kept along a run: its file and the run's counters then."""
-
-    path: Path
-    learner_steps: int
-    cpu_hours: float
-    wall_hours: float
-
-
-def checkpoints(route: Route, folder: Path) -> list[Checkpoint]:
-    """The models a run kept, in order: listed in ``checkpoints.csv`` (beside the
-    models), or AlphaZero's snapshots (their counters in their metadata; its env steps
-    are its self-play positions)."""
-    if not route.snapshots:
-        rows = read_checkpoint_rows(folder / CHECKPOINTS_FILE)
-        return [
-            Checkpoint(
-                folder / row["path"], int(row["steps"]) // route.seats,
-                float(row["cpu_seconds"]) / 3600, float(row["wall_seconds"]) / 3600,
-            )
-            for row in rows
-        ]  # fmt: skip
-    from agents.alphazero.checkpoint import read_checkpoint
-
-    kept = []
-    for path in sorted((folder / "snapshots").glob("iteration-*.pt")):
-        progress = read_checkpoint(path)["metadata"]["progress"]
-        kept.append(
-            Checkpoint(
-                path, int(progress["samples"]), progress["cpu_seconds"] / 3600,
-                progress["seconds"] / 3600,
-            )
-        )  # fmt: skip
-    return kept
-
-
-def spread(kept: list[Checkpoint], count: int) -> list[Checkpoint]:
-    """At most ``count`` of ``kept``, evenly spaced, the last always among them."""
-    if len(kept) <= count:
-        return kept
-    picks = {round(i * (len(kept) - 1) / (count - 1)) for i in range(count)}
-    return [kept[i] for i in sorted(picks)]
-
-
 def versions(route: Route) -> str:
     """The route's libraries with their installed versions."""
     return ", ".join(f"{name} {metadata.version(name)}" for name in route.libraries)
@@ -328,7 +110,7 @@ def run(route: Route, budget: Budget, seed: int, folder: Path) -> dict[str, obje
     from their last checkpoint when run again) and record the command and its cost."""
     done = folder / RUN_FILE
     if done.exists():
-        return json.loads(read_text_file(done, "a zoo run file"))
+        return read_run_record(done, ROUTES)
     argv = route.argv(budget, seed, folder)
     folder.mkdir(parents=True, exist_ok=True)
     before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
@@ -396,8 +178,8 @@ def evaluate(
         raise ValueError(f"{folder}: the run kept no models (run it first)")
     earlier: dict[int, dict[str, object]] = {}
     if (folder / EVALUATION_FILE).exists():
-        text = read_text_file(folder / EVALUATION_FILE, "a zoo evaluation")
-        earlier = {point["learner_steps"]: point for point in json.loads(text)["curve"]}
+        found = read_evaluation(folder / EVALUATION_FILE)
+        earlier = {point["learner_steps"]: point for point in found["curve"]}
     chosen, curve = spread(kept, points), []
     for checkpoint in chosen:
         spec = route.spec.format(path=checkpoint.path)
@@ -434,6 +216,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--jobs", type=int, default=2, help="games at once in the rating"
     )
     arguments = parser.parse_args(argv)
+    try:
+        take_step(parser, arguments)
+    except ValueError as error:  # a zoo file or a run that is not what it should be
+        parser.exit(1, f"zoo.py: error: {error}\n")
+
+
+def take_step(parser: argparse.ArgumentParser, arguments: argparse.Namespace) -> None:
+    """Run, evaluate or report, as ``arguments`` ask."""
     if arguments.step == "report":
         print(markdown(report(arguments.out, arguments.docs, ROUTES)))
         return

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -18,10 +17,13 @@ from gomoku_env.files import (
     write_bytes_atomically,
     write_text_atomically,
 )
-
-RUN_FILE, EVALUATION_FILE = "zoo-run.json", "zoo-evaluation.json"
-"""What ``scripts/zoo.py`` writes into a run's folder: the training (command, cost) and
-the evaluation (curve, rating)."""
+from scripts.zoo_files import (
+    EVALUATION_FILE,
+    RUN_FILE,
+    ZooFileError,
+    read_evaluation,
+    read_run_record,
+)
 
 RUN_COLUMNS = (
     "route", "seed", "libraries", "algorithm", "scheme", "learner_steps", "cpu_hours",
@@ -38,15 +40,20 @@ def report(
 ) -> list[dict[str, object]]:
     """The table's rows (the route with the highest rating first, its seeds together)
     from every run under ``out`` whose evaluation finished: written to
-    ``docs/zoo.csv``, their curves to ``docs/zoo-curve.csv`` and ``docs/zoo.png``."""
+    ``docs/zoo.csv``, their curves to ``docs/zoo-curve.csv`` and ``docs/zoo.png``.
+
+    Raises:
+        ZooFileError: a malformed run or evaluation file, or no finished run under
+            ``out`` (the published results are kept, not replaced by empty ones).
+    """
     rows, points = [], []
     for folder in sorted(out.glob("*-s*")):
         if not (folder / EVALUATION_FILE).exists():
             continue
-        rated = json.loads(read_text_file(folder / EVALUATION_FILE, "a zoo evaluation"))
+        rated = read_evaluation(folder / EVALUATION_FILE)
         if not rated["finished"]:
             continue
-        trained = json.loads(read_text_file(folder / RUN_FILE, "a zoo run file"))
+        trained = read_run_record(folder / RUN_FILE, routes)
         route, last = routes[trained["route"]], rated["curve"][-1]
         rows.append({
             "route": route.name, "seed": trained["seed"],
@@ -62,6 +69,11 @@ def report(
         points += [{"route": route.name, "seed": trained["seed"],
                     **{name: point[name] for name in CURVE_COLUMNS[2:]}}
                    for point in rated["curve"]]  # fmt: skip
+    if not rows:
+        raise ZooFileError(
+            f"no finished evaluation under {out}: nothing to report, and {docs} "
+            "keeps the results it has (run 'zoo.py evaluate ROUTE' first)"
+        )
     best = {row["route"]: max(r["rating"] for r in rows if r["route"] == row["route"])
             for row in rows}  # fmt: skip
     rows.sort(key=lambda row: (-best[row["route"]], row["route"], row["seed"]))

@@ -111,6 +111,7 @@ class TrainingRun:
         self.metrics = MetricsLog(self.directory / "metrics.csv")
         manifest = self.files.read_manifest(len(self.metrics.rows))
         self.files.remove_leftovers(manifest)
+        self._check_best()
         network = self._initial_network(manifest, initial_weights)
         # Weights from --init or a checkpoint bring their own shape: record that one.
         self.config = replace(config, network=network.config)
@@ -135,6 +136,16 @@ class TrainingRun:
             torch.manual_seed(self.config.seed)
             return PolicyValueNet(self.config.network)
         return network_from_payload(read_checkpoint(source), source)
+
+    def _check_best(self) -> None:
+        """A ``best.pt`` already in the folder is read as the gate of a resume: refuse
+        one of another game (board size, win length, rule), naming it. A new run (one
+        killed in its first iteration too) replaces it with its own first network."""
+        path = self.directory / "best.pt"
+        if path.is_file():
+            metadata = read_checkpoint(path).get("metadata") or {}
+            saved = metadata.get("game") if isinstance(metadata, dict) else None
+            _check_same_game(saved or {}, _game_dict(self.config), path)
 
     def _resume(self, manifest: Manifest) -> None:
         latest = self.directory / manifest.checkpoint
@@ -168,7 +179,7 @@ class TrainingRun:
             row = self.distil()
             if report is not None:
                 report(self.progress, row)
-        if not (self.directory / "best.pt").is_file():
+        if not self.resumed or not (self.directory / "best.pt").is_file():
             self._save_best()
         while self.progress.cpu_seconds < budget and not self._next_would_overrun(
             budget

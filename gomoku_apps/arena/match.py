@@ -17,12 +17,14 @@ results for the same seed.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from agents.base import AgentFailedError
+from agents.executors import Executor
 from agents.executors.ray_cluster import import_ray
 from agents.specs import make_agent
 from gomoku_apps.arena.openings import Opening, load_openings, shuffled
@@ -41,6 +43,7 @@ from gomoku_apps.arena.runner import (
     RunStoppedError,
     StopRule,
     game_seeds,
+    open_workers,
     release_agent,
     run_tasks,
 )
@@ -110,6 +113,32 @@ Player = tuple[str, str]
 """A player of a run: its display name and its agent spec."""
 
 
+def pair_task(
+    k: int,
+    players: tuple[Player, Player],
+    openings: Sequence[Opening],
+    config: GameConfig,
+    seed: int,
+    move_time_limit: float | None = None,
+    first_index: int = 0,
+) -> GameTask:
+    """Game ``k`` of :func:`pair_tasks`, built alone (a long run builds its tasks a
+    chunk at a time instead of all before the first game)."""
+    (black, black_spec), (white, white_spec) = players[k % 2], players[1 - k % 2]
+    index = first_index + k
+    return GameTask(
+        index,
+        black,
+        white,
+        black_spec,
+        white_spec,
+        openings[(k // 2) % len(openings)],
+        game_seeds(seed, index),
+        config,
+        move_time_limit,
+    )
+
+
 def pair_tasks(
     first_index: int,
     players: tuple[Player, Player],
@@ -124,24 +153,10 @@ def pair_tasks(
     Game ``k`` uses opening ``k // 2`` (cycling) with the first player black when ``k``
     is even; task indices start at ``first_index`` and seed each game's agents.
     """
-    tasks = []
-    for k in range(games):
-        (black, black_spec), (white, white_spec) = players[k % 2], players[1 - k % 2]
-        index = first_index + k
-        tasks.append(
-            GameTask(
-                index,
-                black,
-                white,
-                black_spec,
-                white_spec,
-                openings[(k // 2) % len(openings)],
-                game_seeds(seed, index),
-                config,
-                move_time_limit,
-            )
-        )
-    return tasks
+    return [
+        pair_task(k, players, openings, config, seed, move_time_limit, first_index)
+        for k in range(games)
+    ]
 
 
 def pairing_tasks(
@@ -213,6 +228,7 @@ class Arena:
         self.jobs = jobs
         self.ray = ray
         self.move_time_limit = move_time_limit
+        self._workers: Executor | None = None
         self.records_dir = (
             None
             if records_dir is None
@@ -245,12 +261,29 @@ class Arena:
             RunStoppedError: the run ended early; the finished games' records are saved.
         """
         try:
-            results = run_tasks(tasks, self.jobs, on_result, stop, self.ray)
+            results = run_tasks(
+                tasks, self.jobs, on_result, stop, self.ray, self._workers
+            )
         except RunStoppedError as stopped:
             self._save(stopped.results)
             raise
         self._save(results)
         return results
+
+    @contextlib.contextmanager
+    def workers(self) -> Iterator[None]:
+        """Keep one set of workers for every :meth:`play` inside: a run of many
+        small rounds (:func:`~gomoku_apps.arena.rate.rate_to_margin`) starts its
+        processes once, not once a round."""
+        if self._workers is not None:
+            yield  # already inside: the outer block's workers serve
+            return
+        with open_workers(self.jobs, self.ray) as executor:
+            self._workers = executor
+            try:
+                yield
+            finally:
+                self._workers = None
 
     def _save(self, results: Sequence[GameResult]) -> None:
         if self.records_dir is not None:

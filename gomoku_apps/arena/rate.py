@@ -41,7 +41,7 @@ from gomoku_apps.arena.anchored_fit import AnchoredRating, fit_anchored_rating
 from gomoku_apps.arena.match import Arena, pair_tasks, pairing_tasks, player_names
 from gomoku_apps.arena.reference import Anchor, RatingScale
 from gomoku_apps.arena.results import Tally, head_to_head
-from gomoku_apps.arena.runner import GameResult, ResultCallback
+from gomoku_apps.arena.runner import GameResult, GameTask, ResultCallback
 from gomoku_apps.arena.stats import format_elo
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
@@ -136,7 +136,8 @@ def rate_to_margin(
     on_round: RoundCallback | None = None,
 ) -> RatedAgent:
     """Play ``spec`` against the anchors most telling of it until the 95% interval's
-    half-width is at most ``margin`` Elo (or ``max_games`` games are played).
+    half-width is at most ``margin`` Elo (or ``max_games`` games are played: the last
+    round is cut to end there, so no more are played than asked).
 
     The first round plays the anchors nearest the scale's middle; each next round
     those nearest the estimate so far. ``on_round`` sees the rating after each round.
@@ -155,32 +156,49 @@ def rate_to_margin(
     ratings = [anchor.rating for anchor in scale.anchors]
     estimate = (min(ratings) + max(ratings)) / 2
     results: list[GameResult] = []
-    while True:
-        nearest = sorted(
-            range(len(ratings)), key=lambda k: (abs(ratings[k] - estimate), k)
-        )[:ROUND_ANCHORS]
-        tasks = []
-        for k in nearest:
-            opening = arena.openings[
-                (len(results) + len(tasks)) // 2 % len(arena.openings)
-            ]
-            players = ((name, spec), (anchor_names[k], scale.anchors[k].spec))
-            tasks += pair_tasks(
-                len(results) + len(tasks),
-                players,
-                ROUND_GAMES,
-                [opening],
-                arena.config,
-                arena.seed,
-                arena.move_time_limit,
+    with arena.workers():  # one set of processes for every round
+        while True:
+            tasks = _round_tasks(
+                arena, (name, spec), scale, anchor_names, estimate, len(results)
             )
-        results += arena.play(tasks)
-        rated = _rated(name, spec, scale, anchor_names, None, results)
-        if on_round is not None:
-            on_round(rated)
-        estimate = rated.rating.rating
-        if rated.margin <= margin or len(results) >= max_games:
-            return rated
+            results += arena.play(tasks[: max_games - len(results)])
+            rated = _rated(name, spec, scale, anchor_names, None, results)
+            if on_round is not None:
+                on_round(rated)
+            estimate = rated.rating.rating
+            if rated.margin <= margin or len(results) >= max_games:
+                return rated
+
+
+def _round_tasks(
+    arena: Arena,
+    player: tuple[str, str],
+    scale: RatingScale,
+    anchor_names: Sequence[str],
+    estimate: float,
+    first_index: int,
+) -> list[GameTask]:
+    """A round's games: :data:`ROUND_GAMES` against each of the
+    :data:`ROUND_ANCHORS` anchors rated nearest ``estimate``."""
+    ratings = [anchor.rating for anchor in scale.anchors]
+    nearest = sorted(
+        range(len(ratings)), key=lambda k: (abs(ratings[k] - estimate), k)
+    )[:ROUND_ANCHORS]
+    tasks: list[GameTask] = []
+    for k in nearest:
+        index = first_index + len(tasks)
+        opening = arena.openings[index // 2 % len(arena.openings)]
+        players = (player, (anchor_names[k], scale.anchors[k].spec))
+        tasks += pair_tasks(
+            index,
+            players,
+            ROUND_GAMES,
+            [opening],
+            arena.config,
+            arena.seed,
+            arena.move_time_limit,
+        )
+    return tasks
 
 
 def _prepare(arena: Arena, spec: str, scale: RatingScale) -> tuple[str, list[str]]:

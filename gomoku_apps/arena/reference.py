@@ -212,9 +212,17 @@ def read_scale(
     path: str | Path, config: GameConfig, trust: bool = False
 ) -> RatingScale:
     """The anchors of a scale or ladder CSV file, taken to be rated under
-    ``config``'s rules; ``trust`` lets its agents run code (see the module)."""
+    ``config``'s rules; ``trust`` lets its agents run code (see the module).
+
+    The scale is named by the file's ``scale`` column only where that names what the
+    file holds: a shipped version's name on other anchors, ratings or rules is the
+    file's own scale, and says so."""
     text = read_text_file(path, "a ladder CSV file")
     version, anchors = parse_anchors(text, str(path), trust)
+    if version in REFERENCE_SCALES:
+        shipped = reference_scale(version=version)
+        if (shipped.config, shipped.anchors) != (config, tuple(anchors)):
+            version = f"the scale of {path} (not the shipped {version} it names)"
     return RatingScale(version or f"the scale of {path}", config, anchors)
 
 

@@ -228,12 +228,19 @@ def _lost_worker_reason(
     return f"{what}; stopped after {finished} of {len(tasks)} games"
 
 
+def open_workers(jobs: int | None, ray: str | None = None) -> Executor:
+    """The workers that play games (a context manager that ends them): ``jobs``
+    processes here (1: this process), or Ray workers on the cluster ``ray``."""
+    return open_executor(jobs, ray, worker_exit=close_agents)
+
+
 def run_tasks(
     tasks: Sequence[GameTask],
     jobs: int | None = 1,
     on_result: ResultCallback | None = None,
     stop: StopRule | None = None,
     ray: str | None = None,
+    executor: Executor | None = None,
 ) -> list[GameResult]:
     """Play ``tasks`` and return their results in task order.
 
@@ -247,6 +254,8 @@ def run_tasks(
         ray: None to play on this machine, or the address of the Ray cluster to play
             on (``local`` starts one here): a Ray worker that dies is replaced and its
             games are played again.
+        executor: workers already started (:func:`open_workers`) to play on, left
+            open for the next call; ``jobs`` and ``ray`` are then unused.
 
     Raises:
         RunStoppedError: a Ctrl-C, or a worker process that died (an agent calling
@@ -258,8 +267,11 @@ def run_tasks(
         jobs = 1  # one game: no worker process to start
     collector = _OrderedCollector(stop)
     try:
-        with open_executor(jobs, ray, worker_exit=close_agents) as executor:
+        if executor is not None:
             _collect(executor, tasks, on_result, collector)
+        else:
+            with open_workers(jobs, ray) as started:
+                _collect(started, tasks, on_result, collector)
     except KeyboardInterrupt:
         raise _interrupted(collector.finished(), len(tasks)) from None
     except WorkerLostError as error:

@@ -124,19 +124,30 @@ def run_rate(arguments: argparse.Namespace) -> int:
         progress.close()
     print(format_rating(rated), end="")
     if arguments.margin is not None and rated.margin > arguments.margin:
-        print(f"stopped at --max-games {len(rated.games)} before ±{arguments.margin:g}")
+        cap = (
+            f"--max-games {arguments.max_games}"
+            if arguments.max_games
+            else f"the default --max-games {MAX_GAMES}"
+        )
+        print(
+            f"stopped after {len(rated.games)} games ({cap}) before "
+            f"±{arguments.margin:g}"
+        )
     print("reproduce: " + reproducing_command(arguments, scale.name))
     return 0
 
 
 def reproducing_command(arguments: argparse.Namespace, scale: str) -> str:
     """The ``gomoku rate`` command that plays the same games again: every option that
-    decides them, spelt out (``--jobs`` does not)."""
+    decides them, spelt out (``--jobs``, ``--ray``, ``--records`` and the progress
+    bar do not)."""
     words = ["gomoku", "rate", arguments.spec]
     words += ["--board-size", str(arguments.board_size)]
     words += ["--win-length", str(arguments.win_length), "--rule", arguments.rule.value]
     if arguments.reference:
         words += ["--reference", arguments.reference]
+        if arguments.trust_reference:
+            words.append("--trust-reference")
     else:
         words += ["--scale", scale]
     if arguments.anchors:
@@ -149,5 +160,7 @@ def reproducing_command(arguments: argparse.Namespace, scale: str) -> str:
             words += ["--max-games", str(arguments.max_games)]
     if arguments.openings != "book":
         words += ["--openings", arguments.openings]
+    if arguments.move_time is not None:
+        words += ["--move-time", f"{arguments.move_time:g}"]
     words += ["--seed", str(arguments.seed)]
     return shlex.join(words)

@@ -52,8 +52,13 @@ class RunOptions:
         return self.out.replace("{route}", route).replace("{size}", str(size))
 
 
-RUN_MARKERS = {"alphazero": ("manifest.json", "latest.pt"), "ppo": ("checkpoint.pt",)}
-"""Files that say a folder holds a run of the route (and so may be resumed)."""
+RUN_MARKERS = {
+    "alphazero": ("manifest.json", "latest.pt", "best.pt"),
+    "ppo": ("checkpoint.pt",),
+}
+"""Files that say a folder holds a run of the route (and so may be resumed): an
+AlphaZero run killed in its first iteration has only its ``best.pt``, which the
+trainer checks to be of the run's game before it reads it."""
 LOCK_FILE = ".gomoku-train.lock"
 
 

@@ -126,3 +126,112 @@ def test_the_report_tables_every_evaluated_run_and_draws_their_curves(
     assert "**ppo, seed 2**:\n\n```bash\ntrain ppo\ngomoku rate ppo\n```" in text
     # The page's table is the report's, between its markers.
     assert (docs / "zoo.md").read_text() == page.replace("\nold\n", f"\n\n{text}\n")
+
+
+def finished_run(out: Path, route: str = "sb3", seed: int = 1) -> Path:
+    """A run folder as ``zoo.py evaluate`` leaves it, one curve point."""
+    folder = out / f"{route}-s{seed}"
+    folder.mkdir(parents=True)
+    trained = {"route": route, "seed": seed, "command": f"train {route}",
+               "libraries": "torch 2", "wall_seconds": 60.0}  # fmt: skip
+    (folder / "zoo-run.json").write_text(json.dumps(trained))
+    point = {"learner_steps": 10, "cpu_hours": 0.1, "wall_hours": 0.1,
+             "score_vs_heuristic": 0.5, "rating": 100, "low": 50, "high": 150,
+             "rated_games": 700, "scale": "9x9-v1", "rate_command": "gomoku rate x"}  # fmt: skip
+    evaluated = {"curve": [point], "finished": True, "model_bytes": 1000}
+    (folder / "zoo-evaluation.json").write_text(json.dumps(evaluated))
+    return folder
+
+
+def published(docs: Path) -> dict[str, bytes]:
+    docs.mkdir(exist_ok=True)
+    files = {"zoo.csv": b"route\nold\n", "zoo-curve.csv": b"route\nold\n",
+             "zoo.png": b"\x89PNG old", "zoo.md": b"# Zoo\n"}  # fmt: skip
+    for name, data in files.items():
+        (docs / name).write_bytes(data)
+    return files
+
+
+def report_fails(
+    out: Path, docs: Path, capsys: pytest.CaptureFixture[str], *matches: str
+) -> None:
+    """``zoo.py report`` exits 1 with one line holding ``matches``; docs untouched."""
+    files = published(docs)
+    with pytest.raises(SystemExit) as stopped:
+        zoo.main(["report", "--out", str(out), "--docs", str(docs)])
+    assert stopped.value.code == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("zoo.py: error: "), error
+    assert all(match in error for match in matches), error
+    assert {name: (docs / name).read_bytes() for name in files} == files
+
+
+@pytest.mark.parametrize("out_name", ["runs", "mistyped"])
+def test_a_report_with_no_finished_run_keeps_the_published_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], out_name: str
+) -> None:
+    out = tmp_path / "runs"
+    out.mkdir()
+    unfinished = finished_run(out)
+    evaluated = json.loads((unfinished / "zoo-evaluation.json").read_text())
+    evaluated["finished"] = False
+    (unfinished / "zoo-evaluation.json").write_text(json.dumps(evaluated))
+    report_fails(tmp_path / out_name, tmp_path / "docs", capsys, "no finished")
+
+
+@pytest.mark.parametrize(
+    ("file", "text", "why"),
+    [
+        ("zoo-run.json", '{"route": "sb3", "se', "not JSON"),
+        ("zoo-run.json", "[1, 2]", "a list"),
+        ("zoo-run.json", '{"route": "sb3", "seed": 1, "command": "x"}', "'libraries'"),
+        (
+            "zoo-run.json",
+            '{"route": "nope", "seed": 1, "command": "x", "libraries": "y"}',
+            "unknown route 'nope'",
+        ),
+        (
+            "zoo-run.json",
+            '{"route": "sb3", "seed": "1", "command": "x", "libraries": "y"}',
+            "'seed' is '1', not int",
+        ),
+        ("zoo-evaluation.json", '{"curve": [], "finished": tr', "not JSON"),
+        ("zoo-evaluation.json", '"text"', "a str"),
+        ("zoo-evaluation.json", '{"curve": [], "finished": true}', "'model_bytes'"),
+        (
+            "zoo-evaluation.json",
+            '{"curve": [{}], "finished": true, "model_bytes": 1}',
+            "curve point 1: no 'learner_steps'",
+        ),
+        (
+            "zoo-evaluation.json",
+            '{"curve": [], "finished": true, "model_bytes": 1}',
+            "no curve",
+        ),
+    ],
+)
+def test_a_malformed_zoo_file_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], file: str, text: str, why: str
+) -> None:
+    folder = finished_run(tmp_path / "runs")
+    (folder / file).write_text(text)
+    report_fails(
+        tmp_path / "runs", tmp_path / "docs", capsys, f"{folder / file}: ", why
+    )
+
+
+def test_a_malformed_run_file_stops_run_and_evaluate_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "runs" / "sb3-s1"
+    folder.mkdir(parents=True)
+    (folder / "zoo-run.json").write_text("[]")
+    with pytest.raises(SystemExit) as stopped:
+        zoo.main(["run", "sb3", "--out", str(tmp_path / "runs")])
+    assert stopped.value.code == 1
+    assert capsys.readouterr().err.startswith(f"zoo.py: error: {folder}")
+
+
+def test_no_zoo_script_is_over_400_lines() -> None:
+    for path in SCRIPT.parent.glob("zoo*.py"):
+        assert len(path.read_text().splitlines()) <= 400, path

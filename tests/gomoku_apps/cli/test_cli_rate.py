@@ -126,3 +126,59 @@ def test_the_same_seed_gives_the_same_rating_whatever_the_jobs():
 def test_a_bad_margin_is_refused(margin):
     with pytest.raises((ValueError, TypeError), match="margin must be"):
         rate_to_margin(Arena(TOY), "random", TOY_SCALE, margin)
+
+
+def test_the_reproduce_line_names_every_option_that_changes_the_games(tmp_path, capsys):
+    ladder = tmp_path / "toy.csv"
+    ladder.write_text("rank,agent,rating,margin\n1,random,0.0,0.0\n")
+    arguments = ["rate", "random", "--reference", str(ladder), "--board-size", "7"]
+    arguments += ["--games", "1", "--move-time", "2.5", "--no-progress"]
+    assert main(arguments) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("reproduce: ") and "--move-time 2.5" in line
+
+
+@pytest.mark.parametrize("max_games", [1, 3, 5])
+def test_max_games_plays_at_most_the_games_asked_and_names_only_them(
+    tmp_path, capsys, max_games
+):
+    ladder = tmp_path / "toy.csv"
+    ladder.write_text(
+        "rank,agent,rating,margin\n1,random,0.0,0.0\n2,heuristic,700.0,50.0\n"
+    )
+    arguments = ["rate", "random", "--reference", str(ladder), "--board-size", "7"]
+    arguments += ["--margin", "1", "--max-games", str(max_games), "--no-progress"]
+    assert main([*arguments, "--openings", "none"]) == 0
+    output = capsys.readouterr().out
+    assert RATING_LINE.search(output).group(6) == str(max_games)
+    assert f"stopped after {max_games} games (--max-games {max_games}) " in output
+
+
+def test_a_reference_file_claiming_a_shipped_version_is_named_as_the_files(
+    tmp_path, capsys
+):
+    ladder = tmp_path / "mine.csv"
+    ladder.write_text("scale,agent,rating,margin\n9x9-v1,random,0.0,0.0\n")
+    arguments = ["rate", "random", "--reference", str(ladder), "--board-size", "7"]
+    assert main([*arguments, "--games", "1", "--no-progress"]) == 0
+    output = capsys.readouterr().out
+    assert "on 9x9-v1" not in output
+    assert f"on the scale of {ladder} (not the shipped 9x9-v1 it names)" in output
+
+
+def test_a_rating_to_a_margin_starts_its_workers_once(monkeypatch):
+    from agents.executors.local import InlineExecutor
+    from gomoku_apps.arena import runner
+
+    opened = []
+
+    def open_counted(jobs, ray=None, worker_exit=None):
+        opened.append(jobs)
+        return InlineExecutor(worker_exit)
+
+    monkeypatch.setattr(runner, "open_executor", open_counted)
+    rated = rate_to_margin(
+        Arena(TOY, seed=3, jobs=2), "random", TOY_SCALE, margin=1, max_games=12
+    )
+    assert len(rated.games) == 12  # three rounds of four games
+    assert opened == [2]

@@ -390,3 +390,41 @@ def test_a_second_run_on_a_locked_folder_is_refused(
         assert main([*TINY_PPO, "--env-steps", "16", "--out", str(out)]) == 2
     assert "another gomoku train is running in" in capsys.readouterr().err
     assert main([*TINY_PPO, "--env-steps", "16", "--out", str(out)]) == 0
+
+
+def only_best(out: Path) -> None:
+    """The folder as a run killed in its first iteration leaves it: best.pt alone."""
+    for path in out.iterdir():
+        if path.name != "best.pt":
+            if path.is_dir():
+                for inner in path.iterdir():
+                    inner.unlink()
+                path.rmdir()
+            else:
+                path.unlink()
+
+
+def test_a_run_killed_in_its_first_iteration_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    out = tmp_path / "run"
+    assert main([*TINY_RUN, "--out", str(out)]) == 0
+    only_best(out)
+    capsys.readouterr()
+    assert main([*TINY_RUN, "--out", str(out)]) == 0, capsys.readouterr().err
+    assert (out / "manifest.json").is_file()
+
+
+def test_another_boards_best_pt_is_refused_even_with_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    out = tmp_path / "run"
+    seven = [*TINY_RUN, "--out", str(out)]
+    seven[seven.index("--board-size") + 1] = "7"
+    assert main(seven) == 0
+    only_best(out)
+    capsys.readouterr()
+    assert main([*TINY_RUN, "--out", str(out), "--force"]) == 2
+    error = capsys.readouterr().err
+    assert "best.pt" in error and "board_size 7 → 6" in error
+    assert not (out / "manifest.json").exists()

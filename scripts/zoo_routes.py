@@ -1,0 +1,194 @@
+"""The zoo's routes: every way to train that the docs give, as the command a user would
+run at a :class:`Budget` (the table's, :data:`BUDGET`, or the CI's, :data:`TINY`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What every route gets: its game, the learner's env steps, the CPU hours and
+    the checkpoints kept."""
+
+    board_size: int = 9
+    win_length: int = 5
+    learner_steps: int = 1_000_000
+    hours: float = 0.5
+    checkpoints: int = 8
+
+    @property
+    def game(self) -> list[str]:
+        return [
+            "--board-size",
+            str(self.board_size),
+            "--win-length",
+            str(self.win_length),
+        ]
+
+
+BUDGET = Budget()
+TINY = Budget(board_size=6, win_length=4, learner_steps=256, hours=0.003, checkpoints=2)
+"""The CI's budget: seconds a route (the examples end at their steps, AlphaZero at its
+11 seconds)."""
+
+TORCH_POLICY = "python:agents.torch_policy:load_agent,path={path}"
+
+
+@dataclass(frozen=True)
+class Route:
+    """One way to train, as the docs give it.
+
+    Attributes:
+        name: the route's name here (``runs/zoo/<name>-s<seed>``).
+        libraries: the distributions whose versions the table names.
+        algorithm, scheme: what learns, and against whom.
+        command: the command line for a budget, a seed and a run folder (its first
+            word ``python`` or ``gomoku``).
+        spec: the agent spec of a saved model, ``{path}`` for its file.
+        tiny: flags the CI adds to keep its run to seconds (smaller batches).
+        seats: env steps the route counts per learner step (2: the AEC examples
+            that count both players' moves).
+        change: flags that change a route's defaults (a row that measures what
+            they get wrong), added to its command.
+        snapshots: its models are ``gomoku train`` snapshots (their counters in
+            their metadata), not listed in ``checkpoints.csv``.
+        checkpoints: the checkpoints it keeps along the budget, where its defaults
+            end the run early (the budget's own, otherwise): the curve needs five.
+    """
+
+    name: str
+    libraries: tuple[str, ...]
+    algorithm: str
+    scheme: str
+    command: Callable[[Budget, int, Path], list[str]]
+    spec: str = TORCH_POLICY
+    tiny: tuple[str, ...] = ()
+    seats: int = 1
+    change: tuple[str, ...] = ()
+    snapshots: bool = False
+    checkpoints: int | None = None
+
+    def argv(self, budget: Budget, seed: int, folder: Path) -> list[str]:
+        """The command with this budget (and the CI's flags at the tiny budget)."""
+        tiny = self.tiny if budget == TINY else ()
+        if self.checkpoints is not None:
+            budget = replace(budget, checkpoints=self.checkpoints)
+        return [*self.command(budget, seed, folder), *self.change, *tiny]
+
+
+def library_example(script: str) -> Callable[[Budget, int, Path], list[str]]:
+    """The command of an RL-library example (they share their budget flags)."""
+
+    def command(budget: Budget, seed: int, folder: Path) -> list[str]:
+        return [
+            "python", f"examples/{script}.py", *budget.game, "--seed", str(seed),
+            "--steps", str(2 * budget.learner_steps), "--cpu-hours", str(budget.hours),
+            "--checkpoints", str(budget.checkpoints), "--eval-games", "2",
+            "--policy-path", str(folder / "policy.pt"),
+        ]  # fmt: skip
+
+    return command
+
+
+def self_play_example(budget: Budget, seed: int, folder: Path) -> list[str]:
+    return [
+        "python", "examples/aec_selfplay.py", *budget.game, "--seed", str(seed),
+        "--games", "100000000", "--steps", str(budget.learner_steps),
+        "--cpu-hours", str(budget.hours), "--checkpoints", str(budget.checkpoints),
+        "--eval-games", "2", "--out", str(folder),
+    ]  # fmt: skip
+
+
+def sb3_example(budget: Budget, seed: int, folder: Path) -> list[str]:
+    return [
+        "python", "examples/sb3_maskable_ppo.py", *budget.game, "--seed", str(seed),
+        "--steps", str(budget.learner_steps), "--cpu-hours", str(budget.hours),
+        "--checkpoints", str(budget.checkpoints),
+        "--model-path", str(folder / "model.zip"),
+    ]  # fmt: skip
+
+
+def ppo_recipe(budget: Budget, seed: int, folder: Path) -> list[str]:
+    every = max(1, budget.learner_steps // budget.checkpoints)
+    return [
+        "gomoku", "train", "ppo", *budget.game, "--seed", str(seed),
+        "--env-steps", str(budget.learner_steps), "--cpu-hours", str(budget.hours),
+        "--checkpoint-every", str(every), "--threads", "1", "--no-progress",
+        "--out", str(folder),
+    ]  # fmt: skip
+
+
+def alphazero_recipe(budget: Budget, seed: int, folder: Path) -> list[str]:
+    return [
+        "gomoku", "train", "alphazero", *budget.game, "--seed", str(seed),
+        "--cpu-hours", str(budget.hours), "--threads", "1", "--device", "cpu",
+        "--snapshot-every", "1", "--no-progress", "--out", str(folder),
+    ]  # fmt: skip
+
+
+SB3_SPEC = "python:agents.sb3.policy_agent:load_agent,path={path}"
+SB3_TINY = ("--num-envs", "4", "--n-steps", "32", "--batch-size", "64",
+            "--eval-games", "2")  # fmt: skip
+ROUTES = {
+    route.name: route
+    for route in (
+        Route(
+            "aec_selfplay", ("torch",), "REINFORCE with a value baseline",
+            "self-play, one network in both seats", self_play_example,
+            tiny=("--batch-games", "2", "--channels", "8", "--layers", "1"),
+        ),
+        Route(
+            "sb3", ("stable-baselines3", "sb3-contrib"), "MaskablePPO",
+            "random, then heuristic, then a pool of its snapshots", sb3_example,
+            spec=SB3_SPEC, tiny=SB3_TINY, checkpoints=16,  # its phases end at 426k
+        ),
+        Route(
+            "sb3_warm_start", ("stable-baselines3", "sb3-contrib"), "MaskablePPO",
+            "as sb3, after a warm start on 8000 heuristic games", sb3_example,
+            spec=SB3_SPEC, tiny=(*SB3_TINY, "--teacher-games", "4"), checkpoints=16,
+            change=("--teacher-games", "8000"),
+        ),
+        Route(
+            "sb3_self_play_to_budget", ("stable-baselines3", "sb3-contrib"),
+            "MaskablePPO", "as sb3, self-play until the budget ends", sb3_example,
+            spec=SB3_SPEC, tiny=SB3_TINY,
+            change=("--self-play-steps", "1000000"),
+        ),
+        Route(
+            "tianshou", ("tianshou",), "DQN", "random",
+            library_example("tianshou_dqn"), seats=2,
+        ),
+        Route(
+            "torchrl", ("torchrl",), "REINFORCE with a value baseline", "random",
+            library_example("torchrl_reinforce"), seats=2,
+            tiny=("--steps-per-batch", "64"),
+        ),
+        Route(
+            "rllib", ("ray",), "PPO", "random", library_example("rllib_ppo"),
+            seats=2, tiny=("--steps-per-iteration", "128", "--minibatch-size", "64",
+                           "--epochs", "1"),
+        ),
+        Route(
+            "ppo", ("torch",), "PPO after a warm start on heuristic games",
+            "heuristic with a falling share of random moves", ppo_recipe,
+            spec="ppo:weights={path}",
+            tiny=("--channels", "4", "--layers", "1", "--teacher-games", "2",
+                  "--teacher-epochs", "1", "--num-envs", "4", "--rollout-steps", "4",
+                  "--minibatch", "16"),
+        ),
+        Route(
+            "alphazero", ("torch",),
+            "AlphaZero (self-play searches 100 or 25 simulations; plays at 200)",
+            "self-play (no warm start: distillation is off by default)",
+            alphazero_recipe,
+            spec="alphazero:weights={path}", snapshots=True,
+            tiny=("--channels", "8", "--blocks", "1", "--parallel-games", "2",
+                  "--teacher-games", "4",
+                  "--simulations", "6", "--fast-simulations", "3",
+                  "--evaluation-every", "0"),
+        ),
+    )
+}  # fmt: skip

@@ -1,0 +1,168 @@
+"""scripts/build_scale.py resumes only its own run: a folder of another board size, seed
+or rule is refused by its ``build.json``, every row of a pair file must be this run's
+game of its index, and its options are checked before any game is played."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "build_scale.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("build_scale_script", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+build_scale = load_script()
+ANCHORS = ["random", "heuristic"]
+
+
+def build(out: Path, *flags: str) -> None:
+    build_scale.main(
+        [*ANCHORS, "--name", "toy", "--games", "2", "--jobs", "1", "--out", str(out),
+         *flags]
+    )  # fmt: skip
+
+
+def pair_file(out: Path) -> Path:
+    return out / build_scale.pair_file_name(*ANCHORS)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("scale")
+    build_or_sweep(out, "--board-size", "9")
+    return out
+
+
+def build_or_sweep(out: Path, *flags: str) -> None:
+    """Build; two games may be a sweep, which has no finite gap (a one-line error)."""
+    try:
+        build(out, *flags)
+    except SystemExit as stopped:
+        assert "a sweep has no finite gap" in str(stopped)
+
+
+def copy_of(built: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "out"
+    out.mkdir()
+    for path in built.iterdir():
+        (out / path.name).write_bytes(path.read_bytes())
+    return out
+
+
+@pytest.mark.parametrize(
+    ("flags", "option"),
+    [
+        (("--board-size", "7"), "--board-size"),
+        (("--board-size", "9", "--seed", "2"), "--seed"),
+        (("--board-size", "9", "--rule", "standard"), "--rule"),
+    ],
+)
+def test_a_resume_with_other_options_is_refused_naming_the_option(
+    built: Path, tmp_path: Path, flags: tuple[str, ...], option: str
+) -> None:
+    out = copy_of(built, tmp_path)
+    before = pair_file(out).read_bytes()
+    with pytest.raises(SystemExit, match=rf"build\.json: .*{option}"):
+        build(out, *flags)
+    assert pair_file(out).read_bytes() == before
+    assert not (out / "toy-games.csv").exists()
+
+
+def test_the_same_run_resumes_without_playing_again(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = copy_of(built, tmp_path)
+    monkeypatch.setattr(build_scale.Arena, "play", refuse_to_play)
+    build_or_sweep(out, "--board-size", "9")
+
+
+def refuse_to_play(*arguments: object) -> None:
+    raise AssertionError("a game already in the pair file was played again")
+
+
+def test_pair_files_without_a_manifest_are_refused(built: Path, tmp_path: Path) -> None:
+    out = copy_of(built, tmp_path)
+    (out / "build.json").unlink()
+    with pytest.raises(SystemExit, match=r"pair files but no build\.json"):
+        build(out, "--board-size", "9")
+
+
+def test_a_pair_file_cut_inside_its_last_row_is_one_line_naming_it(
+    built: Path, tmp_path: Path
+) -> None:
+    out = copy_of(built, tmp_path)
+    text = pair_file(out).read_text()
+    pair_file(out).write_text(text[: text.rindex(",", 0, len(text) - 1) - 20])
+    with pytest.raises(SystemExit, match=r"pair--random--heuristic\.csv, line 3: "):
+        build(out, "--board-size", "9")
+
+
+def test_another_seeds_games_in_a_pair_file_are_refused(
+    built: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    build_or_sweep(other, "--board-size", "9", "--seed", "5")
+    out = copy_of(built, tmp_path)
+    pair_file(out).write_bytes(pair_file(other).read_bytes())
+    with pytest.raises(SystemExit, match=r"line 2: opening|line 2: seeds"):
+        build(out, "--board-size", "9")
+
+
+def test_moves_off_the_board_are_refused(built: Path, tmp_path: Path) -> None:
+    out = copy_of(built, tmp_path)
+    lines = pair_file(out).read_text().splitlines()
+    row = lines[1].split(",")
+    row[7] = "0 81"
+    lines[1] = ",".join(row)
+    pair_file(out).write_text("\n".join(lines) + "\n")
+    with pytest.raises(SystemExit, match="line 2: moves '0 81' are not points"):
+        build(out, "--board-size", "9")
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--games", "0"],
+        ["--games", "-5"],
+        ["--games", "100000000"],
+        ["--jobs", "0"],
+        ["--min-games", "0"],
+        ["--target-margin", "nan"],
+        ["--name", "../elsewhere"],
+    ],
+)
+def test_bad_options_are_one_line_errors_before_any_game(
+    tmp_path: Path, flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [*ANCHORS, "--name", "toy", "--out", str(tmp_path / "out"), *flags]
+    with pytest.raises(SystemExit) as stopped:
+        build_scale.main(argv)
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("usage") is False
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("anchors", [["random"], ["random", "random"]])
+def test_a_chain_needs_two_different_anchors(
+    tmp_path: Path, anchors: list[str]
+) -> None:
+    argv = [*anchors, "--name", "toy", "--out", str(tmp_path / "out")]
+    with pytest.raises(SystemExit) as stopped:
+        build_scale.main(argv)
+    assert stopped.value.code == 2
+
+
+def test_a_board_the_rules_refuse_is_one_line(tmp_path: Path) -> None:
+    argv = [*ANCHORS, "--name", "toy", "--out", str(tmp_path), "--board-size", "99"]
+    with pytest.raises(SystemExit, match=r"build_scale\.py: error: .*99"):
+        build_scale.main(argv)
