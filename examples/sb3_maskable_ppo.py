@@ -64,8 +64,8 @@ from gomoku_env.sb3.vec_env import GomokuSB3VecEnv
 
 @dataclass(frozen=True)
 class Args:
-    seed: int = 1
-    """seed of the envs, the opponents and torch"""
+    seed: int = 0
+    """seeds the envs, the opponents and torch"""
     board_size: int = 9
     """side of the board"""
     win_length: int = 5

@@ -98,10 +98,14 @@ def add_rules_arguments(group: argparse._ActionsContainer, board_size: int) -> N
         type=int,
         default=board_size,
         metavar="N",
-        help=f"board side, {MIN_BOARD_SIZE} to {MAX_BOARD_SIZE}",
+        help=f"side of the board, {MIN_BOARD_SIZE} to {MAX_BOARD_SIZE}",
     )
     group.add_argument(
-        "--win-length", type=int, default=5, metavar="N", help="stones in a row to win"
+        "--win-length",
+        type=int,
+        default=5,
+        metavar="N",
+        help="stones in a row that win",
     )
     add_rule_argument(group)
 
@@ -144,7 +148,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     )
     run = parser.add_argument_group("run")
     run.add_argument(
-        "--seed", type=int, default=0, metavar="N", help="seeds openings and agents"
+        "--seed", type=int, default=0, metavar="N", help="seeds the openings and agents"
     )
     run.add_argument(
         "--jobs",
