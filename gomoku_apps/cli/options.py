@@ -27,9 +27,10 @@ from gomoku_env.render.geometry import MAX_CELL_PIXELS, MIN_CELL_PIXELS
 from gomoku_env.render.style import RenderOptions
 
 SPEC_HELP = (
-    "agent specs: NAME[:TARGET][:key=value,...], e.g. random, heuristic, "
-    "alphabeta:time=0.5, mcts:simulations=1000, python:my_module:make_agent, "
-    "engine:/path/to/brain (an unknown name lists the accepted ones)"
+    "agent specs: NAME[:key=value,...], or NAME:TARGET[,key=value,...] for python "
+    "and engine, e.g. random, heuristic, alphabeta:time=0.5, mcts:simulations=1000, "
+    "python:my_module:make_agent,depth=3, engine:/path/to/brain ('gomoku agents' "
+    "lists every name and option)"
 )
 
 
