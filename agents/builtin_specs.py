@@ -100,8 +100,8 @@ def _make_alphazero(
     """An :class:`AlphaZeroAgent` from its spec's flat options.
 
     Args:
-        weights: a bundled network name (``9x9``) or a weights file (default: the
-            bundled network for the board size).
+        weights: a bundled network name (``8x8``, ``9x9`` or ``15x15``) or a
+            weights file (default: the bundled network for the board size).
     """
     agent = _alphazero_agent()
     budget, search, rest = split_spec_options(

@@ -29,8 +29,8 @@ from gomoku_env.config import GameConfig
 class ExampleArgs:
     """The arguments every library example takes; each adds its own in a subclass."""
 
-    seed: int = 1
-    """seed of the envs, the sampling, torch and the evaluation games"""
+    seed: int = 0
+    """seeds the envs, the sampling, torch and the evaluation games"""
     board_size: int = 6
     """side of the board"""
     win_length: int = 4

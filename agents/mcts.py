@@ -108,7 +108,8 @@ class MCTSAgent:
     growing and the search goes on refining the visits it has).
 
     Args:
-        config: the game's rules.
+        config: the game's rules; without them the agent plays five in a row,
+            freestyle, on the board size each observation has.
         evaluator: how leaves are valued, and with it the formula unless ``search``
             sets one: None (the tree's rollouts, searched with UCT) or an
             :class:`agents.search.Evaluator` with priors (searched with PUCT).
@@ -138,6 +139,7 @@ class MCTSAgent:
         budget.refuse(type(self).__name__, TREE_SEARCH_LIMITS)
         check_number("temperature", temperature, minimum=0)
         self.config = config if config is not None else GameConfig()
+        self._any_size = config is None  # no game given: fit the board it is shown
         self.budget = budget
         self.time_per_move: float | None = None
         self.reuse, self.temperature = reuse, float(temperature)
@@ -183,7 +185,19 @@ class MCTSAgent:
     def act(self, observation: dict[str, np.ndarray]) -> int:
         """The move for the position in this PettingZoo observation."""
         legal_actions(observation)
+        size = int(np.shape(observation["observation"])[0])
+        if self._any_size and size != self.config.board_size:
+            self._fit(GameConfig(size, self.config.win_length, self.config.rule))
         return self.act_on_board(board_from_observation(observation, self.config))
+
+    def _fit(self, config: GameConfig) -> None:
+        """Play ``config`` from now on: a new tree for its board, seeded from the
+        agent's generator (an agent built without a game fits the board it is shown)."""
+        self.config = config
+        self.tree = SearchTree(config, self.tree.options)
+        self.tree.reseed(int(self._rng.integers(2**62)))
+        self._searched = None
+        self.tree.reset(Board(config))
 
     def act_on_board(self, board: Board) -> int:
         """The move for the side to move on ``board`` (e.g. the env's board).

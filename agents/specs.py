@@ -29,6 +29,7 @@ Importing this module registers the built-in agents (``random``, ``python``, ``m
 from __future__ import annotations
 
 import difflib
+import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -123,15 +124,27 @@ def option_help(name: str) -> list[OptionHelp]:
         OptionHelp(
             option,
             tuple(old for old, new in registration.aliases.items() if new == option),
-            type_name(parameter.annotation),
-            "required" if parameter.default in (parameter.empty, "")
-            else "none" if parameter.default is None
-            else str(parameter.default).lower() if isinstance(parameter.default, bool)
-            else str(parameter.default),
+            *_type_and_default(parameter, option == registration.positional),
             meanings.get(option, ""),
         )
         for option, parameter in registration.options.items()
-    ]  # fmt: skip
+    ]
+
+
+def _type_and_default(
+    parameter: inspect.Parameter, positional: bool
+) -> tuple[str, str]:
+    """An option's type and default as ``gomoku agents`` shows them; the positional
+    option (the syntax's TARGET or PATH) is always given, so it is required text."""
+    kind = type_name(parameter.annotation)
+    if positional:
+        return kind.removesuffix(" or none"), "required"
+    default = parameter.default
+    if default in (parameter.empty, ""):
+        return kind, "required"
+    if default is None:
+        return kind, "none"
+    return kind, str(default).lower() if isinstance(default, bool) else str(default)
 
 
 def accepted_specs() -> str:

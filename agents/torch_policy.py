@@ -166,6 +166,7 @@ def save_policy(
         "state_dict": network.state_dict(),
         "board_size": config.board_size,
         "win_length": config.win_length,
+        "rule": config.rule.value,
         "about": about,
     }
     return write_atomically(
@@ -177,8 +178,8 @@ def load_policy(
     path: str | os.PathLike[str], config: GameConfig | None = None
 ) -> PolicyNetwork:
     """The network saved by :func:`save_policy` at ``path``, in evaluation mode; with
-    ``config``, a warning if it was trained for another board size or win length
-    (:func:`agents.base.warn_if_other_rules`).
+    ``config``, a warning if it was trained for another board size, win length or
+    rule (:func:`agents.base.warn_if_other_rules`).
 
     Raises:
         ValueError: naming the file: not a regular file, too large, not a policy

@@ -64,8 +64,8 @@ from gomoku_env.sb3.vec_env import GomokuSB3VecEnv
 
 @dataclass(frozen=True)
 class Args:
-    seed: int = 1
-    """seed of the envs, the opponents and torch"""
+    seed: int = 0
+    """seeds the envs, the opponents and torch"""
     board_size: int = 9
     """side of the board"""
     win_length: int = 5
@@ -322,6 +322,8 @@ def play_as_agent(args: Args) -> None:
     print("the same model through an agent spec, in the arena and the GUI:")
     print(f"  gomoku arena '{spec}' mcts:simulations=200 --games 20 --board-size 9")
     print(f"  gomoku play --black '{spec}' --white human {size}")
+    print("and its rating on the reference scale of its board (9x9 or 15x15):")
+    print(f"  gomoku rate '{spec}' {size} --margin 50")
 
 
 def main() -> None:

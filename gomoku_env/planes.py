@@ -275,7 +275,10 @@ def board_from_observation(
     size = config.board_size
     if planes.shape[:2] != (size, size):
         raise ValueError(
-            f"observation planes of shape {planes.shape} do not fit a {size}x{size} board"
+            f"observation planes of shape {planes.shape} do not fit a {size}x{size} "
+            "board: give the agent the env's game, e.g. "
+            f"GameConfig(board_size={planes.shape[0]}) (from gomoku_env import "
+            "GameConfig)"
         )
     cells = np.empty(size * size, dtype=np.int8)
     read_cells(np.ascontiguousarray(planes, dtype=np.int8), cells)

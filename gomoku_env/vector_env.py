@@ -80,6 +80,9 @@ ILLEGAL_CODES = {
     "random": batch_state.ILLEGAL_RANDOM,
 }
 
+COLOR_NAMES = np.array(["", "black", "white"], dtype=object)
+"""Colour names by code (BLACK 1, WHITE 2), for the infos' ``learner_color``."""
+
 
 def check_thread_count(num_threads: int) -> int:
     """``num_threads`` if it is an int from 1 to numba's thread pool size."""
@@ -201,7 +204,8 @@ class GomokuVectorEnv(VectorEnv):
         self._opponent_failure = None
         self._play_opponents()
         return self._observations(), {
-            "action_mask": self.action_masks().astype(np.int8)
+            "action_mask": self.action_masks().astype(np.int8),
+            "learner_color": self._learner_colors(),
         }
 
     def step(
@@ -216,6 +220,9 @@ class GomokuVectorEnv(VectorEnv):
         if self.illegal_action == "raise":
             self._check_actions(actions)
         code = self._illegal_code
+        # The colours of the games this step plays: for a game that ends, the colour
+        # that its winner is read against, not that of the game started in its place.
+        colors = self._learner_colors()
         if self.num_threads == 1:
             ended, illegal = batch_kernels.step_games(
                 self.batch, self.out, actions, code, self.random_opponent
@@ -230,7 +237,10 @@ class GomokuVectorEnv(VectorEnv):
         if not self.random_opponent:
             ended += self._play_opponents()
         observations, rewards = self._observations(), self.out.rewards.copy()
-        info: dict[str, Any] = {"action_mask": self.action_masks().view(np.int8)}
+        info: dict[str, Any] = {
+            "action_mask": self.action_masks().view(np.int8),
+            "learner_color": colors,
+        }
         if illegal:
             codes = self.out.record[:, batch_state.ILLEGAL_CODE]
             size = self.config.board_size
@@ -250,6 +260,11 @@ class GomokuVectorEnv(VectorEnv):
             OUTCOME_TRUNCATED[outcomes],
             info,
         )
+
+    def _learner_colors(self) -> np.ndarray:
+        """Each game's learner colour, "black" or "white", as the Gymnasium env's
+        ``learner_color`` says it (a lookup of the batch's colour codes)."""
+        return COLOR_NAMES[self.batch.learner_color]
 
     def action_masks(self) -> np.ndarray:
         """Boolean (num_envs, N*N) mask of each learner's legal actions (all False

@@ -25,6 +25,7 @@ from agents.budget import ALPHABETA_BUDGET, ALPHABETA_LIMITS, Budget
 from agents.classic import alphabeta_search as search
 from agents.classic.reports import (
     SearchReport,
+    fitted_config,
     pattern_state,
     position_of,
 )
@@ -74,7 +75,8 @@ class AlphaBetaAgent:
     """Classic Gomoku AI: alpha-beta search over the pattern evaluator, plus VCF.
 
     Args:
-        config: the game (defaults to 15×15 freestyle); observations must match it.
+        config: the game; observations must match it. Without one the agent plays
+            five in a row, freestyle, on the board size each observation has.
         seed: seeds the ranking that breaks move-ordering ties; ``reset(seed)`` reseeds.
             With a depth limit or a nodes budget and no clock, the same seed gives the
             same moves.
@@ -96,6 +98,7 @@ class AlphaBetaAgent:
         **options: object,
     ) -> None:
         self.config = config if config is not None else GameConfig()
+        self._any_size = config is None  # no game given: fit the board it is shown
         self.options = AlphaBetaOptions(**options)
         if budget is None and self.options.depth is None:
             raise ValueError("give a budget, a depth limit, or both (both are None)")
@@ -119,6 +122,12 @@ class AlphaBetaAgent:
     def act(self, observation: dict[str, np.ndarray] | Board) -> int:
         """The move chosen by VCF or by the alpha-beta search for the position."""
         start = time.perf_counter()
+        fitted = fitted_config(observation, self.config)
+        if self._any_size and fitted != self.config:
+            self.config = fitted
+            self._zobrist = search.zobrist_keys(self.config.cells)
+            self._tie_rank = np.arange(self.config.cells, dtype=np.int64)
+            self._table = search.new_table(self.options.table_bits)
         board = position_of(observation, self.config)
         if not board.moves:
             move = centre_point(self.config.board_size)

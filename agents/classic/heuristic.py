@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from agents.classic.heuristic_batch import heuristic_moves, heuristic_scores
-from agents.classic.reports import SearchReport, position_of
+from agents.classic.reports import SearchReport, fitted_config, position_of
 from agents.patterns.point_shapes import ATTACK_WEIGHT, DEFENCE_WEIGHT
 from agents.patterns.shapes import build_shape_table
 from agents.patterns.values import point_values
@@ -26,7 +26,8 @@ class HeuristicAgent:
     an open four to blocking a three; a higher ``defence`` plays more cautiously.
 
     Args:
-        config: the game (defaults to 15×15 freestyle); observations must match it.
+        config: the game; observations must match it. Without one the agent plays
+            five in a row, freestyle, on the board size each observation has.
         seed: seeds the tie-breaking generator; ``reset(seed)`` reseeds.
         attack: weight of the point's value to the mover (an int >= 0).
         defence: weight of the point's value to the opponent (an int >= 0).
@@ -50,6 +51,7 @@ class HeuristicAgent:
         defence: int = DEFENCE_WEIGHT,
     ) -> None:
         self.config = config if config is not None else GameConfig()
+        self._any_size = config is None  # no game given: fit the board it is shown
         self.attack = check_number("attack", attack, minimum=0, integer=True)
         self.defence = check_number("defence", defence, minimum=0, integer=True)
         self._rng = np.random.default_rng(seed)
@@ -82,6 +84,8 @@ class HeuristicAgent:
     def act(self, observation: dict[str, np.ndarray] | Board) -> int:
         """The best-scoring legal point for the position."""
         start = time.perf_counter()
+        if self._any_size:
+            self.config = fitted_config(observation, self.config)
         board = position_of(observation, self.config)
         if not board.moves:
             move, score, reason = centre_point(self.config.board_size), 0, "opening"

@@ -44,6 +44,23 @@ class SearchReport:
     elapsed: float
 
 
+def fitted_config(
+    source: dict[str, np.ndarray] | Board, config: GameConfig
+) -> GameConfig:
+    """``config`` with the board size of ``source`` (an observation dict or a Board),
+    for an agent built without a game: it plays whatever board it is shown, keeping
+    its win length and rule (which an observation does not tell)."""
+    if isinstance(source, Board):
+        size = source.config.board_size
+    elif isinstance(source, dict) and "observation" in source:
+        size = int(np.shape(source["observation"])[0])
+    else:
+        return config
+    if size == config.board_size:
+        return config
+    return GameConfig(size, config.win_length, config.rule)
+
+
 def position_of(source: dict[str, np.ndarray] | Board, config: GameConfig) -> Board:
     """The board behind an observation dict, or ``source`` itself when it is a Board."""
     if isinstance(source, Board):

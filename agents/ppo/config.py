@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from agents.options import bounded, check_fields
 from agents.teacher_games import TeacherGamesConfig
-from gomoku_env.config import GameConfig
+from gomoku_env.config import GameConfig, Rule
 
 TEACHER_PRESET = TeacherGamesConfig(
     games=8_000, random_move_probability=0.15, opening_moves=3
@@ -25,10 +25,18 @@ the three random opening moves random."""
 class PPOConfig:
     """A warm start on the teacher games, then PPO against the heuristic."""
 
-    board_size: int = bounded(9, minimum=5, maximum=25, flag="game")
-    """side of the board"""
+    board_size: int = bounded(
+        9, minimum=5, maximum=25, aliases=("--size",), flag="game"
+    )
+    """side of the board, 5 to 25"""
     win_length: int = bounded(5, minimum=3, maximum=10, flag="game")
     """stones in a row that win"""
+    rule: str = Rule.FREESTYLE.value
+    """how a line wins: freestyle, standard or renju (a :class:`Rule` is accepted
+    too; kept as its name, so that checkpoints hold plain text). Every game of the
+    run follows it: the teacher games, PPO's games and the closing match. Its flag,
+    ``--rule``, is the one every command shares
+    (:func:`gomoku_apps.cli.options.add_rule_argument`)."""
     opponent_noise: float = bounded(0.5, minimum=0.0, maximum=1.0, flag="ppo")
     """share of the opponent heuristic's moves played at random when PPO starts"""
     noise_step: float = bounded(0.02, minimum=0.0, maximum=1.0, flag="ppo")
@@ -78,15 +86,17 @@ class PPOConfig:
     policy-<env steps>.pt, listed in checkpoints.csv: a learning curve)"""
     report_every: int = bounded(20, minimum=1, flag="run")
     """PPO updates between progress reports"""
-    seed: int = bounded(1, minimum=0, flag="run")
+    seed: int = bounded(0, minimum=0, flag="run")
     """seeds the envs, the teacher and torch"""
-    threads: int = bounded(2, minimum=1, flag="run")
-    """torch CPU threads"""
+    threads: int = bounded(1, minimum=1, flag="run")
+    """torch CPU threads (small networks on a busy machine: 1 is fastest)"""
 
     def __post_init__(self) -> None:
         check_fields(self)
-        GameConfig(self.board_size, self.win_length)  # a win length the board fits
+        object.__setattr__(self, "rule", Rule.parse(self.rule).value)
+        GameConfig(self.board_size, self.win_length, self.rule)  # checks the three
 
     @property
     def game(self) -> GameConfig:
-        return GameConfig(self.board_size, self.win_length)
+        """The rules of every game of the run."""
+        return GameConfig(self.board_size, self.win_length, Rule(self.rule))

@@ -122,11 +122,11 @@ def load_checkpoint(
     """
     path = check_regular_file(path, "a PPO checkpoint", WEIGHTS_LIMIT)
     checkpoint = torch.load(path, map_location="cpu", weights_only=True)
-    saved = checkpoint["config"]
+    saved = {"rule": "freestyle", **checkpoint["config"]}  # runs from before --rule
     ours = dataclasses.asdict(config)
     changed = {
         name: (saved.get(name), ours[name])
-        for name in ("board_size", "win_length", "channels", "layers")
+        for name in ("board_size", "win_length", "rule", "channels", "layers")
         if saved.get(name) != ours[name]
     }
     if changed:

@@ -14,8 +14,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "agents",
         help="list the agent specs and their options",
-        description="List every agent that specs accept (NAME[:key=value,...]) with "
-        "its options: type, default and meaning. With NAME, that agent only.",
+        description="List every agent that specs accept (NAME[:key=value,...], or "
+        "NAME:TARGET[,key=value,...] for python and engine) with its options: type, "
+        "default and meaning. With NAME, that agent only.",
     )
     parser.add_argument("name", nargs="?", help="one agent's name, e.g. mcts")
     parser.set_defaults(handler=run)

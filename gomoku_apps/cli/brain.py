@@ -30,7 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("agent", metavar="AGENT_SPEC", help="the agent to play")
     parser.add_argument(
-        "--seed", type=int, default=None, metavar="N", help="seed for the agent"
+        "--seed", type=int, default=0, metavar="N", help="seeds the agent"
     )
     parser.add_argument(
         "--launcher",

@@ -27,9 +27,10 @@ from gomoku_env.render.geometry import MAX_CELL_PIXELS, MIN_CELL_PIXELS
 from gomoku_env.render.style import RenderOptions
 
 SPEC_HELP = (
-    "agent specs: NAME[:TARGET][:key=value,...], e.g. random, heuristic, "
-    "alphabeta:time=0.5, mcts:simulations=1000, python:my_module:make_agent, "
-    "engine:/path/to/brain (an unknown name lists the accepted ones)"
+    "agent specs: NAME[:key=value,...], or NAME:TARGET[,key=value,...] for python "
+    "and engine, e.g. random, heuristic, alphabeta:time=0.5, mcts:simulations=1000, "
+    "python:my_module:make_agent,depth=3, engine:/path/to/brain ('gomoku agents' "
+    "lists every name and option)"
 )
 
 
@@ -98,10 +99,14 @@ def add_rules_arguments(group: argparse._ActionsContainer, board_size: int) -> N
         type=int,
         default=board_size,
         metavar="N",
-        help=f"board side, {MIN_BOARD_SIZE} to {MAX_BOARD_SIZE}",
+        help=f"side of the board, {MIN_BOARD_SIZE} to {MAX_BOARD_SIZE}",
     )
     group.add_argument(
-        "--win-length", type=int, default=5, metavar="N", help="stones in a row to win"
+        "--win-length",
+        type=int,
+        default=5,
+        metavar="N",
+        help="stones in a row that win",
     )
     add_rule_argument(group)
 
@@ -144,7 +149,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     )
     run = parser.add_argument_group("run")
     run.add_argument(
-        "--seed", type=int, default=0, metavar="N", help="seeds openings and agents"
+        "--seed", type=int, default=0, metavar="N", help="seeds the openings and agents"
     )
     run.add_argument(
         "--jobs",

@@ -52,6 +52,17 @@ def long_options(action: argparse.Action) -> list[str]:
     return [option for option in action.option_strings if option.startswith("--")]
 
 
+def _aliases(action: argparse.Action) -> list[str]:
+    """The older spellings of ``action``: its long options after the name, but not
+    the ``--no-X`` of an on/off flag, which is its other half, not an alias."""
+    negations = (
+        action.option_strings[1::2]
+        if isinstance(action, argparse.BooleanOptionalAction)
+        else []
+    )
+    return [option for option in long_options(action)[1:] if option not in negations]
+
+
 def _shows_default(action: argparse.Action) -> bool:
     """True when help should add "(default: X)": X is informative and not said yet."""
     uninformative = action.default is None or action.default is False
@@ -62,6 +73,13 @@ def _shows_default(action: argparse.Action) -> bool:
     if isinstance(action, argparse._HelpAction | argparse._VersionAction):
         return False
     return "default" not in (action.help or "").lower()
+
+
+def _default_text(action: argparse.Action) -> str:
+    """ " (default: X)", X the value, or for an on/off flag the spelling in effect."""
+    if isinstance(action, argparse.BooleanOptionalAction):
+        return f" (default: {long_options(action)[0]})"
+    return " (default: %(default)s)"
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -79,21 +97,21 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         help_text = action.help or ""
-        aliases = long_options(action)[1:]
+        aliases = _aliases(action)
         if aliases:
             help_text += f" (also {', '.join(aliases)})"
         if _shows_default(action):
-            help_text += " (default: %(default)s)"
+            help_text += _default_text(action)
         return help_text.strip()
 
     def _format_action(self, action: argparse.Action) -> str:
-        if not action.help and (_shows_default(action) or long_options(action)[1:]):
+        if not action.help and (_shows_default(action) or _aliases(action)):
             action = copy.copy(action)  # argparse skips an option without help
             action.help = self._get_help_string(action)
         return super()._format_action(action)
 
     def _format_action_invocation(self, action: argparse.Action) -> str:
-        aliases = long_options(action)[1:]
+        aliases = _aliases(action)
         if aliases:
             action = copy.copy(action)
             action.option_strings = [

@@ -44,7 +44,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         )
     add_rules_arguments(parser, board_size=15)
     parser.add_argument(
-        "--seed", type=int, default=None, metavar="N", help="seed for the agents"
+        "--seed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seeds the agents (black N, white N+1)",
     )
     parser.add_argument(
         "-o",

@@ -34,7 +34,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "Play SPEC against the anchors of a reference scale (the newest shipped one "
         "for the board size, freestyle, win length 5, unless --scale names another), "
         "hold their ratings fixed and fit SPEC's rating against random = 0, with a "
-        "95%% interval that counts the anchors' own uncertainty. --margin E plays "
+        "95% interval that counts the anchors' own uncertainty. --margin E plays "
         "until that interval is ±E, choosing the anchors nearest the running "
         f"estimate; otherwise --games N (default {DEFAULT_GAMES}) against every "
         "anchor. The result names the scale's version; cite it with the command "

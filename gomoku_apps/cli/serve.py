@@ -47,6 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--max-games",
         type=positive_int,
         default=16,
+        metavar="N",
         help="games kept at once; the least recently used closes beyond (default 16)",
     )
     parser.add_argument(

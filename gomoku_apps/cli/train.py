@@ -1,10 +1,13 @@
 """``gomoku train alphazero|ppo``: train a network, in one run folder, resumably.
 
-Both routes start from the same teacher games (``--teacher-*``), write into ``--out``
-(run the same command again on the same folder to resume a stopped run), show the same
-progress bar (or one line per report with ``--no-progress``) and end with the same
-lines: what was done, the trained network's file and how to play and rate it.
-``gomoku train …`` without a route is ``gomoku train alphazero …``.
+The routes start differently. ``alphazero`` learns from its own self-play games alone
+unless given ``--teacher-games N``: then it first learns the heuristic's moves in N
+teacher games. ``ppo`` first learns the heuristic's moves in 8000 teacher games
+(``--teacher-games 0``: none), then plays PPO against the heuristic. Both write into
+``--out`` (run the same command again on the same folder to resume a stopped run),
+show the same progress bar (or one line per report with ``--no-progress``) and end
+with the same lines: what was done, the trained network's file and how to play and
+rate it. ``gomoku train …`` without a route is ``gomoku train alphazero …``.
 
 Every training flag is a field of the route's config dataclasses, declared once with
 its default, range and docstring (the flag's help): see :mod:`gomoku_apps.cli.training`.

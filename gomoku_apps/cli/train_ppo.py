@@ -1,11 +1,12 @@
 """``gomoku train ppo``: the learned PPO baseline, a policy network without search.
 
-A warm start on the teacher games (``--teacher-*``, the games AlphaZero distils too),
-then PPO against the heuristic on the compiled vector env, until ``--env-steps`` or
-``--cpu-hours`` (:mod:`agents.ppo.training`). Run the same command again on the same
-``--out`` folder to resume a stopped run from its checkpoint. With ``--curve-every``
-the policy plays ``--curve-games`` arena games against each of ``--curve-opponents`` at
-the start of PPO and every that many env steps; the scores go to ``OUT/curve.csv`` and
+A warm start on 8000 teacher games by default (``--teacher-*``: the heuristic's games,
+which ``train alphazero`` plays only when given ``--teacher-games``), then PPO against
+the heuristic on the compiled vector env, until ``--env-steps`` or ``--cpu-hours``
+(:mod:`agents.ppo.training`). Run the same command again on the same ``--out`` folder
+to resume a stopped run from its checkpoint. With ``--curve-every`` the policy plays
+``--curve-games`` arena games against each of ``--curve-opponents`` at the start of
+PPO and every that many env steps; the scores go to ``OUT/curve.csv`` and
 ``curve.png`` (training CPU time leaves these games out).
 """
 
@@ -21,6 +22,7 @@ from agents.options import bounded
 from agents.ppo.config import TEACHER_PRESET, PPOConfig
 from agents.teacher_games import TeacherGamesConfig
 from gomoku_apps.cli import training
+from gomoku_apps.cli.options import add_rule_argument
 from gomoku_env.files import check_replaceable
 
 ROUTE = "ppo"
@@ -48,8 +50,8 @@ class CurveOptions:
         default="random;heuristic;mcts:simulations=400", metadata={"flag": "curve"}
     )
     """opponent specs of the curve, separated by ';'"""
-    jobs: int = bounded(2, minimum=1, flag="curve")
-    """worker processes of the curve's games"""
+    jobs: int = bounded(1, minimum=1, flag="curve")
+    """games at once: worker processes of the curve's games"""
 
 
 FLAG_SOURCES = [
@@ -65,9 +67,10 @@ def add_parser(routes: argparse._SubParsersAction) -> None:
     """Register the ``ppo`` route; its flags come from :class:`PPOConfig` (the teacher
     games' with ``--teacher-``), their help from the fields."""
     summary = "train the PPO policy (no search)"
-    parser, _ = training.add_route_parser(
+    parser, groups = training.add_route_parser(
         routes, ROUTE, summary, __doc__, GROUPS, FLAG_SOURCES
     )
+    add_rule_argument(groups["game"])  # PPOConfig.rule, spelt as every command does
     parser.set_defaults(handler=run_training)
 
 

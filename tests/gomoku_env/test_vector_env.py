@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import ClassVar
 
 import numba
@@ -210,7 +211,10 @@ class ResetCounter:
 def test_spec_opponents_are_one_agent_per_game_reset_at_each_new_game(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))  # undone after
+    # The built-in agents registered first, so that the copy (undone after) holds
+    # them: registered into the copy only, they would be gone for every later test.
+    importlib.import_module("agents.specs")
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     registry.register_agent("reset_counter", ResetCounter)
     ResetCounter.instances.clear()
     env = GomokuVectorEnv(3, opponent="reset_counter", board_size=5, play_as="white")

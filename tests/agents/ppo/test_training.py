@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.base import RandomAgent
+from agents.base import OtherRulesWarning, RandomAgent
 from agents.classic.heuristic import HeuristicAgent
 from agents.head_to_head import play_match
 from agents.ppo.config import TEACHER_PRESET, PPOConfig
@@ -21,13 +21,13 @@ from agents.run_budget import read_checkpoint_rows
 from agents.teacher_games import TeacherGamesConfig, teacher_games
 from agents.torch_policy import NetworkAgent, PolicyNetwork, PolicyShape, load_policy
 from gomoku_env.board import transform_action, transform_planes
-from gomoku_env.config import GameConfig
+from gomoku_env.config import GameConfig, Rule
 
 TINY = PPOConfig(
     board_size=6, win_length=4, opponent_noise=1.0, random_opening=0, channels=16,
     layers=2, teacher=TeacherGamesConfig(games=0), num_envs=32, rollout_steps=8,
     epochs=2, minibatch=128, learning_rate=1e-3, entropy=0.01, env_steps=24_000, cpu_hours=0.0,
-    checkpoint_every=8_000, threads=1,
+    checkpoint_every=8_000, threads=1, seed=1,
 )  # fmt: skip
 
 
@@ -73,6 +73,17 @@ def test_a_stopped_run_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     assert [int(row["steps"]) for row in rows] == [first.env_steps, resumed.env_steps]
     with pytest.raises(ValueError, match=r"other settings.*channels"):
         PPORun(dataclasses.replace(short, channels=8), tmp_path)
+    with pytest.raises(ValueError, match=r"other settings.*'rule': \('freestyle'"):
+        PPORun(dataclasses.replace(short, rule="standard"), tmp_path)
+
+
+def test_every_game_of_a_run_follows_its_rule(tmp_path: Path) -> None:
+    config = dataclasses.replace(TINY, rule=Rule.RENJU, win_length=5, env_steps=256)
+    assert config.rule == "renju" and config.game.rule is Rule.RENJU
+    run = PPORun(config, tmp_path)
+    run.run()
+    with pytest.warns(OtherRulesWarning, match="rule renju"):
+        load_policy(tmp_path / "policy.pt", GameConfig(6, 5))
 
 
 def test_the_warm_start_reports_its_losses_and_reports_come_every_n_updates(
@@ -159,6 +170,8 @@ def test_advantages_stop_at_the_end_of_a_game() -> None:
         ({"learning_rate": float("nan")}, "learning_rate"),
         ({"max_grad_norm": 0.0}, "max_grad_norm"),
         ({"board_size": 6, "win_length": 7}, "win_length"),
+        ({"rule": "gomoku"}, "unknown rule 'gomoku'"),
+        ({"rule": "renju", "win_length": 4}, "renju is played to five"),
     ],
 )
 def test_bad_settings_are_refused_by_name(options: dict, message: str) -> None:

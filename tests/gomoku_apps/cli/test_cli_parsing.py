@@ -109,7 +109,9 @@ def test_help_names_each_default_once_and_has_no_markup(verb, capsys):
 def test_train_help_explains_the_budget_dependent_defaults(capsys):
     text = " ".join(_help("train alphazero", capsys).split())
     assert "torch CPU threads (unset: at most 2)" in text
-    assert "--board-size N board side, 5 to 25 (also --size) (default: 9)" in text
+    assert (
+        "--board-size N side of the board, 5 to 25 (also --size) (default: 9)" in text
+    )
     assert "(unset: 64, fewer for budgets under half an hour)" in text
     assert "(unset: 2000, or 64 for budgets under half an hour)" in text
     assert "run the same command again on the same --out folder" in text
