@@ -62,8 +62,8 @@ class AlphaZeroRunOptions(RunOptions):
     device: str = field(default="auto", metadata={"flag": "run"})
     """where the network runs: auto (CUDA when torch sees a GPU), cpu, cuda, cuda:1,
     ..."""
-    threads: int | None = bounded(None, minimum=1, flag="run")
-    """torch CPU threads (unset: at most 2)"""
+    threads: int = bounded(1, minimum=1, maximum=256, flag="run")
+    """torch CPU threads (small networks on a busy machine: 1 is fastest)"""
 
 
 FLAG_SOURCES = [
