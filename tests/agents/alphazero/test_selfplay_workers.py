@@ -79,8 +79,11 @@ def test_workers_cpu_time_counts_toward_the_budget_once(monkeypatch) -> None:
     network = PolicyValueNet(TINY_GAME.network)
     workers = ExecutorSelfPlay(InlineExecutor(), jobs=2)
 
-    def play(pid: int) -> float:
-        monkeypatch.setattr(selfplay_workers.os, "getpid", lambda: pid)
+    def worker_cpu_seconds(pids: list[int]) -> float:
+        """Self-play whose ``os.getpid()`` answers ``pids`` in turn: the learner's
+        first, then each job's."""
+        answers = iter(pids)
+        monkeypatch.setattr(selfplay_workers.os, "getpid", lambda: next(answers))
         result = workers.play(
             network,
             torch.device("cpu"),
@@ -90,37 +93,8 @@ def test_workers_cpu_time_counts_toward_the_budget_once(monkeypatch) -> None:
         )
         return result.worker_cpu_seconds
 
-    assert play(1234) == 0.0
-    real_getpid = selfplay_workers.os.getpid
-    pids = iter([1, 2, 2])  # the learner's pid, then the jobs' own
-    monkeypatch.setattr(selfplay_workers.os, "getpid", lambda: next(pids, 2))
-    result = workers.play(
-        network,
-        torch.device("cpu"),
-        TINY_GAME.game,
-        TINY_GAME.self_play,
-        np.random.default_rng(4),
-    )
-    monkeypatch.setattr(selfplay_workers.os, "getpid", real_getpid)
-    assert result.worker_cpu_seconds > 0
-
-
-def test_jobs_carry_the_device_the_workers_play_on() -> None:
-    devices: list[str] = []
-
-    class Recording(InlineExecutor):
-        def map_unordered(self, function: Callable, items: Sequence) -> Iterator:
-            devices.extend(item.device for item in items)
-            return super().map_unordered(function, items)
-
-    network = PolicyValueNet(TINY_GAME.network)
-    workers = ExecutorSelfPlay(Recording(), jobs=2, device="cpu")
-    result = workers.play(
-        network, torch.device("cpu"), TINY_GAME.game, TINY_GAME.self_play,
-        np.random.default_rng(0),
-    )  # fmt: skip
-    assert devices == ["cpu", "cpu"]
-    assert result.games == 2 * TINY_GAME.self_play.parallel_games
+    assert worker_cpu_seconds([7, 7, 7, 7, 7]) == 0.0
+    assert worker_cpu_seconds([1, 1, 2, 3, 3]) > 0
 
 
 class _KillAllAfterFirst:
