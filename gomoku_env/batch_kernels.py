@@ -52,14 +52,13 @@ from gomoku_env.kernels import (
 )
 from gomoku_env.legal import illegal_code, is_legal_point
 from gomoku_env.outcome import (
-    FULL,
     ILLEGAL,
-    MOVE_LIMIT,
     NO_LEGAL_MOVE,
     NO_LINE,
     ONGOING,
     WON,
     line_key,
+    move_end_code,
     outcome_index,
 )
 from gomoku_env.planes import write_forbidden, write_move
@@ -116,18 +115,12 @@ def place(batch: GameBatch, game: int, action: int) -> int:
     )
     batch.last_move[game] = action
     batch.move_count[game] += 1
-    result = ONGOING
-    if won >= 0:
-        result = WON
-    elif batch.move_count[game] == cell_count(batch):
-        result = FULL
+    stones, cells = batch.move_count[game], cell_count(batch)
+    blocked = False
     if batch.rule_code == RENJU:
-        blocked = update_forbidden(batch, game, result == ONGOING)
-        if result == ONGOING:
-            result = blocked
-    if result == ONGOING and batch.move_count[game] >= batch.max_moves:
-        result = MOVE_LIMIT
-    return result
+        ongoing = won < 0 and stones < cells
+        blocked = update_forbidden(batch, game, ongoing) == NO_LEGAL_MOVE
+    return move_end_code(won >= 0, stones, cells, blocked, batch.max_moves)
 
 
 @njit(cache=True, nogil=True)

@@ -27,7 +27,12 @@ from gomoku_env.errors import IllegalMoveError, check_number
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.legal import illegal_code, illegal_move_text
 from gomoku_env.openings import centre_area
-from gomoku_env.outcome import TRUNCATION_REASON, end_info
+from gomoku_env.outcome import (
+    END_CODE_REASONS,
+    TRUNCATION_REASON,
+    end_info,
+    move_end_code,
+)
 from gomoku_env.planes import PLANE_COUNT, ObservationPlanes
 
 FORBIDDEN_OPTIONS = ("mask", "lose")
@@ -217,15 +222,15 @@ class GameState:
         board = self.board
         if board.forbidden_loss is not None:
             return f"forbidden_{board.forbidden_loss}"
-        if board.winner != EMPTY:
-            return "five"
-        if board.is_full:
-            return "board_full"
-        if self._masks_forbidden and self._all_empty_points_forbidden():
-            return "no_legal_move"
-        if len(board.moves) >= self.max_moves:
-            return TRUNCATION_REASON
-        return None
+        blocked = self._masks_forbidden and self._all_empty_points_forbidden()
+        code = move_end_code(
+            board.winner != EMPTY,
+            len(board.moves),
+            self.config.cells,
+            blocked,
+            self.max_moves,
+        )
+        return END_CODE_REASONS[code]
 
     def _all_empty_points_forbidden(self) -> bool:
         empty_points = self.config.cells - len(self.board.moves)

@@ -82,6 +82,27 @@ def outcome_index(code: int, moves: int) -> int:
     return code * 2 + (moves & 1)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def move_end_code(
+    won: bool, stones: int, cells: int, blocked: bool, max_moves: int
+) -> int:
+    """How the move that made ``stones`` stones ends the game: WON (it made a winning
+    line), FULL (no empty point left), NO_LEGAL_MOVE (renju with forbidden points
+    masked: every empty point is ``blocked`` to black, who is to move), MOVE_LIMIT
+    (``max_moves`` reached), else ONGOING, in that order. The one judgement of a
+    move's end, for the single-game state (:class:`gomoku_env.game_state.GameState`)
+    and the vector env's compiled step alike."""
+    if won:
+        return WON
+    if stones == cells:
+        return FULL
+    if blocked:
+        return NO_LEGAL_MOVE
+    if stones >= max_moves:
+        return MOVE_LIMIT
+    return ONGOING
+
+
 NOT_ENDED = 0
 NO_LINE = 1
 """Line keys that name no line: a game that goes on (its text None) and one that
