@@ -43,14 +43,13 @@ from gomoku_env.batch_state import (
 from gomoku_env.game_start import START_DRAWS
 from gomoku_env.kernels import (
     BLACK,
-    EMPTY,
     RENJU,
     WHITE,
     judge_stone,
     line_extent,
     winning_direction,
 )
-from gomoku_env.legal import illegal_code, is_legal_point
+from gomoku_env.legal import illegal_code, is_legal_given, is_legal_point
 from gomoku_env.outcome import (
     ILLEGAL,
     NO_LEGAL_MOVE,
@@ -132,7 +131,7 @@ def random_opening_point(batch: GameBatch, game: int) -> int:
     while True:
         high = next_random(batch.rng_state, game) >> np.uint64(32)
         cell = area[(high * np.uint64(area.size)) >> np.uint64(32)]
-        if batch.cells[base + cell] == EMPTY and batch.forbidden[game, cell] == 0:
+        if is_legal_given(batch.cells[base + cell], batch.forbidden[game, cell]):
             return cell
 
 

@@ -18,6 +18,7 @@ from numba import njit
 
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
+from gomoku_env.legal import is_legal_given
 from gomoku_env.openings import centre_area
 from gomoku_env.planes import PLANE_COUNT, write_observer
 
@@ -141,15 +142,17 @@ def random_empty_cell(batch: GameBatch, game: int) -> int:
 
 @njit(cache=True, nogil=True)
 def random_legal_cell(batch: GameBatch, game: int) -> int:
-    """A uniformly drawn empty point of ``game`` that is not forbidden (renju, with
-    forbidden points: which must leave one); a scan of the empty list."""
+    """A uniformly drawn legal point of ``game`` (renju, with forbidden points: which
+    must leave one); a scan of the empty list, each point judged against the kept
+    forbidden points by :func:`gomoku_env.legal.is_legal_given`."""
     empties = cell_count(batch) - batch.move_count[game]
     legal = np.uint64(empties - batch.forbidden_count[game])
     high = next_random(batch.rng_state, game) >> np.uint64(32)
     skip = (high * legal) >> np.uint64(32)
+    base = game * cell_count(batch)
     for slot in range(empties):
         cell = batch.empty_cells[game, slot]
-        if batch.forbidden[game, cell] == 0:
+        if is_legal_given(batch.cells[base + cell], batch.forbidden[game, cell]):
             if skip == 0:
                 return cell
             skip -= np.uint64(1)

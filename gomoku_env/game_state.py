@@ -135,7 +135,8 @@ class GameState:
         starts again). ValueError if no point near the centre is free."""
         area = centre_area(self.config.board_size)
         for _ in range(stones):
-            legal = (self.legal_mask()[area] == 1) & (self._forbidden[area] == 0)
+            # The board's mask: forbidden points are left out even under "lose".
+            legal = self.board.legal_mask()[area] == 1
             if not legal.any():
                 raise ValueError(
                     f"random_opening={stones}: no free point is left near the centre "

@@ -54,7 +54,13 @@ from gomoku_env.game_state import (
     check_max_moves,
     observation_box,
 )
-from gomoku_env.legal import check_actions, illegal_code, illegal_move_text
+from gomoku_env.kernels import EMPTY
+from gomoku_env.legal import (
+    check_actions,
+    illegal_code,
+    illegal_move_text,
+    legal_from_forbidden,
+)
 from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
 from gomoku_env.outcome import (
@@ -276,9 +282,16 @@ class GomokuVectorEnv(VectorEnv):
     def _legal(self, games: np.ndarray | slice = slice(None)) -> np.ndarray:
         """Boolean masks of the side to move's legal points in ``games``: empty and,
         under renju, not forbidden to black."""
-        legal = self._cells_by_game[games] == 0
-        if self.config.rule is Rule.RENJU:  # the other rules forbid nothing
-            legal &= self.batch.forbidden[games] == 0
+        cells = self._cells_by_game[games]
+        if self.config.rule is not Rule.RENJU:
+            # Nothing is forbidden, so the rule leaves the empty points: one NumPy
+            # compare costs half the compiled call.
+            return cells == EMPTY
+        legal = np.empty(cells.shape, dtype=np.bool_)
+        forbidden = self.batch.forbidden[games]
+        legal_from_forbidden(
+            cells.reshape(-1), forbidden.reshape(-1), legal.reshape(-1)
+        )
         return legal
 
     def _make_opponents(self, opponent: OpponentLike) -> list[Any]:

@@ -15,6 +15,7 @@ from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
 from gomoku_env.kernels import centre_point, other_color
+from gomoku_env.legal import legal_from_forbidden
 
 
 class HeuristicAgent:
@@ -77,8 +78,9 @@ class HeuristicAgent:
                 color, self._table, out,
             )  # fmt: skip
         scores = self.attack * own + self.defence * opponent
-        scores[board.cells != 0] = -1
-        scores[board.forbidden_mask() != 0] = -1
+        legal = np.empty(config.cells, dtype=np.int8)
+        legal_from_forbidden(board.cells, board.forbidden_mask(), legal)
+        scores[legal == 0] = -1
         return scores
 
     def act(self, observation: dict[str, np.ndarray] | Board) -> int:

@@ -14,9 +14,9 @@ import numpy as np
 from numba import njit
 
 from agents.patterns.values import point_values
-from gomoku_env.kernels import BLACK, EMPTY, RENJU, centre_point, other_color
+from gomoku_env.kernels import centre_point, other_color
+from gomoku_env.legal import legal_mask_into
 from gomoku_env.planes import read_cells
-from gomoku_env.renju import ALLOWED, forbidden_codes
 
 
 @njit(cache=True, nogil=True)
@@ -51,6 +51,7 @@ def heuristic_scores(
     cells = np.empty(count, dtype=np.int8)
     own = np.empty(count, dtype=np.int64)
     other = np.empty(count, dtype=np.int64)
+    legal = np.empty(count, dtype=np.int8)
     for game in range(games):
         mover = read_cells(planes[game], cells)
         if not cells.any():
@@ -62,10 +63,9 @@ def heuristic_scores(
             cells, size, win_length, rule_code, other_color(mover), table, other
         )
         scores[game] = weights[0] * own + weights[1] * other
-        banned = rule_code == RENJU and mover == BLACK
-        codes = forbidden_codes(cells, size) if banned else cells
+        legal_mask_into(cells, size, rule_code, mover, legal)
         for point in range(count):
-            if cells[point] != EMPTY or (banned and codes[point] != ALLOWED):
+            if not legal[point]:
                 scores[game, point] = -1
     return scores
 

@@ -5,7 +5,8 @@ comes from the segment of ``win_length`` points on each side of it, read from th
 board's flat cells, through the shape table when there is one. A point's value combines
 its four shapes (a double four or a four with an open three is worth nearly as much as
 an open four). Under renju, black's forbidden points are decided by the rules core's
-kernels (:mod:`gomoku_env.renju`), only where the shapes leave room for a ban.
+legality kernel (:func:`gomoku_env.legal.is_legal_in_place`, on renju's kernels), only
+where the shapes leave room for a ban.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from numba import njit
 
 from agents.patterns import shapes as sh
 from gomoku_env.kernels import BLACK, DIRECTIONS, EMPTY, RENJU, STANDARD
-from gomoku_env.renju import ALLOWED, code_of_move, may_be_forbidden
+from gomoku_env.legal import is_legal_in_place
 
 FIVE_SCORE = 10_000_000
 OPEN_FOUR_SCORE = 1_000_000
@@ -154,14 +155,13 @@ def ban_possible(point_shapes: np.ndarray) -> bool:
 
 @njit(cache=True, nogil=True)
 def black_forbidden(cells: np.ndarray, size: int, point: int) -> bool:
-    """Whether renju forbids black the empty ``point``, as the rules core decides.
+    """Whether renju forbids black the empty ``point``, as the rules core decides
+    (:func:`gomoku_env.legal.is_legal_in_place`).
 
     Trial stones go on ``cells`` and are taken back: pass an array no one else reads
     meanwhile (the state's own cells, or a copy).
     """
-    return may_be_forbidden(cells, size, point) and (
-        code_of_move(cells, size, point) != ALLOWED
-    )
+    return not is_legal_in_place(cells, size, RENJU, point, BLACK)
 
 
 @njit(cache=True, nogil=True)

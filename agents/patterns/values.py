@@ -19,7 +19,7 @@ from agents.patterns.point_shapes import (
     line_shape,
 )
 from gomoku_env.kernels import BLACK, EMPTY, RENJU, other_color
-from gomoku_env.renju import ALLOWED, forbidden_codes
+from gomoku_env.legal import legal_mask_into
 
 
 @njit(cache=True, nogil=True)
@@ -67,11 +67,10 @@ def move_scores(
     defence = np.empty(cells.size, dtype=np.int64)
     point_values(cells, size, win_length, rule_code, color, table, out)
     point_values(cells, size, win_length, rule_code, other, table, defence)
-    banned = np.zeros(cells.size, dtype=np.int8)
-    if rule_code == RENJU and color == BLACK:
-        banned = forbidden_codes(cells, size)
+    legal = np.empty(cells.size, dtype=np.int8)
+    legal_mask_into(cells, size, rule_code, color, legal)
     for point in range(cells.size):
-        if cells[point] != EMPTY or banned[point] != ALLOWED:
+        if not legal[point]:
             out[point] = -1
         else:
             out[point] = ATTACK_WEIGHT * out[point] + DEFENCE_WEIGHT * defence[point]

@@ -26,11 +26,12 @@ from agents.search.arrays import (
 from agents.search.position_kernels import (
     candidate_mask,
     is_legal_point,
+    legal_mask_into,
     winning_points,
 )
 from agents.search.settings import SearchSettings
 from agents.search.tactics import root_defence, vcf_start
-from gomoku_env.kernels import BLACK, EMPTY, RENJU, other_color
+from gomoku_env.kernels import BLACK, RENJU, other_color
 
 
 @njit(cache=True, nogil=True)
@@ -73,14 +74,15 @@ def candidate_points(
     """The candidate points of the side to move, listed in ``points``; the count."""
     count = 0
     if distance <= 0 and (rule_code != RENJU or to_move != BLACK):
+        # Nothing is forbidden: the point-by-point rule, inlined, is one compare.
         for action in range(cells.size):
-            if cells[action] == EMPTY:  # every empty point is legal here
+            if is_legal_point(cells, size, rule_code, action, to_move):
                 points[count] = action
                 count += 1
         return count
     mask = np.empty(cells.size, dtype=np.int8)
     if candidate_mask(cells, size, rule_code, to_move, distance, mask) == 0:
-        candidate_mask(cells, size, rule_code, to_move, 0, mask)
+        legal_mask_into(cells, size, rule_code, to_move, mask)
     for action in range(cells.size):
         if mask[action]:
             points[count] = action

@@ -1,14 +1,21 @@
 """The one legality rule: the action check, the legal-point kernel (also at an offset
-in a batch stored flat), the mask kernel, and the words for an illegal action."""
+in a batch stored flat), the mask kernel, the masks every caller builds (board, game
+state, vector env, search, pattern state) agreeing with it, and the words for an
+illegal action."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from agents.patterns.pattern_state import BANNED, new_state
+from agents.search.expand import candidate_points
+from agents.search.position_kernels import candidate_mask
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import IllegalMoveError
+from gomoku_env.game_state import GameState
+from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.legal import (
     FORBIDDEN,
     OCCUPIED_BY_WHITE,
@@ -17,10 +24,12 @@ from gomoku_env.legal import (
     illegal_code,
     illegal_move_text,
     is_legal_point,
+    legal_from_forbidden,
     legal_mask_into,
 )
 from gomoku_env.notation import parse_moves
-from gomoku_env.renju import DOUBLE_THREE
+from gomoku_env.renju import DOUBLE_THREE, forbidden_codes
+from gomoku_env.vector_env import GomokuVectorEnv
 
 RENJU_15 = GameConfig(15, 5, "renju")
 
@@ -77,6 +86,53 @@ def test_the_point_and_mask_kernels_agree_with_the_board(rule: str) -> None:
                 batch, 15, config.rule.code, action, board.to_move, config.cells
             )
             assert legal == board.is_legal(action) == bool(mask[action])
+
+
+def kernel_mask(cells: np.ndarray, config: GameConfig, color: int) -> np.ndarray:
+    mask = np.zeros(config.cells, dtype=np.int8)
+    legal_mask_into(cells, config.board_size, config.rule.code, color, mask)
+    return mask
+
+
+def test_every_callers_mask_agrees_with_the_kernel_on_renju_positions() -> None:
+    config = RENJU_15
+    rule_code = config.rule.code
+    boards = [b for b in random_positions(config, 120, seed=11) if b.to_move == BLACK]
+    assert len(boards) >= 50
+    for board in boards[:50]:
+        expected = kernel_mask(board.cells, config, BLACK)
+        game = GameState(config)
+        game.reset(board.moves)
+        search = np.zeros(config.cells, dtype=np.int8)
+        candidate_mask(board.cells, 15, rule_code, BLACK, 0, search)
+        points = np.empty(config.cells, dtype=np.int64)
+        count = candidate_points(board.cells, 15, rule_code, BLACK, 0, points)
+        kept = np.zeros(config.cells, dtype=np.int8)
+        legal_from_forbidden(board.cells, forbidden_codes(board.cells, 15), kept)
+        state = new_state(board.cells, 15, 5, rule_code)
+        pattern = (state.cells == EMPTY) & (state.scores[0] != BANNED)
+        assert np.array_equal(board.legal_mask(), expected)
+        assert np.array_equal(game.legal_mask(), expected)
+        assert np.array_equal(search, expected)
+        assert np.array_equal(points[:count], np.flatnonzero(expected))
+        assert np.array_equal(kept, expected)
+        assert np.array_equal(pattern, expected.astype(bool))
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+def test_the_vector_envs_masks_agree_with_the_kernel(rule: str) -> None:
+    env = GomokuVectorEnv(num_envs=8, board_size=15, rule=rule)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    config = env.config
+    for _ in range(25):
+        masks = env.action_masks()
+        for game in range(env.num_envs):
+            cells = env.batch.cells[game * config.cells : (game + 1) * config.cells]
+            color = BLACK if env.batch.move_count[game] % 2 == 0 else WHITE
+            assert np.array_equal(masks[game], kernel_mask(cells, config, color))
+        env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+    env.close()
 
 
 def test_illegal_actions_are_named_the_same_everywhere() -> None:
