@@ -17,6 +17,7 @@ from gomoku_env.render.markers import (
     draw_last_move,
     draw_move_numbers,
     draw_winning_line,
+    draw_winning_rings,
 )
 from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.style import RenderOptions
@@ -57,14 +58,21 @@ def _draw_position(
     heat = overlay.heat_for(board.size) if overlay is not None else None
     if heat is not None:
         draw_heatmap(surface, geometry, heat, theme)
+    line = board.winning_line()
+    if options.move_numbers:
+        # Under the stones, so that it crosses none of the winners' numbers.
+        draw_winning_line(surface, geometry, line, theme)
     stones = [(action, int(board.cells[action])) for action in board.moves]
     draw_stones(surface, geometry, stones, theme)
     draw_forbidden(surface, geometry, forbidden_points(board), theme)
     if options.move_numbers:
+        draw_winning_rings(surface, geometry, line, theme)
         draw_move_numbers(surface, geometry, board.moves, theme)
-    elif board.last_move is not None:
+        return
+    if board.last_move is not None:
         draw_last_move(surface, geometry, board.last_move, theme)
-    draw_winning_line(surface, geometry, board.winning_line(), theme)
+    draw_winning_line(surface, geometry, line, theme)
+    draw_winning_rings(surface, geometry, line, theme)
 
 
 def draw_scene(
