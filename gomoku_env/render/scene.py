@@ -10,6 +10,8 @@ import pygame
 
 from gomoku_env.board import COLOR_NAMES, Board
 from gomoku_env.kernels import EMPTY
+from gomoku_env.notation import result_sentence
+from gomoku_env.records import result_of
 from gomoku_env.render.board_drawing import draw_stones, empty_board
 from gomoku_env.render.markers import (
     draw_forbidden,
@@ -25,13 +27,16 @@ from gomoku_env.render.text import draw_caption
 
 
 def board_status(board: Board) -> str:
-    """A one-line status: who is to move, or the result and why."""
-    if board.winner != EMPTY:
-        name = COLOR_NAMES[int(board.winner)].capitalize()
-        length, moves = board.config.win_length, len(board.moves)
-        return f"{name} wins: {length} in a row after {moves} moves"
-    if board.is_full:
-        return "Draw: the board is full"
+    """A one-line status: who is to move, or the result and why in the words of the
+    GIF and the play window (:func:`~gomoku_env.notation.result_sentence`)."""
+    result, reason = result_of(board)
+    if result != "unfinished":
+        return result_sentence(
+            result,
+            reason,
+            moves=len(board.moves),
+            win_length=board.config.win_length,
+        )
     name = COLOR_NAMES[int(board.to_move)].capitalize()
     return f"{name} to move (move {len(board.moves) + 1})"
 
