@@ -1,7 +1,8 @@
 """The game as text: standard notation and the end of a game told in words
-(:func:`result_sentence`, the same in the play window, replays and GIFs: records store
-a result such as ``white`` and a reason such as ``resign``, shown as "White (random)
-wins by resignation"). The board drawn in characters is :mod:`gomoku_env.board_text`.
+(:func:`result_sentence`, the same in the env's picture, the play window, replays and
+GIFs: records store a result such as ``white`` and a reason such as ``resign``, shown as
+"White (random) wins by resignation after 12 moves"). The board drawn in characters is
+:mod:`gomoku_env.board_text`.
 
 Standard Gomoku notation: columns a, b, c… from the left, rows 1, 2, 3… from the bottom.
 
@@ -77,17 +78,49 @@ REASON_WORDS = {
     "no_legal_move": "no legal move for black",
 }
 
+NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+"""Line lengths written as words; a longer line is written in figures ("12 in a row")."""
 
-def reason_words(reason: str) -> str:
-    """The words for a record's ``reason`` code; an unknown code is shown as it is."""
+
+def reason_words(reason: str, win_length: int = 5) -> str:
+    """The words for a record's ``reason`` code; an unknown code is shown as it is.
+
+    The code "five" is any winning line; its words say the game's ``win_length``:
+
+    >>> reason_words("five"), reason_words("five", win_length=4)
+    ('five in a row', 'four in a row')
+    """
+    if reason == "five":
+        return f"{NUMBER_WORDS.get(win_length, str(win_length))} in a row"
     return REASON_WORDS.get(reason, reason)
 
 
-def result_sentence(result: str, reason: str, black: str, white: str) -> str:
-    """The sentence for a finished game: the winner's colour and name, and why.
+def result_sentence(
+    result: str,
+    reason: str,
+    black: str = "",
+    white: str = "",
+    *,
+    moves: int | None = None,
+    win_length: int = 5,
+) -> str:
+    """The sentence for a finished game: the winner's colour and name, why, and after
+    how many moves. The env's caption, the play and replay windows and the last frame
+    of a GIF all say the end of a game with it, so they say it alike.
+
+    Args:
+        result: "black", "white", "draw" or "unfinished", as in game records.
+        reason: the record's reason code (:data:`REASON_WORDS`), or "".
+        black, white: the players' names, shown after the winner's colour; "" (an
+            env, which does not know them) shows the colour alone.
+        moves: the number of moves played, or None to leave it out (a replay's status
+            line already counts them).
+        win_length: stones in a row that win, for the words of the reason "five".
 
     >>> result_sentence("white", "resign", "human", "random")
     'White (random) wins by resignation'
+    >>> result_sentence("black", "five", moves=9)
+    'Black wins by five in a row after 9 moves'
     >>> result_sentence("draw", "board_full", "a", "b")
     'Draw: the board is full'
     >>> result_sentence("unfinished", "", "a", "b")
@@ -95,13 +128,18 @@ def result_sentence(result: str, reason: str, black: str, white: str) -> str:
     """
     if result == "unfinished":
         return "Unfinished"
-    why = reason_words(reason)
+    why = reason_words(reason, win_length)
     if result == "draw":
-        return f"Draw: {why}" if why else "Draw"
-    if result not in ("black", "white"):
+        sentence = f"Draw: {why}" if why else "Draw"
+    elif result in ("black", "white"):
+        winner = black if result == "black" else white
+        named = f" ({winner})" if winner else ""
+        ending = f" by {why}" if why else ""
+        sentence = f"{result.capitalize()}{named} wins{ending}"
+    else:
         raise ValueError(
             f"result must be black, white, draw or unfinished, got {result!r}"
         )
-    winner = black if result == "black" else white
-    ending = f" by {why}" if why else ""
-    return f"{result.capitalize()} ({winner}) wins{ending}"
+    if moves is None:
+        return sentence
+    return f"{sentence} after {moves} move{'' if moves == 1 else 's'}"

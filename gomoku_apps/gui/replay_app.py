@@ -67,6 +67,10 @@ class ReplayApp(WindowApp):
         text = f"Move {self.position}/{total}: {point}"
         if self.position == total and record.result != "unfinished":
             text += " · " + result_sentence(
-                record.result, record.reason, record.black, record.white
+                record.result,
+                record.reason,
+                record.black,
+                record.white,
+                win_length=record.config.win_length,
             )
         return board, text

@@ -161,7 +161,12 @@ class GameSession:
         result, reason = self.result()
         if result != "unfinished":
             return result_sentence(
-                result, reason, self.seats[BLACK].name, self.seats[WHITE].name
+                result,
+                reason,
+                self.seats[BLACK].name,
+                self.seats[WHITE].name,
+                moves=len(self.board.moves),
+                win_length=self.board.config.win_length,
             )
         color = COLOR_NAMES[self.board.to_move].capitalize()
         doing = "thinking…" if thinking else "to move"

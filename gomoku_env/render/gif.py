@@ -50,8 +50,14 @@ def final_caption(record: GameRecord) -> str | None:
     """The result and why, and the number of moves; None for an unfinished game."""
     if record.result == "unfinished":
         return None
-    sentence = result_sentence(record.result, record.reason, record.black, record.white)
-    return f"{sentence} after {len(record.moves)} moves"
+    return result_sentence(
+        record.result,
+        record.reason,
+        record.black,
+        record.white,
+        moves=len(record.moves),
+        win_length=record.config.win_length,
+    )
 
 
 def _import_pillow():

@@ -45,12 +45,18 @@ def draw_last_move(
 def draw_winning_line(
     surface: pygame.Surface, geometry: BoardGeometry, line: Sequence[int], theme: Theme
 ) -> None:
-    """A thick line through the winning stones and a ring around each of them."""
+    """A thick line from the first winning stone's centre to the last one's."""
     if not line:
         return
     width = max(3, geometry.cell_size // 8)
     start, end = geometry.point_center(line[0]), geometry.point_center(line[-1])
     pygame.draw.line(surface, theme.winning_line, start, end, width)
+
+
+def draw_winning_rings(
+    surface: pygame.Surface, geometry: BoardGeometry, line: Sequence[int], theme: Theme
+) -> None:
+    """A ring around the edge of each winning stone (it leaves the middle free)."""
     for action in line:
         center = geometry.point_center(action)
         pygame.draw.circle(

@@ -10,6 +10,8 @@ import pygame
 
 from gomoku_env.board import COLOR_NAMES, Board
 from gomoku_env.kernels import EMPTY
+from gomoku_env.notation import result_sentence
+from gomoku_env.records import result_of
 from gomoku_env.render.board_drawing import draw_stones, empty_board
 from gomoku_env.render.markers import (
     draw_forbidden,
@@ -17,6 +19,7 @@ from gomoku_env.render.markers import (
     draw_last_move,
     draw_move_numbers,
     draw_winning_line,
+    draw_winning_rings,
 )
 from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.style import RenderOptions
@@ -24,13 +27,16 @@ from gomoku_env.render.text import draw_caption
 
 
 def board_status(board: Board) -> str:
-    """A one-line status: who is to move, or the result and why."""
-    if board.winner != EMPTY:
-        name = COLOR_NAMES[int(board.winner)].capitalize()
-        length, moves = board.config.win_length, len(board.moves)
-        return f"{name} wins: {length} in a row after {moves} moves"
-    if board.is_full:
-        return "Draw: the board is full"
+    """A one-line status: who is to move, or the result and why in the words of the
+    GIF and the play window (:func:`~gomoku_env.notation.result_sentence`)."""
+    result, reason = result_of(board)
+    if result != "unfinished":
+        return result_sentence(
+            result,
+            reason,
+            moves=len(board.moves),
+            win_length=board.config.win_length,
+        )
     name = COLOR_NAMES[int(board.to_move)].capitalize()
     return f"{name} to move (move {len(board.moves) + 1})"
 
@@ -57,14 +63,21 @@ def _draw_position(
     heat = overlay.heat_for(board.size) if overlay is not None else None
     if heat is not None:
         draw_heatmap(surface, geometry, heat, theme)
+    line = board.winning_line()
+    if options.move_numbers:
+        # Under the stones, so that it crosses none of the winners' numbers.
+        draw_winning_line(surface, geometry, line, theme)
     stones = [(action, int(board.cells[action])) for action in board.moves]
     draw_stones(surface, geometry, stones, theme)
     draw_forbidden(surface, geometry, forbidden_points(board), theme)
     if options.move_numbers:
+        draw_winning_rings(surface, geometry, line, theme)
         draw_move_numbers(surface, geometry, board.moves, theme)
-    elif board.last_move is not None:
+        return
+    if board.last_move is not None:
         draw_last_move(surface, geometry, board.last_move, theme)
-    draw_winning_line(surface, geometry, board.winning_line(), theme)
+    draw_winning_line(surface, geometry, line, theme)
+    draw_winning_rings(surface, geometry, line, theme)
 
 
 def draw_scene(

@@ -56,7 +56,7 @@ def test_resign_ends_the_game_for_the_human_and_undo_takes_it_back():
     session.play(40)
     assert session.resign()
     assert session.is_over and session.result() == ("white", "resign")
-    assert session.status() == "White (random) wins by resignation"
+    assert session.status() == "White (random) wins by resignation after 1 move"
     with pytest.raises(IllegalMoveError, match="over"):
         session.play(41)
     assert not session.resign()

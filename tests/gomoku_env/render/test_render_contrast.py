@@ -71,6 +71,40 @@ def test_the_last_number_on_a_black_stone_is_drawn_in_its_colour():
     assert THEME.last_move not in colours
 
 
+def interleaved(blacks, whites):
+    return [move for pair in zip(blacks, whites, strict=False) for move in pair] + (
+        blacks[len(whites) :]
+    )
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        interleaved([20, 30, 40, 50, 60], [21, 31, 41, 51]),
+        interleaved([0, 20, 8, 62, 80], [37, 38, 39, 40, 41]),
+    ],
+    ids=["black wins on a diagonal", "white wins on a row"],
+)
+def test_the_winning_line_leaves_the_winners_numbers_readable(moves):
+    board = Board.from_moves(moves, GameConfig(9))
+    assert board.winner != 0
+    options = RenderOptions(cell_size=40, move_numbers=True)
+    picture = render_board(board, options=options)
+    geometry = options.geometry(9)
+    half = geometry.stone_radius // 2
+    # The line's red next to a number is under the contrast promised for numbers.
+    for stone in (THEME.black_stone, THEME.white_stone):
+        assert contrast(THEME.winning_line, stone) < WCAG_AA
+    for action in board.winning_line():
+        index = board.moves.index(action)
+        number = move_number_color(index % 2 == 0, index == len(moves) - 1, THEME)
+        x, y = geometry.point_center(action)
+        middle = picture[y - half : y + half, x - half : x + half].reshape(-1, 3)
+        colours = {tuple(int(channel) for channel in pixel) for pixel in middle}
+        assert number in colours
+        assert THEME.winning_line not in colours
+
+
 def test_caption_keeps_its_size_and_cuts_long_text(monkeypatch):
     drawn = []
     real_draw_text = caption_module.draw_text

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 import gomoku_env
+from gomoku_env import Board, GameConfig
 from gomoku_env.render import RenderOptions
+from gomoku_env.render.scene import board_status
 
 NO_PYGAME_SCRIPT = """
 import sys
@@ -78,3 +80,23 @@ def test_human_mode_opens_a_window_and_close_releases_it(monkeypatch):
 def test_unknown_render_mode_is_rejected():
     with pytest.raises(ValueError, match="'svg'"):
         gomoku_env.env(render_mode="svg")
+
+
+@pytest.mark.parametrize(
+    ("moves", "config", "status"),
+    [
+        ([0, 80], GameConfig(9), "Black to move (move 3)"),
+        (
+            [0, 80, 1, 79, 2, 78, 3, 77, 4],
+            GameConfig(9),
+            "Black wins by five in a row after 9 moves",
+        ),
+        (
+            [0, 80, 1, 62, 2, 44, 4, 26, 5, 8, 3],
+            GameConfig(9, 5, "renju"),
+            "White wins by black's forbidden overline after 11 moves",
+        ),
+    ],
+)
+def test_the_caption_says_whose_turn_or_how_the_game_ended(moves, config, status):
+    assert board_status(Board.from_moves(moves, config)) == status
