@@ -2,11 +2,11 @@
 
 The package exports the Agent protocol, the search :class:`~agents.budget.Budget` and
 the light agents (random, heuristic, alpha-beta); the others live in their subpackages
-(:mod:`agents.mcts`, :mod:`agents.alphazero`, :mod:`agents.gomocup`, :mod:`agents.sb3`).
-Spec names
-(``"mcts:simulations=200"``) are registered by :mod:`agents.specs` when it is imported,
-and :func:`agents.specs.make_agent` builds an agent from one. Agents play each other
-through the one game loop, :func:`agents.game.play_game`.
+(:mod:`agents.search.mcts`, :mod:`agents.alphazero`, :mod:`agents.gomocup`,
+:mod:`agents.sb3`). Spec names
+(``"mcts:simulations=200"``) are registered by :mod:`agents.specs.parse` when it is
+imported, and :func:`agents.specs.parse.make_agent` builds an agent from one. Agents
+play each other through the one game loop, :func:`agents.game.play_game`.
 """
 
 from agents.base import Agent, RandomAgent, TimedAgent, legal_actions

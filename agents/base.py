@@ -47,9 +47,9 @@ class AgentFailedError(RuntimeError):
     """An agent that was built fine but failed while starting or playing (an external
     engine that exited, refused a command or fell silent).
 
-    The spec itself was good, so :func:`agents.specs.make_agent` passes this error on
-    unchanged, and the game loop and the arena forfeit the agent's game with it as the
-    detail instead of refusing the match.
+    The spec itself was good, so :func:`agents.specs.parse.make_agent` passes this error
+    on unchanged, and the game loop and the arena forfeit the agent's game with it as
+    the detail instead of refusing the match.
     """
 
 

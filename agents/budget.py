@@ -1,6 +1,6 @@
 """The budget of one move's search: simulations, nodes or seconds, whichever ends first.
 
-The searching agents (:class:`agents.mcts.MCTSAgent`,
+The searching agents (:class:`agents.search.mcts.MCTSAgent`,
 :class:`agents.alphazero.agent.AlphaZeroAgent`,
 :class:`agents.classic.alphabeta.AlphaBetaAgent`) each take one :class:`Budget`, and the
 search loop that owns it enforces it; AlphaZero self-play counts its simulations in
@@ -24,7 +24,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from agents.options import bounded, check_fields
+from agents.specs.options import bounded, check_fields
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class Budget:
 
 
 MCTS_BUDGET = Budget(simulations=1000)
-""":class:`agents.mcts.MCTSAgent`'s budget unless one is given."""
+""":class:`agents.search.mcts.MCTSAgent`'s budget unless one is given."""
 ALPHAZERO_BUDGET = Budget(simulations=200)
 """:class:`agents.alphazero.agent.AlphaZeroAgent`'s budget unless one is given."""
 ALPHABETA_BUDGET = Budget(nodes=100_000)

@@ -2,8 +2,8 @@
 
 Everything that makes agents play each other goes through here: the arena's matches
 and ladder (:mod:`gomoku_apps.arena.runner`), AlphaZero's evaluation and the strength
-benchmarks (:mod:`agents.head_to_head`), and the play window, whose background thread asks
-agents for moves with :func:`choose_move`, the loop's per-move step.
+benchmarks (:mod:`agents.training.head_to_head`), and the play window, whose background
+thread asks agents for moves with :func:`choose_move`, the loop's per-move step.
 
 An agent forfeits (loses, and the outcome says so) when its ``reset`` or ``act``
 raises (``"crash"``; ``SystemExit`` and ``KeyboardInterrupt`` too, while a real Ctrl-C

@@ -10,13 +10,16 @@ every move the agent made (undiscounted: a game is short and only its result cou
 so each move's loss is REINFORCE with the value as baseline, plus the value's squared
 error and an entropy bonus. Every ``--batch-games`` games make one update.
 
-The network is :class:`agents.torch_policy.PolicyNetwork`, saved with
-:func:`agents.torch_policy.save_policy`, so the result plays anywhere an agent spec does::
+The network is :class:`agents.training.torch_policy.PolicyNetwork`, saved with
+:func:`agents.training.torch_policy.save_policy`, so the result plays anywhere an agent
+spec does::
 
     python examples/aec_selfplay.py                 # 9x9, the defaults below
-    gomoku arena 'python:agents.torch_policy:load_agent,path=runs/aec_selfplay/policy.pt' \\
+    gomoku arena \\
+        'python:agents.training.torch_policy:load_agent,path=runs/aec_selfplay/policy.pt' \\
         heuristic --board-size 9 --games 20
-    gomoku rate 'python:agents.torch_policy:load_agent,path=runs/aec_selfplay/policy.pt' \\
+    gomoku rate \\
+        'python:agents.training.torch_policy:load_agent,path=runs/aec_selfplay/policy.pt' \\
         --board-size 9 --margin 100
 
 Torch runs one thread (``--threads``): the batches are single positions, and more
@@ -35,12 +38,12 @@ import torch
 from torch.distributions import Categorical
 
 import gomoku_env
-from agents.flags import parse_dataclass
-from agents.head_to_head import play_match
-from agents.options import bounded, check_fields
-from agents.run_budget import RunBudget
-from agents.specs import make_agent
-from agents.torch_policy import (
+from agents.specs.flags import parse_dataclass
+from agents.specs.options import bounded, check_fields
+from agents.specs.parse import make_agent
+from agents.training.head_to_head import play_match
+from agents.training.run_budget import RunBudget
+from agents.training.torch_policy import (
     NetworkAgent,
     PolicyNetwork,
     PolicyShape,
@@ -52,7 +55,8 @@ from agents.torch_policy import (
 @dataclass(frozen=True)
 class Args:
     """Every setting of the run, with its default; each field is a command-line flag
-    (``--board-size 9``) with its docstring as help (:func:`agents.flags.parse_dataclass`)."""
+    (``--board-size 9``) with its docstring as help
+    (:func:`agents.specs.flags.parse_dataclass`)."""
 
     seed: int = 0
     """seeds torch, the games and the evaluation"""
@@ -87,7 +91,7 @@ class Args:
     """also stop once training has used this many CPU hours; none: no limit"""
     checkpoints: int = bounded(0, minimum=0, maximum=1000)
     """policies saved along the run in OUT, evenly spaced in the budget, listed in
-    OUT/checkpoints.csv (:class:`agents.run_budget.RunBudget`); 0: none"""
+    OUT/checkpoints.csv (:class:`agents.training.run_budget.RunBudget`); 0: none"""
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -3,17 +3,18 @@ and a game between the strongest agents written as a GIF and a game record.
 
 1. The RL loop: one step of the compiled vector env, showing the observation planes,
    the action mask and a reward.
-2. Learning: a small policy network (:class:`agents.torch_policy.PolicyNetwork`)
-   trained by advantage actor-critic on 64 games of 6×6 four-in-a-row against
-   ``random``, its win rate printed as it rises (about half at the start).
+2. Learning: a small policy network
+   (:class:`agents.training.torch_policy.PolicyNetwork`) trained by advantage
+   actor-critic on 64 games of 6×6 four-in-a-row against ``random``, its win rate
+   printed as it rises (about half at the start).
 3. A game between the strongest baselines, printed and drawn to ``out/demo.gif``.
 
-Run with ``make demo``. The players are agent specs (see ``agents/specs.py``), named by
-the one constant PLAYERS: change it to pit other agents against each other. AlphaZero
-(the shipped 15×15 network, its search with VCF checks) tops both reference ladders
-(docs/ladder-9x9.md, docs/ladder-15x15.md). Both search 200 simulations a move (about
-0.3 s here), a work budget: the same seed plays the same game on any machine and under
-any load, which a clock would not. The first run also compiles the search kernels
+Run with ``make demo``. The players are agent specs (see ``agents/specs/parse.py``),
+named by the one constant PLAYERS: change it to pit other agents against each other.
+AlphaZero (the shipped 15×15 network, its search with VCF checks) tops both reference
+ladders (docs/ladder-9x9.md, docs/ladder-15x15.md). Both search 200 simulations a move
+(about 0.3 s here), a work budget: the same seed plays the same game on any machine and
+under any load, which a clock would not. The first run also compiles the search kernels
 (under a minute) and caches them.
 """
 
@@ -27,8 +28,8 @@ import numpy as np
 import torch
 
 import gomoku_env
-from agents.specs import make_agent
-from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores
+from agents.specs.parse import make_agent
+from agents.training.torch_policy import PolicyNetwork, PolicyShape, mask_scores
 from gomoku_env.records import GameRecord
 from gomoku_env.render import RenderOptions, save_gif
 from gomoku_env.render.gif import final_caption

@@ -13,7 +13,8 @@ policy mapping gives the learner black or white at random, per episode.
 
 Checks and output as in the other library examples (docs/rl-libraries.md): an
 ``IllegalActionCounter`` under RLlib's wrapper, the network saved and played against
-random through the agent spec (:func:`agents.example_runs.evaluate_policy_file`).
+random through the agent spec
+(:func:`agents.training.example_runs.evaluate_policy_file`).
 """
 
 from __future__ import annotations
@@ -36,14 +37,19 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env
 
 import gomoku_env
-from agents.example_runs import (
+from agents.specs.flags import parse_dataclass
+from agents.training.example_runs import (
     ExampleArgs,
     RunResult,
     evaluate_policy_file,
     run_budget,
 )
-from agents.flags import parse_dataclass
-from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores, save_policy
+from agents.training.torch_policy import (
+    PolicyNetwork,
+    PolicyShape,
+    mask_scores,
+    save_policy,
+)
 from gomoku_env.action_counter import IllegalActionCounter
 
 

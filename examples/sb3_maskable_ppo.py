@@ -4,8 +4,9 @@ A single file to read top to bottom (CleanRL style). Needs the ``sb3`` extra:
 ``pip install -e '.[sb3]'``. Run ``python examples/sb3_maskable_ppo.py --help``.
 
 0. With ``--teacher-games N``: a warm start, supervised steps on the heuristic's moves
-   in N games it plays against itself (the PPO recipe's, :mod:`agents.teacher_games`).
-   Off by default; docs/zoo.md measures what it changes.
+   in N games it plays against itself (the PPO recipe's,
+   :mod:`agents.training.teacher_games`). Off by default; docs/zoo.md measures what it
+   changes.
 1. Against the random opponent until the greedy policy wins ``target_win_rate`` of its
    evaluation games (the steps and minutes this takes are printed).
 2. Against the pattern heuristic, when an agent named "heuristic" is registered.
@@ -20,7 +21,8 @@ the learning curve as CSV and PNG (:class:`gomoku_apps.arena.learning_curve.Lear
 ``--cpu-hours H`` ends training once it has used H CPU hours. Both together make the
 recipe of docs/rl-libraries.md ("beat the heuristic within 2 CPU-hours"). ``--steps N``
 caps the env steps of all phases together, and ``--checkpoints K`` saves K models
-along that budget (``agents.run_budget.RunBudget``): the zoo's runs (docs/zoo.md).
+along that budget (``agents.training.run_budget.RunBudget``): the zoo's runs
+(docs/zoo.md).
 
 The model is saved, evaluated, and wrapped as an Agent that plays a full game in the
 PettingZoo AEC env. The same wrapper puts it in the arena or the GUI through the agent
@@ -39,9 +41,6 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 import gomoku_env
-from agents.flags import parse_dataclass
-from agents.head_to_head import play_match
-from agents.options import bounded, check_fields
 from agents.sb3 import (
     BudgetCallback,
     GomokuCNN,
@@ -54,8 +53,11 @@ from agents.sb3 import (
     win_rate,
     zip_budget,
 )
-from agents.specs import make_agent, registered_names
-from agents.teacher_games import TeacherGamesConfig, teacher_games
+from agents.specs.flags import parse_dataclass
+from agents.specs.options import bounded, check_fields
+from agents.specs.parse import make_agent, registered_names
+from agents.training.head_to_head import play_match
+from agents.training.teacher_games import TeacherGamesConfig, teacher_games
 from gomoku_apps.arena.learning_curve import LearningCurve
 from gomoku_env.config import GameConfig
 from gomoku_env.files import write_atomically
@@ -120,7 +122,8 @@ class Args:
     phases' own steps)"""
     checkpoints: int = bounded(0, minimum=0, maximum=1000)
     """models saved along the run beside --model-path, evenly spaced in the budget and
-    listed in checkpoints.csv there (:class:`agents.run_budget.RunBudget`); 0: none"""
+    listed in checkpoints.csv there (:class:`agents.training.run_budget.RunBudget`);
+    0: none"""
     curve_every: int = 0
     """env steps between learning-curve evaluations (0: no curve)"""
     curve_games: int = 20

@@ -18,7 +18,8 @@ opponent's position.
 
 Checks and output as in the other library examples (docs/rl-libraries.md): an
 ``IllegalActionCounter`` under Tianshou's wrapper, the network saved and played against
-random through the agent spec (:func:`agents.example_runs.evaluate_policy_file`).
+random through the agent spec
+(:func:`agents.training.example_runs.evaluate_policy_file`).
 """
 
 from __future__ import annotations
@@ -40,14 +41,14 @@ from tianshou.env import DummyVectorEnv, PettingZooEnv
 from tianshou.utils.torch_utils import policy_within_training_step, torch_train_mode
 
 import gomoku_env
-from agents.example_runs import (
+from agents.specs.flags import parse_dataclass
+from agents.training.example_runs import (
     ExampleArgs,
     RunResult,
     evaluate_policy_file,
     run_budget,
 )
-from agents.flags import parse_dataclass
-from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
+from agents.training.torch_policy import PolicyNetwork, PolicyShape, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
 
 

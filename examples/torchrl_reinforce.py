@@ -17,7 +17,8 @@ left to the end, minus the network's value estimate.
 
 Checks and output as in the other library examples (docs/rl-libraries.md): an
 ``IllegalActionCounter`` under TorchRL's wrapper, the network saved and played against
-random through the agent spec (:func:`agents.example_runs.evaluate_policy_file`).
+random through the agent spec
+(:func:`agents.training.example_runs.evaluate_policy_file`).
 """
 
 from __future__ import annotations
@@ -33,14 +34,19 @@ from torchrl.collectors import Collector
 from torchrl.envs import PettingZooWrapper
 
 import gomoku_env
-from agents.example_runs import (
+from agents.specs.flags import parse_dataclass
+from agents.training.example_runs import (
     ExampleArgs,
     RunResult,
     evaluate_policy_file,
     run_budget,
 )
-from agents.flags import parse_dataclass
-from agents.torch_policy import PolicyNetwork, PolicyShape, mask_scores, save_policy
+from agents.training.torch_policy import (
+    PolicyNetwork,
+    PolicyShape,
+    mask_scores,
+    save_policy,
+)
 from gomoku_env.action_counter import IllegalActionCounter
 
 PLAYERS = ("black_0", "white_0")

@@ -7,8 +7,8 @@ string such as ``"random"`` or ``"mcts:simulations=200"``.
 
 The env layer sits below the agents and imports none of them. A spec string is handed to
 the resolvers registered under the entry-point group ``gomoku_env.agent_specs``
-(this distribution's pyproject.toml registers ``agents.specs.make_agent``), which builds
-the opponent.
+(this distribution's pyproject.toml registers ``agents.specs.parse.make_agent``), which
+builds the opponent.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_apps.arena.match import pair_tasks
 from gomoku_apps.arena.openings import Opening, candidate_openings, describe
 from gomoku_apps.arena.runner import run_tasks

@@ -122,7 +122,7 @@ def main(argv: list[str]) -> int:
     from agents.alphazero.trainer import TrainingRun
     from agents.alphazero.training_config import TrainingConfig
     from agents.executors import open_executor
-    from agents.flags import flag_values
+    from agents.specs.flags import flag_values
     from gomoku_apps.cli.main import build_parser
     from gomoku_apps.cli.train_alphazero import (
         AlphaZeroRunOptions,

@@ -38,8 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # a script run from anywhere imports this checkout
 
-from agents.head_to_head import play_match  # noqa: E402
-from agents.specs import make_agent  # noqa: E402
+from agents.specs.parse import make_agent  # noqa: E402
+from agents.training.head_to_head import play_match  # noqa: E402
 from gomoku_env.config import GameConfig  # noqa: E402
 from gomoku_env.files import write_text_atomically  # noqa: E402
 from scripts.zoo_files import (  # noqa: E402

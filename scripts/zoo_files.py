@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.run_budget import CHECKPOINTS_FILE, read_checkpoint_rows
+from agents.training.run_budget import CHECKPOINTS_FILE, read_checkpoint_rows
 from gomoku_env.files import read_text_file
 
 RUN_FILE, EVALUATION_FILE = "zoo-run.json", "zoo-evaluation.json"

@@ -34,7 +34,7 @@ TINY = Budget(board_size=6, win_length=4, learner_steps=256, hours=0.003, checkp
 """The CI's budget: seconds a route (the examples end at their steps, AlphaZero at its
 11 seconds)."""
 
-TORCH_POLICY = "python:agents.torch_policy:load_agent,path={path}"
+TORCH_POLICY = "python:agents.training.torch_policy:load_agent,path={path}"
 
 
 @dataclass(frozen=True)

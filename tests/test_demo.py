@@ -5,7 +5,7 @@ import importlib.util
 
 from PIL import Image
 
-from agents.specs import parse_spec
+from agents.specs.parse import parse_spec
 from tests.docs_examples import ROOT
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import specs
+from agents.specs import parse as specs
 from gomoku_apps.cli.main import SUBCOMMANDS
 
 ROOT = Path(__file__).resolve().parents[1]

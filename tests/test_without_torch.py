@@ -37,7 +37,7 @@ def test_envs_and_non_network_agents_play_without_torch():
         import gymnasium
         import gomoku_env
         from agents.game import play_game
-        from agents.specs import make_agent
+        from agents.specs.parse import make_agent
 
         config = gomoku_env.GameConfig(board_size=9)
         specs = ["random", "heuristic", "alphabeta:depth=2,time=none",
@@ -76,7 +76,7 @@ def test_network_agents_without_torch_name_the_extra(spec, purpose, extra):
     result = run_without_torch(
         f"""
         import gomoku_env
-        from agents.specs import make_agent
+        from agents.specs.parse import make_agent
 
         try:
             make_agent({spec!r}, gomoku_env.GameConfig(board_size=9))

@@ -1,6 +1,6 @@
 """AlphaZeroAgent: the shared search core guided by a trained policy-value network.
 
-It is :class:`agents.mcts.MCTSAgent` given a
+It is :class:`agents.search.mcts.MCTSAgent` given a
 :class:`agents.alphazero.evaluator.NetworkEvaluator` (so PUCT with the network's priors
 and values in place of rollouts) and its own defaults (:data:`agents.budget.ALPHAZERO_BUDGET` and
 :data:`agents.search.ALPHAZERO_PRESET`), so it shares everything else:
@@ -36,8 +36,8 @@ from agents.alphazero.evaluator import NetworkEvaluator, configure_threads
 from agents.alphazero.network import PolicyValueNet
 from agents.base import warn_if_other_rules
 from agents.budget import ALPHAZERO_BUDGET, TREE_SEARCH_LIMITS, Budget
-from agents.mcts import MCTSAgent
 from agents.search import ALPHAZERO_PRESET, SearchOptions
+from agents.search.mcts import MCTSAgent
 from gomoku_env.config import GameConfig
 
 CACHE_SIZE = 4_096

@@ -26,7 +26,11 @@ import torch
 
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import NetworkConfig
-from agents.torch_policy import BundledWeights, load_checked_state, load_failure
+from agents.training.torch_policy import (
+    BundledWeights,
+    load_checked_state,
+    load_failure,
+)
 from gomoku_env.files import (
     WEIGHTS_LIMIT,
     check_inflated_size,
@@ -168,7 +172,7 @@ def load_weights(
     network: PolicyValueNet, state_dict: Any, path: str | os.PathLike[str]
 ) -> None:
     """Load ``state_dict`` into ``network``; a clear error when it does not fit
-    (:func:`agents.torch_policy.load_checked_state`)."""
+    (:func:`agents.training.torch_policy.load_checked_state`)."""
     described = f"a network of {network.config}"
     load_checked_state(network, state_dict, str(path), CheckpointError, described)
 

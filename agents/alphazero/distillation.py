@@ -1,10 +1,10 @@
 """Distillation: a new AlphaZero network learns the teacher games before self-play.
 
-The games and their labels come from :mod:`agents.teacher_games` (the same games PPO
-warm-starts on); here every position becomes a replay sample whose policy target is
-the teacher's move (one-hot) and whose value target is the game's result for the side
-to move, and the learner takes ``steps`` gradient steps on them. The network learns
-in minutes what five in a row means, and self-play improves on it from there.
+The games and their labels come from :mod:`agents.training.teacher_games` (the same
+games PPO warm-starts on); here every position becomes a replay sample whose policy
+target is the teacher's move (one-hot) and whose value target is the game's result for
+the side to move, and the learner takes ``steps`` gradient steps on them. The network
+learns in minutes what five in a row means, and self-play improves on it from there.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 from agents.alphazero.learner import Learner, LossTerms
 from agents.alphazero.replay import Batch, ReplayBuffer
 from agents.alphazero.training_config import DistillationConfig
-from agents.teacher_games import TeacherPositions, teacher_games
+from agents.training.teacher_games import TeacherPositions, teacher_games
 from gomoku_env.config import GameConfig
 
 

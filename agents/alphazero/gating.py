@@ -13,8 +13,8 @@ from agents.alphazero.agent import AlphaZeroAgent
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.training_config import TrainingConfig
 from agents.budget import Budget
-from agents.head_to_head import play_match
-from agents.specs import make_agent, registered_names
+from agents.specs.parse import make_agent, registered_names
+from agents.training.head_to_head import play_match
 
 EVALUATION_OPENING_STONES = 2
 

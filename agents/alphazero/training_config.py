@@ -3,7 +3,7 @@
 The network's shape, the optimiser, self-play and the run itself are fields of the
 dataclasses here (type, default, range, meaning), from which ``gomoku train`` makes
 its flags. Others are declared where they are used and gathered here: the teacher
-games' (:class:`agents.teacher_games.TeacherGamesConfig`), the game's
+games' (:class:`agents.training.teacher_games.TeacherGamesConfig`), the game's
 (:class:`gomoku_env.config.GameConfig`) and self-play's search settings, the agents'
 own :class:`agents.search.SearchOptions` (the preset
 :data:`agents.search.SELF_PLAY_PRESET`). This module needs no torch.
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
-from agents.options import bounded, check_fields
 from agents.search.settings import SELF_PLAY_PRESET, SearchOptions
-from agents.teacher_games import TeacherGamesConfig
+from agents.specs.options import bounded, check_fields
+from agents.training.teacher_games import TeacherGamesConfig
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import PLANE_COUNT
 

@@ -29,7 +29,6 @@ from agents.classic.reports import (
     pattern_state,
     position_of,
 )
-from agents.options import bounded, check_fields
 from agents.patterns.pattern_state import COUNT_FIVES, PatternState
 from agents.patterns.threats import (
     ROOT_VCF_NODES,
@@ -38,6 +37,7 @@ from agents.patterns.threats import (
     refuting_moves,
     side_of,
 )
+from agents.specs.options import bounded, check_fields
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import centre_point, other_color

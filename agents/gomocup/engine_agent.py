@@ -14,7 +14,7 @@ loop how to score them (their ``forfeit_reason``): an engine that stays silent f
 on time (``timeout``), one that answers a point off the board or on a stone plays an
 ``illegal_move``; anything else (a refusal, an unreadable answer, an exit) is a crash.
 
-Spec: ``"engine:PATH,time=1.0"`` (see :func:`agents.specs.make_agent`).
+Spec: ``"engine:PATH,time=1.0"`` (see :func:`agents.specs.parse.make_agent`).
 """
 
 from __future__ import annotations

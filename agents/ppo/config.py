@@ -2,16 +2,16 @@
 
 ``gomoku train ppo`` makes one flag of each field (in the group its ``flag`` names),
 the help from the docstring under it; the teacher games are the fields of
-:class:`agents.teacher_games.TeacherGamesConfig` (``--teacher-*``), as for AlphaZero,
-with this recipe's own preset. This module needs no torch.
+:class:`agents.training.teacher_games.TeacherGamesConfig` (``--teacher-*``), as for
+AlphaZero, with this recipe's own preset. This module needs no torch.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agents.options import bounded, check_fields
-from agents.teacher_games import TeacherGamesConfig
+from agents.specs.options import bounded, check_fields
+from agents.training.teacher_games import TeacherGamesConfig
 from gomoku_env.config import GameConfig, Rule
 
 TEACHER_PRESET = TeacherGamesConfig(

@@ -2,16 +2,16 @@
 
 ``weights`` names a shipped policy (``"9x9"``, the file ``agents/ppo/weights/9x9.pt``)
 or a ``policy.pt`` that ``gomoku train ppo`` wrote. The file is read with
-``torch.load(weights_only=True)`` (:func:`agents.torch_policy.load_policy`), so it cannot
-run code. The agent plays the legal point the network scores highest: no search, no
-randomness, the same move for the same position.
+``torch.load(weights_only=True)`` (:func:`agents.training.torch_policy.load_policy`), so
+it cannot run code. The agent plays the legal point the network scores highest: no
+search, no randomness, the same move for the same position.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from agents.torch_policy import BundledWeights, NetworkAgent, load_policy
+from agents.training.torch_policy import BundledWeights, NetworkAgent, load_policy
 from gomoku_env.config import GameConfig
 
 WEIGHTS = BundledWeights(Path(__file__).parent / "weights", "PPO policy")

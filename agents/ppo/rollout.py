@@ -17,7 +17,7 @@ from torch.nn import functional
 
 from agents.classic.heuristic import HeuristicAgent
 from agents.ppo.config import PPOConfig
-from agents.torch_policy import PolicyNetwork, mask_scores
+from agents.training.torch_policy import PolicyNetwork, mask_scores
 from gomoku_env.config import GameConfig
 from gomoku_env.vector_env import GomokuVectorEnv
 

@@ -6,7 +6,8 @@ arena's opening book:
 
 1. **Warm start** (:mod:`agents.ppo.warm_start`, ``teacher.games`` > 0): supervised
    steps on the teacher games that AlphaZero distils too
-   (:mod:`agents.teacher_games`); the network then plays about as well as its teacher.
+   (:mod:`agents.training.teacher_games`); the network then plays about as well as its
+   teacher.
 2. **PPO** against the heuristic (:mod:`agents.ppo.rollout`): clipped surrogate,
    generalised advantage estimation, an entropy bonus, rewards +1/-1/0 at the end of
    a game. A curriculum keeps the reward informative: a share of the opponent's moves
@@ -18,9 +19,9 @@ process's CPU time for training, evaluations left out). The folder holds
 ``checkpoint.pt`` (network, optimiser, counters; written atomically after the warm
 start and every ``checkpoint_every`` steps, so the same run resumes where a stopped one
 left off), the policy at each of those steps as ``policy-<env steps>.pt``, listed in
-``checkpoints.csv`` (:mod:`agents.run_budget`: for a learning curve measured
-afterwards), and the final ``policy.pt`` (:func:`agents.torch_policy.save_policy`,
-with the recipe in its metadata).
+``checkpoints.csv`` (:mod:`agents.training.run_budget`: for a learning curve measured
+afterwards), and the final ``policy.pt``
+(:func:`agents.training.torch_policy.save_policy`, with the recipe in its metadata).
 """
 
 from __future__ import annotations
@@ -37,13 +38,13 @@ import torch
 from agents.ppo.config import PPOConfig
 from agents.ppo.rollout import NoisyHeuristic, collect, ppo_update
 from agents.ppo.warm_start import warm_start
-from agents.run_budget import (
+from agents.training.run_budget import (
     CHECKPOINTS_FILE,
     checkpoint_row,
     read_checkpoint_rows,
     write_checkpoint_rows,
 )
-from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
+from agents.training.torch_policy import PolicyNetwork, PolicyShape, save_policy
 from gomoku_env.files import WEIGHTS_LIMIT, check_regular_file, write_atomically
 from gomoku_env.vector_env import GomokuVectorEnv
 

@@ -1,8 +1,8 @@
 """PPO's warm start: supervised steps on the teacher games before PPO.
 
-The positions are :mod:`agents.teacher_games`' (the games AlphaZero distils too); the
-policy target of each is the uniform choice among the teacher's best points (the
-heuristic's top score: it plays one of them at random, so its ties do not read as
+The positions are :mod:`agents.training.teacher_games`' (the games AlphaZero distils
+too); the policy target of each is the uniform choice among the teacher's best points
+(the heuristic's top score: it plays one of them at random, so its ties do not read as
 noise), the value target the game's result. Steps run under random board symmetries.
 """
 
@@ -13,8 +13,8 @@ import torch
 from torch.nn import functional
 
 from agents.ppo.config import PPOConfig
-from agents.teacher_games import teacher_games
-from agents.torch_policy import PolicyNetwork, mask_scores
+from agents.training.teacher_games import teacher_games
+from agents.training.torch_policy import PolicyNetwork, mask_scores
 from gomoku_env.board import symmetry_permutations
 
 

@@ -2,8 +2,8 @@
 
 :func:`win_rate` plays the greedy policy through a Gymnasium env; :class:`TargetWinRate`
 stops a phase once that rate reaches a target; :class:`BudgetCallback` saves the
-checkpoints of a :class:`~agents.run_budget.RunBudget` and stops once it is spent, and
-:func:`zip_budget` makes that budget with model zips as its checkpoints.
+checkpoints of a :class:`~agents.training.run_budget.RunBudget` and stops once it is
+spent, and :func:`zip_budget` makes that budget with model zips as its checkpoints.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import gymnasium
 from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.run_budget import RunBudget
+from agents.training.run_budget import RunBudget
 from gomoku_env.files import write_atomically
 
 

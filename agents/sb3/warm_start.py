@@ -3,8 +3,8 @@
 A policy from random weights never beats the heuristic, so training against it
 teaches nothing (every game lost, the same reward); one that starts from the
 heuristic's moves wins some games there and has something to learn from. The
-positions are :mod:`agents.teacher_games`'; the targets are those of PPO's own warm
-start (:mod:`agents.ppo.warm_start`): the uniform choice among the teacher's best
+positions are :mod:`agents.training.teacher_games`'; the targets are those of PPO's own
+warm start (:mod:`agents.ppo.warm_start`): the uniform choice among the teacher's best
 points, and the game's result for the value.
 """
 
@@ -14,7 +14,7 @@ import torch
 from stable_baselines3.common.policies import ActorCriticPolicy
 from torch.nn import functional
 
-from agents.teacher_games import TeacherPositions
+from agents.training.teacher_games import TeacherPositions
 
 MASKED_SCORE = -1e30
 """The score of an illegal point: no probability after the softmax."""

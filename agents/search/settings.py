@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from agents.options import bounded, check_fields, quoted
+from agents.specs.options import bounded, check_fields, quoted
 from gomoku_env.config import GameConfig
 
 FORMULAS = ("uct", "puct")
@@ -99,7 +99,7 @@ class SearchOptions:
 
 
 MCTS_PRESET = SearchOptions()
-""":class:`agents.mcts.MCTSAgent`'s defaults: the base options."""
+""":class:`agents.search.mcts.MCTSAgent`'s defaults: the base options."""
 ALPHAZERO_PRESET = replace(
     MCTS_PRESET,
     exploration=1.5,

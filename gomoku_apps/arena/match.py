@@ -26,7 +26,7 @@ from pathlib import Path
 from agents.base import AgentFailedError
 from agents.executors import Executor
 from agents.executors.ray_cluster import import_ray
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_apps.arena.openings import Opening, load_openings, shuffled
 from gomoku_apps.arena.records import prepare_records_dir, write_records
 from gomoku_apps.arena.results import (

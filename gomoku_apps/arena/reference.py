@@ -35,7 +35,7 @@ from importlib import resources
 from pathlib import Path
 
 from agents.budget import Budget
-from agents.specs import make_agent, parse_spec
+from agents.specs.parse import make_agent, parse_spec
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.files import read_text_file
 

@@ -29,7 +29,7 @@ from agents.game import (
     forfeit_reason,
     play_game,
 )
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
 
@@ -102,7 +102,7 @@ _AGENT_CACHE: dict[tuple[str, str, GameConfig], Agent] = {}
 
 def _agent(name: str, spec: str, config: GameConfig) -> Agent:
     """The agent of ``spec`` for this process, built once; an agent that can warm up
-    (compile its kernels: :meth:`agents.mcts.MCTSAgent.warm_up`) does so now, so
+    (compile its kernels: :meth:`agents.search.mcts.MCTSAgent.warm_up`) does so now, so
     that compiling is not counted as thinking time in its first game."""
     key = (name, spec, config)
     if key not in _AGENT_CACHE:

@@ -24,7 +24,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     """Print the agents' options; an unknown name is an error naming the nearest."""
-    from agents import specs
+    from agents.specs import parse as specs
 
     names = specs.registered_names()
     if arguments.name is not None:
@@ -37,7 +37,7 @@ def run(arguments: argparse.Namespace) -> int:
 
 def agent_text(name: str) -> str:
     """One agent's entry: its usage line, then one line per option."""
-    from agents import specs
+    from agents.specs import parse as specs
 
     lines = [specs.usage(name)]
     try:

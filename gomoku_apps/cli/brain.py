@@ -43,7 +43,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     """Check the spec, then write the launcher or serve the protocol until END."""
-    from agents.specs import check_spec, make_agent
+    from agents.specs.parse import check_spec, make_agent
     from gomoku_apps.brain.brain import Brain, run_brain
     from gomoku_env import __version__
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from agents.base import warm_up
-from agents.specs import make_agent, registered_names
+from agents.specs.parse import make_agent, registered_names
 from gomoku_apps.cli.options import (
     add_drawing_arguments,
     add_rules_arguments,

@@ -22,8 +22,8 @@ from agents.alphazero.training_config import (
     budget_defaults,
 )
 from agents.budget import Budget
-from agents.flags import flag_values
-from agents.options import bounded
+from agents.specs.flags import flag_values
+from agents.specs.options import bounded
 from gomoku_apps.cli.options import add_ray_argument, add_rules_arguments
 from gomoku_apps.cli.training import (
     RunOptions,

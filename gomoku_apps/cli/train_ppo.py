@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.flags import flag_values
-from agents.options import bounded
 from agents.ppo.config import TEACHER_PRESET, PPOConfig
-from agents.teacher_games import TeacherGamesConfig
+from agents.specs.flags import flag_values
+from agents.specs.options import bounded
+from agents.training.teacher_games import TeacherGamesConfig
 from gomoku_apps.cli import training
 from gomoku_apps.cli.options import add_rule_argument
 from gomoku_env.files import check_replaceable
@@ -97,7 +97,7 @@ def run_training(arguments: argparse.Namespace) -> int:
 def _train(config: Any, options: training.RunOptions, curve: Any, out: Path) -> int:
     """Train in the claimed folder ``out`` and print the closing lines."""
     from agents.ppo.training import RESULT_FILE, PPORun
-    from agents.torch_policy import NetworkAgent, save_policy
+    from agents.training.torch_policy import NetworkAgent, save_policy
 
     run = PPORun(config, out)
     state = "resuming" if run.resumed else "starting"
@@ -150,7 +150,7 @@ class CurvePoints:
         )
 
     def __call__(self, network: Any, state: Any) -> None:
-        from agents.torch_policy import save_policy
+        from agents.training.torch_policy import save_policy
 
         path = save_policy(
             self.out / "points" / f"{state.env_steps}.pt", network, self.config.game

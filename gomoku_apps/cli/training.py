@@ -22,7 +22,7 @@ try:
 except ImportError:  # Windows: runs are not locked there
     fcntl = None
 
-from agents.flags import add_flags
+from agents.specs.flags import add_flags
 
 BEFORE_AFTER_GAMES = 8
 """Games of the closing before/after match (colours alternate)."""
@@ -166,7 +166,7 @@ class TrainingProgress:
 def before_and_after(trained: Any, start: Any, game: Any, how: str) -> str:
     """A line saying how the trained agent scores against the one this invocation
     started from (``how`` says how they play): whether it learned, beyond the loss."""
-    from agents.head_to_head import play_match
+    from agents.training.head_to_head import play_match
 
     score = play_match(trained, start, game, BEFORE_AFTER_GAMES, seed=0)
     return (

@@ -38,7 +38,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from agents.specs import registered_names
+from agents.specs.parse import registered_names
 from gomoku_apps.gui.session import HUMAN
 from gomoku_apps.web import requests as parse
 from gomoku_apps.web.guard import Access, AccessGuard

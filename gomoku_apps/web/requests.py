@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents import specs
+from agents.specs import parse as specs
 from gomoku_apps.gui.session import HUMAN
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
@@ -189,7 +189,7 @@ def _seconds_field(data: dict, key: str, default: float, high: float) -> float:
 
 def check_spec(spec: object, policy: SpecPolicy) -> str:
     """``spec`` if it names a person or a registered agent in valid syntax with
-    options it declares (:func:`agents.specs.check_spec`) and what ``policy``
+    options it declares (:func:`agents.specs.parse.check_spec`) and what ``policy``
     allows; their ranges are checked when the agent is built (in its process). A
     weights file from the server's weights folder comes back as its full path."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 500:

@@ -27,7 +27,7 @@ import numpy as np
 
 from agents.base import warm_up
 from agents.game import AGENT_FAILURES, choose_move
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_apps.web.insight import final_insight, live_insight
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import board_from_observation

@@ -12,7 +12,7 @@ from agents.base import Agent, RandomAgent
 from agents.budget import Budget
 from agents.classic.alphabeta import AlphaBetaAgent
 from agents.classic.heuristic import HeuristicAgent
-from agents.mcts import MCTSAgent
+from agents.search.mcts import MCTSAgent
 from gomoku_env.config import GameConfig
 
 WITHOUT_A_GAME: dict[str, Callable[[], Agent]] = {

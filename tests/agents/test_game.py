@@ -16,7 +16,7 @@ from agents.game import (
     forfeit_outcome,
     play_game,
 )
-from agents.head_to_head import ForfeitError, MatchScore, play_match
+from agents.training.head_to_head import ForfeitError, MatchScore, play_match
 from gomoku_env import Board, GameConfig
 from tests.agents.faulty_agents import BadReset, Crashing, Hanging, Occupied, Slow
 

@@ -7,7 +7,7 @@ import pytest
 
 import gomoku_env
 from agents import Agent, RandomAgent
-from agents.specs import make_agent, parse_spec
+from agents.specs.parse import make_agent, parse_spec
 
 
 def play_game(seed: int, board_size: int = 7) -> list[int]:

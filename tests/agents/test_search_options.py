@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from agents import specs
 from agents.budget import (
     ALPHABETA_BUDGET,
     ALPHAZERO_BUDGET,
@@ -18,8 +17,6 @@ from agents.budget import (
     Budget,
     spec_budget,
 )
-from agents.mcts import SPEC_ALIASES
-from agents.options import field_docs
 from agents.search import (
     ALPHAZERO_PRESET,
     MCTS_PRESET,
@@ -28,6 +25,9 @@ from agents.search import (
     SearchTree,
     run_searches,
 )
+from agents.search.mcts import SPEC_ALIASES
+from agents.specs import parse as specs
+from agents.specs.options import field_docs
 from gomoku_env import Board, GameConfig
 
 ROOT = Path(__file__).resolve().parents[2]

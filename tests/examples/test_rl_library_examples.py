@@ -119,7 +119,7 @@ def test_the_aec_self_play_example_improves_over_its_start(tmp_path: Path) -> No
     """examples/aec_selfplay.py on 6x6 four in a row, 480 self-play games: its sampled
     policy scores about 0.5 against random before training and clearly more after;
     the saved policy plays as an agent spec."""
-    from agents.specs import make_agent
+    from agents.specs.parse import make_agent
     from gomoku_env import GameConfig
 
     example = load_example("aec_selfplay")
@@ -140,6 +140,8 @@ def test_the_aec_self_play_example_improves_over_its_start(tmp_path: Path) -> No
     assert steps[-1] == result["steps"]
     before, after = result["start sampled vs random"], result["sampled vs random"]
     assert before < 0.65 and after >= before + 0.15, result
-    spec = f"python:agents.torch_policy:load_agent,path={tmp_path / 'policy.pt'}"
+    spec = (
+        f"python:agents.training.torch_policy:load_agent,path={tmp_path / 'policy.pt'}"
+    )
     agent = make_agent(spec, GameConfig(6, 4))
     assert agent.network.shape == example.PolicyShape(32, 3, border=True)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
-from agents import registry
+from agents.specs import registry
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.gym_env import GomokuEnv
 from gomoku_env.notation import parse_moves
@@ -213,7 +213,7 @@ def test_spec_opponents_are_one_agent_per_game_reset_at_each_new_game(
 ) -> None:
     # The built-in agents registered first, so that the copy (undone after) holds
     # them: registered into the copy only, they would be gone for every later test.
-    importlib.import_module("agents.specs")
+    importlib.import_module("agents.specs.parse")
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     registry.register_agent("reset_counter", ResetCounter)
     ResetCounter.instances.clear()

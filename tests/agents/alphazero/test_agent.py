@@ -15,9 +15,9 @@ from agents.alphazero.checkpoint import resolve_weights, save_network
 from agents.alphazero.evaluator import NetworkEvaluator
 from agents.alphazero.network import PolicyValueNet
 from agents.budget import Budget
-from agents.mcts import MCTSAgent
 from agents.search import ALPHAZERO_PRESET
-from agents.specs import make_agent
+from agents.search.mcts import MCTSAgent
+from agents.specs.parse import make_agent
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import board_from_stones
 from tests.agents.alphazero.test_network import TINY
@@ -144,7 +144,7 @@ def test_a_network_under_rules_it_was_not_trained_for_is_warned_about():
     import warnings
 
     from agents.base import OtherRulesWarning
-    from agents.specs import make_agent
+    from agents.specs.parse import make_agent
     from gomoku_env import GameConfig
 
     with pytest.warns(OtherRulesWarning, match=r"board size 15 \(here 19\)"):
@@ -166,7 +166,7 @@ def test_a_game_s_moves_do_not_depend_on_the_games_played_before() -> None:
     batched together: the same seed could play other moves after other games (or in
     another arena worker). The cache is emptied with each reset."""
     from agents.game import play_game
-    from agents.specs import make_agent
+    from agents.specs.parse import make_agent
     from gomoku_env import GameConfig
 
     config = GameConfig(board_size=9)

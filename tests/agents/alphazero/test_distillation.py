@@ -17,7 +17,7 @@ from agents.alphazero.replay import Batch
 from agents.alphazero.training_config import DistillationConfig, LearnerConfig
 from agents.classic.reports import pattern_state
 from agents.patterns.threats import find_vcf
-from agents.teacher_games import search_labels, teacher_games
+from agents.training.teacher_games import search_labels, teacher_games
 from gomoku_env.config import GameConfig
 from gomoku_env.game_state import GameState
 from gomoku_env.planes import OPPONENT_STONES, OWN_STONES, board_from_stones

@@ -24,8 +24,8 @@ from agents.alphazero.training_config import (
     SelfPlayConfig,
     TrainingConfig,
 )
-from agents.head_to_head import play_match
 from agents.search import SELF_PLAY_PRESET
+from agents.training.head_to_head import play_match
 from gomoku_env.config import GameConfig
 
 GAME = GameConfig(6, 4)

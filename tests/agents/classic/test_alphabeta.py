@@ -13,7 +13,7 @@ from agents.budget import Budget
 from agents.classic import alphabeta_search as search
 from agents.classic.alphabeta import MAX_DEPTH, AlphaBetaAgent
 from agents.classic.reports import pattern_state
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_env import Board, GameConfig
 from tests.agents.helpers import board_from_diagram, play_in_env
 

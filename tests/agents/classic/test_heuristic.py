@@ -6,7 +6,7 @@ import pytest
 
 import gomoku_env
 from agents.classic.heuristic import HeuristicAgent
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_env import GameConfig
 from gomoku_env.kernels import centre_point
 from gomoku_env.notation import notation_to_action

@@ -18,7 +18,7 @@ from agents.gomocup import (
     EngineIllegalMoveError,
     EngineTimeoutError,
 )
-from agents.specs import make_agent, parse_spec
+from agents.specs.parse import make_agent, parse_spec
 from gomoku_env.config import GameConfig
 
 FAKE_ENGINE = str(Path(__file__).with_name("fake_engine.py"))

@@ -9,10 +9,10 @@ import pytest
 
 import gomoku_env
 from agents.base import RandomAgent
-from agents.head_to_head import play_match
 from agents.ppo.policy import WEIGHTS
-from agents.specs import make_agent
-from agents.torch_policy import PolicyNetwork, PolicyShape, save_policy
+from agents.specs.parse import make_agent
+from agents.training.head_to_head import play_match
+from agents.training.torch_policy import PolicyNetwork, PolicyShape, save_policy
 from gomoku_env.config import GameConfig
 from gomoku_env.game_state import GameState
 from gomoku_env.gym_env import GomokuEnv

@@ -12,14 +12,19 @@ import torch
 
 from agents.base import OtherRulesWarning, RandomAgent
 from agents.classic.heuristic import HeuristicAgent
-from agents.head_to_head import play_match
 from agents.ppo.config import TEACHER_PRESET, PPOConfig
 from agents.ppo.rollout import NoisyHeuristic, Rollout
 from agents.ppo.training import PPORun
 from agents.ppo.warm_start import symmetric_batch
-from agents.run_budget import read_checkpoint_rows
-from agents.teacher_games import TeacherGamesConfig, teacher_games
-from agents.torch_policy import NetworkAgent, PolicyNetwork, PolicyShape, load_policy
+from agents.training.head_to_head import play_match
+from agents.training.run_budget import read_checkpoint_rows
+from agents.training.teacher_games import TeacherGamesConfig, teacher_games
+from agents.training.torch_policy import (
+    NetworkAgent,
+    PolicyNetwork,
+    PolicyShape,
+    load_policy,
+)
 from gomoku_env.board import transform_action, transform_planes
 from gomoku_env.config import GameConfig, Rule
 

@@ -16,7 +16,7 @@ from agents.sb3 import (
     SelfPlayOpponent,
     load_agent,
 )
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_env.gym_env import GomokuEnv
 from gomoku_env.planes import OPPONENT_STONES, PLANE_COUNT
 from gomoku_env.sb3.vec_env import GomokuSB3VecEnv

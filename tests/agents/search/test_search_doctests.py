@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["agents.search", "agents.search.driver", "agents.mcts"]
+MODULES = ["agents.search", "agents.search.driver", "agents.search.mcts"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -17,7 +17,7 @@ MODULES = [
     "gomoku_apps.arena.reference",
     "gomoku_apps.arena.rate",
     "gomoku_apps.cli.parsing",
-    "agents.specs",
+    "agents.specs.parse",
 ]
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.python_agent import resolve_target
+from agents.specs.python_agent import resolve_target
 from gomoku_apps.arena import SPRT, Arena, SPRTDecision
 from gomoku_apps.arena.openings import describe
 from gomoku_apps.arena.report import format_match

@@ -11,7 +11,7 @@ import pytest
 from agents import RandomAgent
 from agents.game import play_game
 from agents.gomocup import EngineAgent, EngineError
-from agents.specs import make_agent, parse_spec
+from agents.specs.parse import make_agent, parse_spec
 from gomoku_apps.cli.brain import write_launcher
 from gomoku_env.config import GameConfig
 from gomoku_env.notation import parse_moves

@@ -126,7 +126,7 @@ def test_illegal_agent_moves_are_failures():
 @pytest.mark.parametrize("spec", ["mcts", "alphazero"])
 def test_search_agents_stop_within_the_turn_time(spec):
     """With ten million simulations, only the turn time can end the search."""
-    from agents.specs import make_agent
+    from agents.specs.parse import make_agent
 
     config = GameConfig(board_size=9)
     agent = make_agent(f"{spec}:simulations=10000000", config)

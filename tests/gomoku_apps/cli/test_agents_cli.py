@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents import specs
+from agents.specs import parse as specs
 from gomoku_apps.cli.main import main
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.specs import option_help, parse_spec
+from agents.specs.parse import option_help, parse_spec
 from gomoku_apps.cli.agents import agent_text
 from gomoku_apps.cli.main import SUBCOMMANDS, build_parser
 

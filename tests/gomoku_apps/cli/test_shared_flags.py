@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from agents.example_runs import ExampleArgs
-from agents.options import field_docs
+from agents.specs.options import field_docs
+from agents.training.example_runs import ExampleArgs
 from gomoku_apps.cli.main import build_parser
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -166,7 +166,7 @@ def test_an_examples_shared_flag_has_the_one_default_and_meaning(
 
 
 def test_train_ppo_takes_the_rule_and_the_old_size_spelling() -> None:
-    from agents.flags import flag_values
+    from agents.specs.flags import flag_values
     from gomoku_apps.cli.train_ppo import ppo_config
 
     arguments = build_parser().parse_args(

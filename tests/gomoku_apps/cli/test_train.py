@@ -21,8 +21,8 @@ from agents.alphazero.training_config import (
     SelfPlayConfig,
     TrainingConfig,
 )
-from agents.options import field_docs
-from agents.torch_policy import load_policy
+from agents.specs.options import field_docs
+from agents.training.torch_policy import load_policy
 from gomoku_apps.cli.main import build_parser, main
 from gomoku_apps.cli.train_alphazero import (
     AlphaZeroRunOptions,

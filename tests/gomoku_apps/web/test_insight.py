@@ -10,7 +10,7 @@ import pytest
 import gomoku_env
 from agents.classic.alphabeta_search import WIN_SCORE
 from agents.classic.reports import SearchReport
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_apps.web.insight import (
     describe_report,
     final_insight,

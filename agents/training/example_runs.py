@@ -2,12 +2,12 @@
 
 Each example (``examples/tianshou_dqn.py``, ``torchrl_reinforce.py``, ``rllib_ppo.py``)
 declares its arguments as a subclass of :class:`ExampleArgs` (the command line
-comes from the fields, :func:`agents.flags.parse_dataclass`), trains
-:class:`agents.torch_policy.PolicyNetwork` through its library, saves it, and
+comes from the fields, :func:`agents.specs.flags.parse_dataclass`), trains
+:class:`agents.training.torch_policy.PolicyNetwork` through its library, saves it, and
 then calls :func:`evaluate_policy_file`: the saved file is loaded back through the agent
-spec ``python:agents.torch_policy:load_agent,path=...`` (as the arena and the ladder load
-it) and plays ``random`` with both colours. The :class:`RunResult` it returns is what the
-example prints and what its test checks.
+spec ``python:agents.training.torch_policy:load_agent,path=...`` (as the arena and the
+ladder load it) and plays ``random`` with both colours. The :class:`RunResult` it
+returns is what the example prints and what its test checks.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.head_to_head import play_match
-from agents.options import bounded, check_fields
-from agents.run_budget import RunBudget
-from agents.specs import make_agent
-from agents.torch_policy import PolicyNetwork, save_policy
+from agents.specs.options import bounded, check_fields
+from agents.specs.parse import make_agent
+from agents.training.head_to_head import play_match
+from agents.training.run_budget import RunBudget
+from agents.training.torch_policy import PolicyNetwork, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
 from gomoku_env.config import GameConfig
 
@@ -47,7 +47,7 @@ class ExampleArgs:
     """also stop once this process has used this many CPU hours (none: steps only)"""
     checkpoints: int = bounded(0, minimum=0, maximum=1000)
     """networks saved along the run, evenly spaced in the budget
-    (:class:`agents.run_budget.RunBudget`); 0 for none"""
+    (:class:`agents.training.run_budget.RunBudget`); 0 for none"""
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -60,7 +60,8 @@ class ExampleArgs:
 
 def run_budget(args: ExampleArgs, trainer: str) -> RunBudget[PolicyNetwork]:
     """The budget of an example's run (its steps, CPU hours and checkpoints), saving
-    the network with :func:`agents.torch_policy.save_policy`, named by ``trainer``."""
+    the network with :func:`agents.training.torch_policy.save_policy`, named by
+    ``trainer``."""
     config = args.config
 
     def save(path: Path, network: PolicyNetwork) -> None:
@@ -101,7 +102,7 @@ def evaluate_policy_file(
 ) -> RunResult:
     """Play the saved policy against random in the arena; add up the env counters."""
     counters = list(counters)
-    spec = f"python:agents.torch_policy:load_agent,path={policy_path}"
+    spec = f"python:agents.training.torch_policy:load_agent,path={policy_path}"
     score = play_match(
         make_agent(spec, config),
         make_agent("random", config, seed=seed),

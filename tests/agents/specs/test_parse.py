@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from agents import RandomAgent, registry, specs
-from agents.specs import make_agent, parse_spec, register_agent
+from agents.specs.parse import make_agent, parse_spec, register_agent
 from gomoku_env import GameConfig
 
 
@@ -178,7 +178,7 @@ def test_python_importable_module():
 
 def test_building_an_agent_does_not_load_the_engine_client():
     code = (
-        "import sys; from agents.specs import make_agent; make_agent('random'); "
+        "import sys; from agents.specs.parse import make_agent; make_agent('random'); "
         "print('agents.gomocup.engine_agent' in sys.modules)"
     )
     loaded = subprocess.run(

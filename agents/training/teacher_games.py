@@ -27,7 +27,7 @@ import numpy as np
 
 from agents.classic.alphabeta import AlphaBetaAgent
 from agents.classic.heuristic import HeuristicAgent
-from agents.options import bounded, check_fields
+from agents.specs.options import bounded, check_fields
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.game_state import GameState

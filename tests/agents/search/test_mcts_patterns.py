@@ -6,10 +6,14 @@ import pytest
 
 from agents.base import RandomAgent
 from agents.search.pattern_evaluator import PatternEvaluator
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_env import GameConfig
 from tests.agents.match import match_wins, play_game
-from tests.agents.test_mcts_renju import DOUBLE_THREE, RENJU, double_three_position
+from tests.agents.search.test_mcts_renju import (
+    DOUBLE_THREE,
+    RENJU,
+    double_three_position,
+)
 
 NINE = GameConfig(board_size=9)
 

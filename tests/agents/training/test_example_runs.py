@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import gomoku_env
-from agents.example_runs import ExampleArgs, evaluate_policy_file, run_budget
-from agents.flags import parse_dataclass
-from agents.torch_policy import PolicyNetwork, load_policy, save_policy
+from agents.specs.flags import parse_dataclass
+from agents.training.example_runs import ExampleArgs, evaluate_policy_file, run_budget
+from agents.training.torch_policy import PolicyNetwork, load_policy, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
 
 

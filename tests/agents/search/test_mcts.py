@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-import agents.mcts
+import agents.search.mcts
 import gomoku_env
 from agents.budget import Budget
-from agents.mcts import MCTSAgent
 from agents.search import MCTS_PRESET
+from agents.search.mcts import MCTSAgent
 from agents.search.pattern_evaluator import PatternEvaluator
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_env import Board, GameConfig
 from tests.agents.search.helpers import subtree_size
 
@@ -220,16 +220,16 @@ def test_the_agent_refuses_nan_and_infinity(options: dict[str, float]) -> None:
         ("mcts:simulations=50", (50, None)),
     ],
 )
-@pytest.mark.filterwarnings("ignore::agents.mcts.StarvedSearchWarning")
+@pytest.mark.filterwarnings("ignore::agents.search.mcts.StarvedSearchWarning")
 def test_a_spec_naming_only_time_searches_for_that_time(monkeypatch, spec, budget):
     budgets = []
-    search = agents.mcts.run_searches
+    search = agents.search.mcts.run_searches
 
     def record_budget(trees, evaluator, simulations, time):
         budgets.append((simulations, time))  # then search briefly, whatever was asked
         return search(trees, evaluator, 10, None)
 
-    monkeypatch.setattr(agents.mcts, "run_searches", record_budget)
+    monkeypatch.setattr(agents.search.mcts, "run_searches", record_budget)
     agent = make_agent(spec, GameConfig(board_size=7))
     assert (agent.budget.simulations, agent.budget.time) == budget
     board = Board(GameConfig(board_size=7))
@@ -243,7 +243,7 @@ def test_a_spec_naming_only_time_searches_for_that_time(monkeypatch, spec, budge
 def test_a_starved_clock_search_warns_once_naming_the_fix() -> None:
     """A clock that stops the search after a handful of simulations says so once, so
     that nobody takes the starved play for the agent's strength."""
-    from agents.mcts import STARVED_SIMULATIONS, StarvedSearchWarning
+    from agents.search.mcts import STARVED_SIMULATIONS, StarvedSearchWarning
 
     board = Board(GameConfig(board_size=9))
     agent = MCTSAgent(board.config, budget=Budget(time=1e-9), seed=0)

@@ -12,13 +12,13 @@ An agent registered with a ``positional`` option takes the first item after the 
 as that option's value, verbatim (it may hold ``:``, ``/`` or ``=``, not ``,``):
 ``"engine:/path/to/pbrain,time=1"`` passes ``path="/path/to/pbrain"``, and
 ``"python:my_module:make_agent,depth=3"`` passes ``target="my_module:make_agent"``
-(your own agent, see :mod:`agents.python_agent`).
+(your own agent, see :mod:`agents.specs.python_agent`).
 
 Importing this module registers the built-in agents (``random``, ``python``, ``mcts``,
 ``engine``, ``heuristic``, ``alphabeta``, ``alphazero``, ``ppo``: see
-:mod:`agents.builtin_specs`); other code may add its own with :func:`register_agent`
-(from :mod:`agents.registry`, which holds the agents by name).
-:func:`make_agent` builds the agent for a given game.
+:mod:`agents.specs.builtin_specs`); other code may add its own with
+:func:`register_agent` (from :mod:`agents.specs.registry`, which holds the agents by
+name). :func:`make_agent` builds the agent for a given game.
 
 >>> parse_spec("mcts:simulations=1000,c=1.4")
 ('mcts', {'simulations': 1000, 'exploration': 1.4})
@@ -34,9 +34,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import agents.builtin_specs  # noqa: F401  (registers the built-in agents)
+import agents.specs.builtin_specs  # noqa: F401  (registers the built-in agents)
 from agents.base import Agent, AgentFailedError
-from agents.options import (
+from agents.specs.options import (
     RESERVED,
     convert,
     declared_parameters,
@@ -44,7 +44,7 @@ from agents.options import (
     quoted,
     type_name,
 )
-from agents.registry import (
+from agents.specs.registry import (
     Registration,
     find_registration,
     register_agent,

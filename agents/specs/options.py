@@ -7,7 +7,7 @@ one declaration:
 
 * :func:`check_fields` validates a config (call it from ``__post_init__``), with the
   package's one number check, :func:`gomoku_env.errors.check_number`;
-* :mod:`agents.flags` makes the command-line flags of ``gomoku train`` and the
+* :mod:`agents.specs.flags` makes the command-line flags of ``gomoku train`` and the
   examples from the fields (``--field-name``, typed, help from the docstring);
 * :func:`parameters` and :func:`convert` type the ``key=value`` text of agent specs
   from the factory's signature, so ``weights=15`` stays the text ``"15"`` for a
@@ -72,10 +72,10 @@ def bounded(
     and older flag spellings (``aliases``, e.g. ``("--replay",)``) that still work.
 
     ``flag`` names the group of a command's flags that this field's flag joins
-    (``agents.flags.add_flags(..., group=flag)`` picks the fields by it); ``unset`` makes that flag
-    default to "not given", saying in words what then happens after the default
-    (``unset="fewer for short budgets"`` shows "(unset: 64, fewer for short
-    budgets)")."""
+    (``agents.specs.flags.add_flags(..., group=flag)`` picks the fields by it);
+    ``unset`` makes that flag default to "not given", saying in words what then happens
+    after the default (``unset="fewer for short budgets"`` shows "(unset: 64, fewer for
+    short budgets)")."""
     bounds = {"minimum": minimum, "above": above, "maximum": maximum}
     metadata = {"bounds": bounds, "aliases": aliases, "flag": flag, "unset": unset}
     return dataclasses.field(default=default, metadata=metadata)

@@ -6,8 +6,8 @@ env's observation planes and scores every cell (Q-values for DQN, logits for pol
 gradients) and estimates the value of the position. Each example trains it through its
 library and saves it with :func:`save_policy`; :func:`load_agent` turns the file back
 into an Agent, so the trained policy plays in the arena, the GUI and the ladder as the
-spec ``python:agents.torch_policy:load_agent,path=policy.pt`` without the library that
-trained it.
+spec ``python:agents.training.torch_policy:load_agent,path=policy.pt`` without the
+library that trained it.
 
 The network is fully convolutional in its scores and pools globally for its value, so
 its weights fit any board size.
@@ -285,7 +285,8 @@ class NetworkAgent:
 def load_agent(
     config: GameConfig | None = None, seed: int | None = None, path: str = ""
 ) -> NetworkAgent:
-    """The agent of the spec ``python:agents.torch_policy:load_agent,path=FILE``.
+    """The agent of the spec
+    ``python:agents.training.torch_policy:load_agent,path=FILE``.
 
     The network plays any board size (it warns when ``config``'s rules are not those
     it was trained for) and draws no randomness; ``seed`` is accepted for the spec
@@ -293,6 +294,6 @@ def load_agent(
     """
     if not path:
         raise ValueError(
-            "load_agent needs a path: python:agents.torch_policy:load_agent,path=FILE"
+            "load_agent needs a path: python:agents.training.torch_policy:load_agent,path=FILE"
         )
     return NetworkAgent(load_policy(path, config))

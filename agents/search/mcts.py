@@ -14,7 +14,7 @@ search's knobs are one :class:`agents.search.SearchOptions` (default
 >>> import gomoku_env
 >>> from dataclasses import replace
 >>> from agents.budget import Budget
->>> from agents.mcts import MCTSAgent
+>>> from agents.search.mcts import MCTSAgent
 >>> from agents.search import MCTS_PRESET
 >>> env = gomoku_env.env(board_size=9)
 >>> env.reset(seed=0)
@@ -39,7 +39,6 @@ import numpy as np
 
 from agents.base import legal_actions
 from agents.budget import MCTS_BUDGET, TREE_SEARCH_LIMITS, Budget, spec_budget
-from agents.options import quoted
 from agents.search import (
     MCTS_PRESET,
     Evaluator,
@@ -49,6 +48,7 @@ from agents.search import (
 )
 from agents.search.driver import check_evaluator
 from agents.search.pattern_evaluator import PatternEvaluator
+from agents.specs.options import quoted
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
@@ -57,7 +57,8 @@ from gomoku_env.planes import board_from_observation
 
 SPEC_ALIASES = {"c": "exploration", "batch": "leaves_per_round"}
 """Spec options kept under their first names (``mcts:c=1.2,batch=8`` means
-``exploration=1.2, leaves_per_round=8``), for :func:`agents.registry.register_agent`."""
+``exploration=1.2, leaves_per_round=8``), for
+:func:`agents.specs.registry.register_agent`."""
 SEARCH_FIELDS = tuple(SearchOptions.__dataclass_fields__)
 
 

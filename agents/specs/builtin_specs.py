@@ -1,5 +1,5 @@
-"""The built-in agents of the spec syntax, registered in :mod:`agents.registry` when
-:mod:`agents.specs` loads.
+"""The built-in agents of the spec syntax, registered in :mod:`agents.specs.registry`
+when :mod:`agents.specs.parse` loads.
 
 The tree searches' spec options are the fields of one :class:`agents.budget.Budget`
 and one :class:`agents.search.SearchOptions`, listed with each agent's own defaults
@@ -26,15 +26,15 @@ from agents.budget import (
 )
 from agents.classic.alphabeta import AlphaBetaAgent, AlphaBetaOptions
 from agents.classic.heuristic import HeuristicAgent
-from agents.mcts import (
+from agents.search import ALPHAZERO_PRESET, MCTS_PRESET
+from agents.search.mcts import (
     SPEC_ALIASES,
     MCTSAgent,
     mcts_from_spec,
     split_spec_options,
 )
-from agents.python_agent import load_python_agent
-from agents.registry import register_agent
-from agents.search import ALPHAZERO_PRESET, MCTS_PRESET
+from agents.specs.python_agent import load_python_agent
+from agents.specs.registry import register_agent
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import require_extra
 

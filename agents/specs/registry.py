@@ -1,8 +1,8 @@
 """The agents that specs name: one dict from a spec name to its factory and options.
 
-:func:`register_agent` adds an agent; :mod:`agents.builtin_specs` registers the
-built-in ones, and :mod:`agents.specs` (which imports both) reads the entries to parse
-specs and build agents. This module imports neither, so imports run one way:
+:func:`register_agent` adds an agent; :mod:`agents.specs.builtin_specs` registers the
+built-in ones, and :mod:`agents.specs.parse` (which imports both) reads the entries to
+parse specs and build agents. This module imports neither, so imports run one way:
 ``specs`` → ``builtin_specs`` → ``registry``.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Agent
-from agents.options import RESERVED, parameters
+from agents.specs.options import RESERVED, parameters
 
 AgentFactory = Callable[..., Agent]
 """Called as ``factory(config=GameConfig, seed=int | None, **options)``."""

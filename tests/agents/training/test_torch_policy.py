@@ -11,8 +11,8 @@ import torch
 import gomoku_env
 from agents.base import RandomAgent
 from agents.game import play_game
-from agents.specs import make_agent
-from agents.torch_policy import (
+from agents.specs.parse import make_agent
+from agents.training.torch_policy import (
     MASKED_SCORE,
     NetworkAgent,
     PolicyNetwork,
@@ -74,14 +74,16 @@ def test_saved_policy_loads_with_the_same_outputs(tmp_path: Path) -> None:
 def test_spec_agent_plays_only_legal_moves_a_whole_game(tmp_path: Path) -> None:
     path = save_policy(tmp_path / "p.pt", PolicyNetwork(), GameConfig(6, 4))
     config = GameConfig(6, 4)
-    agent = make_agent(f"python:agents.torch_policy:load_agent,path={path}", config)
+    agent = make_agent(
+        f"python:agents.training.torch_policy:load_agent,path={path}", config
+    )
     outcome = play_game(agent, RandomAgent(seed=1), config)
     assert outcome.forfeit is None and outcome.reason in ("five", "board_full")
 
 
 def test_agent_takes_the_only_legal_cell(tmp_path: Path) -> None:
     path = save_policy(tmp_path / "p.pt", PolicyNetwork(), GameConfig(5, 4))
-    spec = f"python:agents.torch_policy:load_agent,path={path}"
+    spec = f"python:agents.training.torch_policy:load_agent,path={path}"
     agent = make_agent(spec, GameConfig(5, 4))
     env = gomoku_env.env(board_size=5, win_length=4)
     env.reset(seed=0)
@@ -96,9 +98,11 @@ def test_agent_takes_the_only_legal_cell(tmp_path: Path) -> None:
 
 def test_missing_path_or_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="needs a path"):
-        make_agent("python:agents.torch_policy:load_agent")
+        make_agent("python:agents.training.torch_policy:load_agent")
     with pytest.raises(FileNotFoundError, match=r"nothing\.pt"):
-        make_agent(f"python:agents.torch_policy:load_agent,path={tmp_path}/nothing.pt")
+        make_agent(
+            f"python:agents.training.torch_policy:load_agent,path={tmp_path}/nothing.pt"
+        )
 
 
 def test_bad_shape_names_the_value() -> None:

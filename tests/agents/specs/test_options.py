@@ -10,15 +10,15 @@ import pytest
 
 from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
 from agents.budget import Budget
-from agents.flags import add_flags, flag_values
-from agents.options import (
+from agents.search import SearchOptions
+from agents.specs.flags import add_flags, flag_values
+from agents.specs.options import (
     bounded,
     check_fields,
     convert,
     field_docs,
     parameters,
 )
-from agents.search import SearchOptions
 from gomoku_env.errors import check_number
 
 

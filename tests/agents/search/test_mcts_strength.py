@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agents.base import RandomAgent
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_env import GameConfig
 from tests.agents.match import match_wins
 

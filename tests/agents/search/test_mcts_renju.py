@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import RandomAgent
-from agents.specs import make_agent
+from agents.specs.parse import make_agent
 from gomoku_env import GameConfig, Rule
 from gomoku_env.planes import board_from_stones
 from tests.agents.match import play_game

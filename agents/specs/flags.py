@@ -1,14 +1,14 @@
 """Command-line flags from dataclass fields: one declaration, flags, help and parsing.
 
-A field declared with :func:`agents.options.bounded` (its type, default, range and the
-docstring under it) gets a ``--field-name`` flag from :func:`add_flags`: typed, checked
-against the field's range so that a bad value names the flag, its help the field's
-docstring, and grouped by the field's ``flag`` metadata (``gomoku train``'s groups).
-:func:`flag_values` reads the flags back as the dataclass's keyword arguments, and
-:func:`parse_dataclass` is the examples' whole command line.
+A field declared with :func:`agents.specs.options.bounded` (its type, default, range and
+the docstring under it) gets a ``--field-name`` flag from :func:`add_flags`: typed,
+checked against the field's range so that a bad value names the flag, its help the
+field's docstring, and grouped by the field's ``flag`` metadata (``gomoku train``'s
+groups). :func:`flag_values` reads the flags back as the dataclass's keyword arguments,
+and :func:`parse_dataclass` is the examples' whole command line.
 
 >>> from dataclasses import dataclass
->>> from agents.options import bounded
+>>> from agents.specs.options import bounded
 >>> @dataclass(frozen=True)
 ... class Search:
 ...     simulations: int = bounded(100, minimum=1)
@@ -27,7 +27,7 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from agents.options import base_type, convert, field_docs
+from agents.specs.options import base_type, convert, field_docs
 from gomoku_env.errors import check_number
 
 _METAVARS = {int: "N", float: "X", str: "TEXT"}
