@@ -42,7 +42,7 @@ from typing import Any
 
 from gomoku_env.errors import check_number
 
-QUOTE_LIMIT = 80
+QUOTE_LIMIT = 240
 """Characters of a user's text that an error message quotes."""
 
 

@@ -53,12 +53,15 @@ class RunOptions:
 
 
 RUN_MARKERS = {
-    "alphazero": ("manifest.json", "latest.pt", "best.pt"),
+    "alphazero": ("manifest.json", "latest.pt"),
     "ppo": ("checkpoint.pt",),
 }
-"""Files that say a folder holds a run of the route (and so may be resumed): an
-AlphaZero run killed in its first iteration has only its ``best.pt``, which the
-trainer checks to be of the run's game before it reads it."""
+"""Files that say a folder holds a run of the route (and so may be resumed)."""
+FIRST_ITERATION_FILES = {"alphazero": {"best.pt"}, "ppo": set()}
+"""What a run killed in its first iteration leaves: a folder holding these files and
+nothing else is that run, resumed (the trainer checks an AlphaZero ``best.pt`` to be
+of the run's game before it reads it); beside other files they mark no run, so the
+other files are never deleted as a run's leftovers."""
 LOCK_FILE = ".gomoku-train.lock"
 
 
@@ -84,7 +87,9 @@ def claimed_run_folder(out: Path, route: str, force: bool) -> Iterator[None]:
         others = sorted(
             entry.name for entry in out.iterdir() if entry.name != LOCK_FILE
         )
-        ours = any((out / marker).exists() for marker in RUN_MARKERS[route])
+        ours = any((out / marker).exists() for marker in RUN_MARKERS[route]) or (
+            bool(others) and set(others) <= FIRST_ITERATION_FILES[route]
+        )
         if others and not ours and not force:
             shown = ", ".join(others[:5]) + (" ..." if len(others) > 5 else "")
             raise ValueError(

@@ -8,7 +8,9 @@ import textwrap
 
 import pytest
 
-from agents import RandomAgent, registry, specs
+from agents import RandomAgent
+from agents.specs import parse as specs
+from agents.specs import registry
 from agents.specs.parse import make_agent, parse_spec, register_agent
 from gomoku_env import GameConfig
 

@@ -108,7 +108,7 @@ def test_help_names_each_default_once_and_has_no_markup(verb, capsys):
 
 def test_train_help_explains_the_budget_dependent_defaults(capsys):
     text = " ".join(_help("train alphazero", capsys).split())
-    assert "torch CPU threads (unset: at most 2)" in text
+    assert "torch CPU threads (small networks on a busy machine: 1 is fastest)" in text
     assert (
         "--board-size N side of the board, 5 to 25 (also --size) (default: 9)" in text
     )

@@ -366,7 +366,9 @@ def test_a_folder_of_someone_else_s_files_is_refused_without_force(
     tmp_path: Path, capsys: pytest.CaptureFixture, route: str
 ) -> None:
     """A folder with files but no run: gomoku train deleted the user's latest-*.pt and
-    replay-*.npz, rewrote metrics.csv and adopted a foreign best.pt."""
+    replay-*.npz, rewrote metrics.csv and adopted a foreign best.pt. (A best.pt alone
+    marks an AlphaZero run killed in its first iteration; beside other files it marks
+    none.)"""
     out = tmp_path / "mine"
     out.mkdir()
     for name in ("latest-000001.pt", "replay-000001.npz", "metrics.csv", "best.pt"):
