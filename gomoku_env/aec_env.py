@@ -137,6 +137,7 @@ The full position is available to search agents as `env.unwrapped.board`, a
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import gymnasium
@@ -149,17 +150,11 @@ from pettingzoo.utils import wrappers
 from gomoku_env.board import Board
 from gomoku_env.board_text import render_text
 from gomoku_env.config import GameConfig, Rule
+from gomoku_env.env_options import EnvOptions, check_render_mode
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.game_start import start_game
-from gomoku_env.game_state import (
-    AGENTS,
-    GameState,
-    check_max_moves,
-    observation_box,
-    validate_choice,
-)
+from gomoku_env.game_state import AGENTS, GameState, observation_box
 from gomoku_env.kernels import BLACK, WHITE
-from gomoku_env.openings import check_random_opening, parse_opening
 from gomoku_env.render.overlay import Overlay
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
@@ -198,29 +193,30 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         board_size: int | None = None,
         win_length: int | None = None,
         rule: Rule | str | None = None,
-        forbidden: str = "mask",
+        forbidden: str = EnvOptions.forbidden,
         opening: str | list[int] | None = None,
-        random_opening: int = 0,
+        random_opening: int = EnvOptions.random_opening,
         render_mode: str | None = None,
         config: GameConfig | None = None,
-        max_moves: int | None = None,
+        max_moves: int | None = EnvOptions.max_moves,
     ) -> None:
         super().__init__()
-        self.config = GameConfig.from_options(config, board_size, win_length, rule)
-        _check_options(random_opening, render_mode, self.metadata)
-        self.opening = parse_opening(opening, self.config)
-        self.max_moves = check_max_moves(
-            max_moves, self.config, len(self.opening) + random_opening
+        game = GameConfig.from_options(config, board_size, win_length, rule)
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        self.options = EnvOptions(
+            game=game,
+            forbidden=forbidden,
+            opening=opening,
+            random_opening=random_opening,
+            max_moves=max_moves,
         )
-        self.game = GameState(self.config, forbidden, self.max_moves)
-        self.forbidden = forbidden
+        self.game = GameState(game, self.options.forbidden, self.options.max_moves)
         self.render_mode = render_mode
         self.renderer = (
             BoardRenderer(render_mode, self.metadata["render_fps"])
             if render_mode in PICTURE_MODES
             else None
         )
-        self.random_opening = random_opening
         self.possible_agents = list(AGENTS)
         observation_space = spaces.Dict(
             {
@@ -233,7 +229,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             agent: spaces.Discrete(self.config.cells) for agent in AGENTS
         }
         self._np_random, _ = seeding.np_random(None)
-        self._reset_state(self.opening)
+        self._reset_state(self.options)
+
+    @property
+    def config(self) -> GameConfig:
+        """The game: board size, win length and rule."""
+        return self.options.game
 
     @property
     def board(self) -> Board:
@@ -262,13 +263,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     ) -> None:
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
-        opening = self.opening
+        episode = self.options
         if options and options.get("opening") is not None:
-            opening = parse_opening(options["opening"], self.config)
-            check_max_moves(
-                self.max_moves, self.config, len(opening) + self.random_opening
-            )
-        self._reset_state(opening)
+            episode = dataclasses.replace(episode, opening=options["opening"])
+        self._reset_state(episode)
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
@@ -325,8 +323,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self.renderer is not None:
             self.renderer.close()
 
-    def _reset_state(self, opening: list[int]) -> None:
-        start_game(self.game, self._np_random, opening, self.random_opening)
+    def _reset_state(self, episode: EnvOptions) -> None:
+        """A new game from the opening and random stones of ``episode``."""
+        start_game(self.game, self._np_random, episode.opening, episode.random_opening)
         self.agents = self.possible_agents[:]
         self.agent_selection = AGENTS[len(self.board.moves) % 2]
         self.rewards = dict.fromkeys(self.agents, 0)
@@ -352,12 +351,3 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         ended.update(dict.fromkeys(self.agents, True))
         # Rewards are zero on every other step, so accumulating them only here is exact.
         self._accumulate_rewards()
-
-
-def _check_options(
-    random_opening: int, render_mode: str | None, metadata: dict
-) -> None:
-    """Reject env options outside their ranges, naming the bad value."""
-    if render_mode is not None:
-        validate_choice("render_mode", render_mode, tuple(metadata["render_modes"]))
-    check_random_opening(random_opening)

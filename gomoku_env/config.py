@@ -7,7 +7,7 @@ one instance without any of them changing the game under the others' feet.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gomoku_env.kernels import FREESTYLE, RENJU, STANDARD
 
@@ -58,15 +58,17 @@ RENJU_WIN_LENGTH = 5
 class GameConfig:
     """The parameters that define a game of Gomoku.
 
-    Attributes:
-        board_size: side of the square board, from 5 to 25.
-        win_length: stones in a row needed to win, from 3 to ``board_size``.
-        rule: a :class:`Rule` or its name.
+    Each field's ``help`` metadata says what it means; the command line's game flags
+    (``--board-size``, ``--win-length``, ``--rule``) are made from these fields.
+    ``rule`` may be given as a :class:`Rule` or its name.
     """
 
-    board_size: int = 15
-    win_length: int = 5
-    rule: Rule = Rule.FREESTYLE
+    board_size: int = field(
+        default=15,
+        metadata={"help": f"side of the board, {MIN_BOARD_SIZE} to {MAX_BOARD_SIZE}"},
+    )
+    win_length: int = field(default=5, metadata={"help": "stones in a row that win"})
+    rule: Rule = field(default=Rule.FREESTYLE, metadata={"help": "how a line wins"})
 
     def __post_init__(self) -> None:
         size, length = self.board_size, self.win_length

@@ -8,9 +8,9 @@ step into their rewards, infos and agent turns, and nothing else. The vector env
 many games in compiled arrays instead but steps them with the same rule, forbidden-point
 and planes kernels (:mod:`gomoku_env.batch_kernels`).
 
-Options that the envs share are declared here once: :data:`FORBIDDEN_OPTIONS`,
-:data:`PLAY_AS`, :data:`ILLEGAL_ACTION_POLICIES`, :func:`check_learner_options`,
-:func:`check_max_moves`, :func:`validate_choice` and :func:`observation_box`.
+The envs' options (their defaults and checks) are declared in
+:mod:`gomoku_env.env_options`; this module keeps what the state itself needs:
+:data:`FORBIDDEN_OPTIONS`, :func:`validate_choice` and :func:`observation_box`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from gymnasium import spaces
 
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
-from gomoku_env.errors import IllegalMoveError, check_number
+from gomoku_env.errors import IllegalMoveError
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.legal import illegal_code, illegal_move_text
 from gomoku_env.openings import centre_area
@@ -38,8 +38,6 @@ from gomoku_env.planes import PLANE_COUNT, ObservationPlanes
 FORBIDDEN_OPTIONS = ("mask", "lose")
 """Renju's forbidden points: "mask" leaves them out of black's mask and playing one is
 an illegal move; "lose" keeps them in the mask and playing one loses."""
-PLAY_AS = ("black", "white", "random")
-ILLEGAL_ACTION_POLICIES = ("lose", "raise", "random")
 COLORS = {"black": BLACK, "white": WHITE}
 SEED_BOUND = 2**63
 """Seeds handed on to opponents are drawn below this bound."""
@@ -53,39 +51,11 @@ def validate_choice(name: str, value: Any, accepted: tuple[str, ...]) -> str:
     return value
 
 
-def check_learner_options(play_as: str, illegal_action: str) -> None:
-    """The single-agent envs' (Gymnasium and vector) options, or a ValueError."""
-    validate_choice("play_as", play_as, PLAY_AS)
-    validate_choice("illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)
-
-
-def check_max_moves(
-    max_moves: int | None, config: GameConfig, opening_stones: int
-) -> int | None:
-    """``max_moves`` (None: no limit) if it is a stone count from 1 to the board's
-    cells that leaves a move after the ``opening_stones`` placed before the first
-    step; otherwise a ValueError (TypeError for a non-int) naming it."""
-    if max_moves is None:
-        return None
-    check_number("max_moves", max_moves, minimum=1, maximum=config.cells, integer=True)
-    if max_moves <= opening_stones:
-        raise ValueError(
-            f"max_moves {max_moves} leaves no move after the {opening_stones} "
-            "stones placed before the first step"
-        )
-    return max_moves
-
-
-OBSERVATION_DTYPES = ("int8", "uint8", "float32")
-"""The single-agent envs' ``observation_dtype`` choices: the planes are 0/1 in each;
-int8 is the envs' own, uint8 and float32 are copies for libraries that expect them."""
-
-
 def observation_box(
     board_size: int, channels_first: bool = False, dtype: str = "int8"
 ) -> spaces.Box:
-    """The observation planes of one board, channels last or first, of ``dtype``."""
-    validate_choice("observation_dtype", dtype, OBSERVATION_DTYPES)
+    """The observation planes of one board, channels last or first, of ``dtype``
+    (one of :data:`gomoku_env.env_options.OBSERVATION_DTYPES`, checked there)."""
     shape = (board_size, board_size, PLANE_COUNT)
     if channels_first:
         shape = (PLANE_COUNT, board_size, board_size)
@@ -101,7 +71,7 @@ class GameState:
             :data:`FORBIDDEN_OPTIONS`); ignored by the other rules.
         max_moves: the stone count at which a game that has not ended is over with
             reason "move_limit" (a truncation); None for no limit (checked by
-            :func:`check_max_moves` in the envs).
+            :class:`gomoku_env.env_options.EnvOptions` in the envs).
 
     >>> game = GameState(GameConfig(board_size=9))
     >>> game.play(40)

@@ -47,20 +47,12 @@ from gymnasium import spaces
 from gomoku_env.board import Board
 from gomoku_env.board_text import render_text
 from gomoku_env.config import GameConfig, Rule
+from gomoku_env.env_options import LearnerOptions, check_render_mode
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.game_start import start_game
-from gomoku_env.game_state import (
-    COLORS,
-    SEED_BOUND,
-    GameState,
-    check_learner_options,
-    check_max_moves,
-    observation_box,
-    validate_choice,
-)
+from gomoku_env.game_state import COLORS, SEED_BOUND, GameState, observation_box
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.legal import check_action, check_action_type
-from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import OpponentLike, resolve_opponent
 from gomoku_env.outcome import ILLEGAL_MOVE_KEY
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
@@ -105,51 +97,61 @@ class GomokuEnv(gymnasium.Env):
         board_size: int | None = None,
         win_length: int | None = None,
         rule: Rule | str | None = None,
-        play_as: str = "black",
-        illegal_action: str = "lose",
-        channels_first: bool = False,
+        play_as: str = LearnerOptions.play_as,
+        illegal_action: str = LearnerOptions.illegal_action,
+        channels_first: bool = LearnerOptions.channels_first,
         render_mode: str | None = None,
         config: GameConfig | None = None,
-        observation_dtype: str = "int8",
-        random_opening: int = 0,
-        forbidden: str = "mask",
-        max_moves: int | None = None,
+        observation_dtype: str = LearnerOptions.observation_dtype,
+        random_opening: int = LearnerOptions.random_opening,
+        forbidden: str = LearnerOptions.forbidden,
+        max_moves: int | None = LearnerOptions.max_moves,
     ) -> None:
-        self.config = GameConfig.from_options(config, board_size, win_length, rule)
-        check_learner_options(play_as, illegal_action)
-        self.random_opening = check_random_opening(random_opening)
-        # The opponent may open before the learner's first move.
-        self.max_moves = check_max_moves(max_moves, self.config, random_opening + 1)
-        self.play_as, self.illegal_action = play_as, illegal_action
-        if render_mode is not None:
-            validate_choice(
-                "render_mode", render_mode, tuple(self.metadata["render_modes"])
-            )
+        self.options = LearnerOptions(
+            game=GameConfig.from_options(config, board_size, win_length, rule),
+            forbidden=forbidden,
+            random_opening=random_opening,
+            max_moves=max_moves,
+            play_as=play_as,
+            illegal_action=illegal_action,
+            channels_first=channels_first,
+            observation_dtype=observation_dtype,
+        )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.renderer = (
             BoardRenderer(render_mode, self.metadata["render_fps"])
             if render_mode in PICTURE_MODES
             else None
         )
-        self.channels_first = bool(channels_first)
         self.opponent = resolve_opponent(opponent, self.config)
         self.observation_space = observation_box(
-            self.config.board_size, self.channels_first, observation_dtype
+            self.config.board_size,
+            self.options.channels_first,
+            self.options.observation_dtype,
         )
         self.action_space = spaces.Discrete(self.config.cells)
         self.learner_color = BLACK
-        self.game = GameState(self.config, forbidden, self.max_moves)
+        self.game = GameState(
+            self.config, self.options.forbidden, self.options.max_moves
+        )
         self._start_game()
+
+    @property
+    def config(self) -> GameConfig:
+        """The game: board size, win length and rule."""
+        return self.options.game
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         self.opponent.reset(seed=int(self.np_random.integers(SEED_BOUND)))
-        if self.play_as == "random":
+        play_as = self.options.play_as
+        if play_as == "random":
             self.learner_color = BLACK if self.np_random.random() < 0.5 else WHITE
         else:
-            self.learner_color = COLORS[self.play_as]
+            self.learner_color = COLORS[play_as]
         self._start_game(self._play_opponent)
         return self._observation(), self._info()
 
@@ -213,7 +215,7 @@ class GomokuEnv(gymnasium.Env):
         start_game(
             self.game,
             self.np_random,
-            random_stones=self.random_opening,
+            random_stones=self.options.random_opening,
             opponent_reply=opponent_reply,
             learner_color=self.learner_color,
         )
@@ -237,10 +239,10 @@ class GomokuEnv(gymnasium.Env):
             self.game.check_move(action)
             return action
         except IllegalMoveError as error:
-            if self.illegal_action == "raise":
+            if self.options.illegal_action == "raise":
                 raise
             info[ILLEGAL_MOVE_KEY] = str(error)
-        if self.illegal_action == "lose":
+        if self.options.illegal_action == "lose":
             self._forfeited = True
             return None
         legal = np.flatnonzero(self.game.legal_mask())
@@ -281,7 +283,7 @@ class GomokuEnv(gymnasium.Env):
 
     def _observation(self) -> np.ndarray:
         planes = self.game.observation(self.learner_color)
-        if self.channels_first:
+        if self.options.channels_first:
             planes = np.ascontiguousarray(planes.transpose(2, 0, 1))
         return planes.astype(self.observation_space.dtype, copy=False)
 

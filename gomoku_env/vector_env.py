@@ -45,15 +45,10 @@ from gymnasium.vector.utils import batch_space
 from gomoku_env import batch_kernels, batch_state
 from gomoku_env.batch_state import allocate_batch, allocate_output
 from gomoku_env.config import GameConfig, Rule
+from gomoku_env.env_options import LearnerOptions
 from gomoku_env.errors import IllegalMoveError, check_number
 from gomoku_env.game_start import START_DRAWS, unplayable_start_text
-from gomoku_env.game_state import (
-    COLORS,
-    SEED_BOUND,
-    check_learner_options,
-    check_max_moves,
-    observation_box,
-)
+from gomoku_env.game_state import COLORS, SEED_BOUND, observation_box
 from gomoku_env.kernels import EMPTY
 from gomoku_env.legal import (
     check_actions,
@@ -61,7 +56,6 @@ from gomoku_env.legal import (
     illegal_move_text,
     legal_from_forbidden,
 )
-from gomoku_env.openings import check_random_opening
 from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
 from gomoku_env.outcome import (
     OUTCOME_TERMINATED,
@@ -146,29 +140,32 @@ class GomokuVectorEnv(VectorEnv):
         board_size: int | None = None,
         win_length: int | None = None,
         rule: Rule | str | None = None,
-        play_as: str = "black",
-        illegal_action: str = "lose",
-        channels_first: bool = False,
+        play_as: str = LearnerOptions.play_as,
+        illegal_action: str = LearnerOptions.illegal_action,
+        channels_first: bool = LearnerOptions.channels_first,
         num_threads: int = 1,
         config: GameConfig | None = None,
-        observation_dtype: str = "int8",
-        random_opening: int = 0,
-        max_moves: int | None = None,
+        observation_dtype: str = LearnerOptions.observation_dtype,
+        random_opening: int = LearnerOptions.random_opening,
+        max_moves: int | None = LearnerOptions.max_moves,
     ) -> None:
         check_number("num_envs", num_envs, minimum=1, integer=True)
-        self.random_opening = check_random_opening(random_opening)
-        self.config = GameConfig.from_options(config, board_size, win_length, rule)
-        # The opponent may open before the learner's first move.
-        self.max_moves = check_max_moves(max_moves, self.config, random_opening + 1)
+        self.options = LearnerOptions(
+            game=GameConfig.from_options(config, board_size, win_length, rule),
+            random_opening=random_opening,
+            max_moves=max_moves,
+            play_as=play_as,
+            illegal_action=illegal_action,
+            channels_first=channels_first,
+            observation_dtype=observation_dtype,
+        )
         self.num_envs = num_envs
-        check_learner_options(play_as, illegal_action)
-        self.play_as, self.illegal_action = play_as, illegal_action
-        self.channels_first = bool(channels_first)
         self.num_threads = check_thread_count(num_threads)
         self.random_opponent = isinstance(opponent, str) and opponent == "random"
         self.opponents = self._make_opponents(opponent)
+        options = self.options
         self.single_observation_space = observation_box(
-            self.config.board_size, self.channels_first, observation_dtype
+            self.config.board_size, options.channels_first, options.observation_dtype
         )
         self.single_action_space = spaces.Discrete(self.config.cells)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -176,19 +173,26 @@ class GomokuVectorEnv(VectorEnv):
         self.batch = allocate_batch(
             num_envs,
             self.config,
-            self.channels_first,
-            random_opening,
-            COLORS.get(play_as, batch_state.PLAY_AS_RANDOM),
-            self.max_moves,
+            options.channels_first,
+            options.random_opening,
+            COLORS.get(options.play_as, batch_state.PLAY_AS_RANDOM),
+            options.max_moves,
         )
         self.out = allocate_output(self.batch)
         # Set once: looked up at every step.
         self._cells_by_game = self.batch.cells.reshape(num_envs, self.config.cells)
         self._observation_shape = self.single_observation_space.shape
-        self._illegal_code = ILLEGAL_CODES.get(illegal_action, batch_state.ILLEGAL_LOSE)
+        self._illegal_code = ILLEGAL_CODES.get(
+            options.illegal_action, batch_state.ILLEGAL_LOSE
+        )
         self._line_texts = line_texts(self.config.board_size, self.config.win_length)
         self._seeded = False
         self._opponent_failure: str | None = None
+
+    @property
+    def config(self) -> GameConfig:
+        """The game: board size, win length and rule."""
+        return self.options.game
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -223,7 +227,7 @@ class GomokuVectorEnv(VectorEnv):
                 "; call reset() first"
             )
         actions = check_actions(actions, self.num_envs)
-        if self.illegal_action == "raise":
+        if self.options.illegal_action == "raise":
             self._check_actions(actions)
         code = self._illegal_code
         # The colours of the games this step plays: for a game that ends, the colour
@@ -337,7 +341,7 @@ class GomokuVectorEnv(VectorEnv):
     def _opponent_view(self, games: np.ndarray) -> np.ndarray:
         """Channels-last planes of ``games`` from the opponent's side of the board."""
         planes = self._shape(self.batch.planes[games])
-        if self.channels_first:
+        if self.options.channels_first:
             planes = planes.transpose(0, 2, 3, 1)
         view = planes[..., OPPONENT_VIEW_ORDER]
         view[..., OBSERVER_IS_BLACK] = 1 - view[..., OBSERVER_IS_BLACK]
@@ -373,7 +377,10 @@ class GomokuVectorEnv(VectorEnv):
         if unplayable or failed.any():
             raise ValueError(
                 unplayable_start_text(
-                    self.config, 0, self.random_opening, not self.random_opponent
+                    self.config,
+                    0,
+                    self.options.random_opening,
+                    not self.random_opponent,
                 )
             )
 

@@ -1,7 +1,8 @@
 """Every setting of a PPO run, declared once: type, default, range and meaning.
 
 ``gomoku train ppo`` makes one flag of each field (in the group its ``flag`` names),
-the help from the docstring under it; the teacher games are the fields of
+the help from the docstring under it, but for the game's three fields, whose flags are
+:class:`GameConfig`'s, as for every command; the teacher games are the fields of
 :class:`agents.training.teacher_games.TeacherGamesConfig` (``--teacher-*``), as for
 AlphaZero, with this recipe's own preset. This module needs no torch.
 """
@@ -25,18 +26,16 @@ the three random opening moves random."""
 class PPOConfig:
     """A warm start on the teacher games, then PPO against the heuristic."""
 
-    board_size: int = bounded(
-        9, minimum=5, maximum=25, aliases=("--size",), flag="game"
-    )
-    """side of the board, 5 to 25"""
-    win_length: int = bounded(5, minimum=3, maximum=10, flag="game")
-    """stones in a row that win"""
-    rule: str = Rule.FREESTYLE.value
-    """how a line wins: freestyle, standard or renju (a :class:`Rule` is accepted
-    too; kept as its name, so that checkpoints hold plain text). Every game of the
-    run follows it: the teacher games, PPO's games and the closing match. Its flag,
-    ``--rule``, is the one every command shares
-    (:func:`gomoku_apps.cli.options.add_rule_argument`)."""
+    board_size: int = 9
+    """the :class:`GameConfig` of every game of the run (the teacher games, PPO's
+    games and the closing match), as three fields so that checkpoints hold plain
+    numbers and text; checked by ``GameConfig``, whose fields also make the game
+    flags, as for every command
+    (:func:`gomoku_apps.cli.options.add_rules_arguments`)"""
+    win_length: int = GameConfig.win_length
+    """see ``board_size``"""
+    rule: str = GameConfig.rule.value
+    """see ``board_size``; a :class:`Rule` is accepted too, kept as its name"""
     opponent_noise: float = bounded(0.5, minimum=0.0, maximum=1.0, flag="ppo")
     """share of the opponent heuristic's moves played at random when PPO starts"""
     noise_step: float = bounded(0.02, minimum=0.0, maximum=1.0, flag="ppo")

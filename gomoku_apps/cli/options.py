@@ -1,6 +1,7 @@
 """Command-line options that several verbs share, so every verb spells them alike.
 
-- the rules (``--board-size``, ``--win-length``, ``--rule``): every verb that plays;
+- the rules (``--board-size``, ``--win-length``, ``--rule``): every verb that plays,
+  ``gomoku train`` included, one flag per :class:`~gomoku_env.GameConfig` field;
 - the games options of arena, ladder and rate (openings, seed, jobs, move time, records,
   progress), with the progress bar they draw;
 - ``--ray``: games or self-play on a Ray cluster (ray is imported only when asked for);
@@ -14,6 +15,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -21,7 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE, Rule
+from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import check_number, install_hint
 from gomoku_env.render.geometry import MAX_CELL_PIXELS, MIN_CELL_PIXELS
 from gomoku_env.render.style import RenderOptions
@@ -80,35 +82,32 @@ def rule_argument(text: str) -> Rule:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def add_rule_argument(group: argparse._ActionsContainer) -> None:
-    """The ``--rule`` option, parsed into a :class:`~gomoku_env.Rule`."""
-    group.add_argument(
-        "--rule",
-        type=rule_argument,
-        default=Rule.FREESTYLE,
-        metavar="|".join(rule.value for rule in Rule),
-        help="how a line wins (default: freestyle)",
-    )
+OLD_SPELLINGS = {"board_size": ("--size",)}
+"""Earlier spellings of game flags that still work, by :class:`GameConfig` field."""
 
 
 def add_rules_arguments(group: argparse._ActionsContainer, board_size: int) -> None:
-    """``--board-size`` (old spelling ``--size``), ``--win-length`` and ``--rule``."""
-    group.add_argument(
-        "--board-size",
-        "--size",
-        type=int,
-        default=board_size,
-        metavar="N",
-        help=f"side of the board, {MIN_BOARD_SIZE} to {MAX_BOARD_SIZE}",
-    )
-    group.add_argument(
-        "--win-length",
-        type=int,
-        default=5,
-        metavar="N",
-        help="stones in a row that win",
-    )
-    add_rule_argument(group)
+    """One flag per :class:`GameConfig` field, ``--board-size`` (old spelling
+    ``--size``), ``--win-length`` and ``--rule``, its help the field's ``help``
+    metadata and its default the field's, but for ``board_size``: the command's."""
+    defaults = GameConfig(board_size)
+    for item in dataclasses.fields(GameConfig):
+        default = getattr(defaults, item.name)
+        options: dict[str, Any] = {"type": int, "metavar": "N"}
+        help_text = item.metadata["help"]
+        if isinstance(default, Rule):
+            options = {
+                "type": rule_argument,
+                "metavar": "|".join(rule.value for rule in Rule),
+            }
+            help_text += f" (default: {default.value})"  # its name, not Rule.X
+        group.add_argument(
+            "--" + item.name.replace("_", "-"),
+            *OLD_SPELLINGS.get(item.name, ()),
+            default=default,
+            help=help_text,
+            **options,
+        )
 
 
 def add_games_parser(
@@ -182,7 +181,6 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
 def arena_from_options(arguments: argparse.Namespace):
     """The :class:`gomoku_apps.arena.Arena` that the parsed game options describe."""
     from gomoku_apps.arena import Arena
-    from gomoku_env.config import GameConfig
 
     config = GameConfig(arguments.board_size, arguments.win_length, arguments.rule)
     jobs = arguments.jobs

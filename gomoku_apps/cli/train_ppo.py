@@ -22,7 +22,7 @@ from agents.specs.flags import flag_values
 from agents.specs.options import bounded
 from agents.training.teacher_games import TeacherGamesConfig
 from gomoku_apps.cli import training
-from gomoku_apps.cli.options import add_rule_argument
+from gomoku_apps.cli.options import add_rules_arguments
 from gomoku_env.files import check_replaceable
 
 ROUTE = "ppo"
@@ -65,12 +65,13 @@ FLAG_SOURCES = [
 
 def add_parser(routes: argparse._SubParsersAction) -> None:
     """Register the ``ppo`` route; its flags come from :class:`PPOConfig` (the teacher
-    games' with ``--teacher-``), their help from the fields."""
+    games' with ``--teacher-``), their help from the fields, the game's from
+    :class:`~gomoku_env.GameConfig` as for every command."""
     summary = "train the PPO policy (no search)"
     parser, groups = training.add_route_parser(
         routes, ROUTE, summary, __doc__, GROUPS, FLAG_SOURCES
     )
-    add_rule_argument(groups["game"])  # PPOConfig.rule, spelt as every command does
+    add_rules_arguments(groups["game"], board_size=PPOConfig.board_size)
     parser.set_defaults(handler=run_training)
 
 
