@@ -3,8 +3,10 @@
 The searching agents (:class:`agents.search.mcts.MCTSAgent`,
 :class:`agents.alphazero.agent.AlphaZeroAgent`,
 :class:`agents.classic.alphabeta.AlphaBetaAgent`) each take one :class:`Budget`, and the
-search loop that owns it enforces it; AlphaZero self-play counts its simulations in
-its own config (:class:`agents.alphazero.training_config.SelfPlayConfig`).
+search loop that owns it enforces it; AlphaZero self-play takes two
+(:class:`agents.alphazero.training_config.SelfPlayConfig`'s ``full_search`` and
+``fast_search``), whose simulations stop its trees as the agents' do
+(:func:`agents.search.driver.search_target`), and refuses a clock.
 A work budget (``simulations``, ``nodes``) makes the same seed play the same game on
 any machine, as chess engines are tested with ``go nodes N``; a clock (``time``) does
 not. An agent refuses a field it does not count

@@ -36,6 +36,7 @@ from agents.alphazero.training_config import (
     SelfPlayConfig,
     TrainingConfig,
 )
+from agents.budget import Budget
 from agents.executors import Executor, InlineExecutor
 from agents.executors.ray_cluster import RayExecutor
 from gomoku_apps.arena.match import pair_tasks
@@ -152,8 +153,8 @@ def main() -> None:
         GameConfig(board_size=9),
         SelfPlayConfig(
             parallel_games=arguments.parallel_games,
-            simulations=arguments.simulations,
-            fast_simulations=arguments.simulations // 4,
+            full_search=Budget(simulations=arguments.simulations),
+            fast_search=Budget(simulations=arguments.simulations // 4),
         ),
     )
     tasks = arena_tasks(arguments.games, arguments.think)

@@ -82,10 +82,15 @@ def _tiny_game(device: str) -> None:
     from agents.alphazero.network import PolicyValueNet
     from agents.alphazero.selfplay import SelfPlay
     from agents.alphazero.training_config import NetworkConfig, SelfPlayConfig
+    from agents.budget import Budget
     from gomoku_env.config import GameConfig
 
     network = PolicyValueNet(NetworkConfig(channels=4, blocks=1, value_hidden=4))
-    config = SelfPlayConfig(parallel_games=2, simulations=8, fast_simulations=4)
+    config = SelfPlayConfig(
+        parallel_games=2,
+        full_search=Budget(simulations=8),
+        fast_search=Budget(simulations=4),
+    )
     evaluator = NetworkEvaluator(network, device)
     SelfPlay(GameConfig(15), config, seed=0).play(evaluator)
 

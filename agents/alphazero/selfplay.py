@@ -8,11 +8,13 @@ done. A game whose search has used its budget plays its move at once and starts 
 next search from the kept subtree, so the batch stays full while games are at
 different moves.
 
-Playout-cap randomisation (as in KataGo): a move gets the full search, with Dirichlet
-noise at the root and a training sample recorded, with probability
-``full_search_probability``; other moves get a cheap search that only moves the game
-on. The first ``temperature_moves`` moves are sampled in proportion to the visits, for
-variety; later ones take the search's best move.
+Playout-cap randomisation (as in KataGo): a move gets the full search (the config's
+``full_search`` :class:`~agents.budget.Budget`), with Dirichlet noise at the root and a
+training sample recorded, with probability ``full_search_probability``; other moves get
+a cheap search (``fast_search``) that only moves the game on. A budget's simulations
+become the tree's stop as the agents' do (:func:`agents.search.search_target`). The
+first ``temperature_moves`` moves are sampled in proportion to the visits, for variety;
+later ones take the search's best move.
 """
 
 from __future__ import annotations
@@ -24,7 +26,13 @@ import numpy as np
 
 from agents.alphazero.replay import Batch
 from agents.alphazero.training_config import SelfPlayConfig
-from agents.search import Evaluator, SearchOptions, SearchTree, run_searches
+from agents.search import (
+    Evaluator,
+    SearchOptions,
+    SearchTree,
+    run_searches,
+    search_target,
+)
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK, EMPTY, other_color
@@ -56,7 +64,7 @@ class _Game:
     board: Board
     planes: ObservationPlanes
     tree: SearchTree
-    budget: int = 0
+    target: int = 0  # the tree's simulation count at which this move's search stops
     full_search: bool = False
     winner: int | None = None  # the proven winner of a game ended before its end
     sample_planes: list[np.ndarray] = field(default_factory=list)
@@ -68,11 +76,12 @@ def search_options(config: SelfPlayConfig) -> SearchOptions:
     """The config's search options (PUCT with root noise by default), with a tree
     sized for one move's search plus reuse.
 
-    A move adds at most ``simulations`` nodes and the kept subtree is smaller than the
-    tree it came from, so a few searches' worth of nodes is plenty; a full tree stops
-    growing (it still searches), it never fails.
+    A move adds at most its budget's simulations in nodes (the full search's the most)
+    and the kept subtree is smaller than the tree it came from, so a few searches'
+    worth of nodes is plenty; a full tree stops growing (it still searches), it never
+    fails.
     """
-    max_nodes = TREE_SEARCHES * config.simulations + 2
+    max_nodes = TREE_SEARCHES * config.full_search.simulations + 2
     return replace(config.search, max_nodes=max_nodes).for_evaluator(True)
 
 
@@ -117,13 +126,13 @@ class SelfPlay:
                 run_searches(
                     [g.tree for g in active],
                     evaluator,
-                    [g.budget - g.tree.simulations for g in active],
+                    [g.target - g.tree.simulations for g in active],
                     _seconds_left(deadline),
                     until_first=True,
                 )
             )
             for game in list(active):
-                if game.tree.simulations < game.budget and not game.tree.is_solved:
+                if game.tree.simulations < game.target and not game.tree.is_solved:
                     continue
                 moves += 1
                 if not self._play_move(game):
@@ -150,11 +159,10 @@ class SelfPlay:
         game.full_search = bool(
             self._rng.random() < self.config.full_search_probability
         )
-        game.budget = game.tree.simulations + (
-            self.config.simulations
-            if game.full_search
-            else self.config.fast_simulations
+        budget = (
+            self.config.full_search if game.full_search else self.config.fast_search
         )
+        game.target = search_target(game.tree, budget.simulations)
 
     def _play_move(self, game: _Game) -> bool:
         """Record a sample if due, play the chosen move; True when the game is over,

@@ -5,8 +5,9 @@ dataclasses here (type, default, range, meaning), from which ``gomoku train`` ma
 its flags. Others are declared where they are used and gathered here: the teacher
 games' (:class:`agents.training.teacher_games.TeacherGamesConfig`), the game's
 (:class:`gomoku_env.config.GameConfig`) and self-play's search settings, the agents'
-own :class:`agents.search.SearchOptions` (the preset
-:data:`agents.search.SELF_PLAY_PRESET`). This module needs no torch.
+own :class:`agents.budget.Budget` (a move's simulations) and
+:class:`agents.search.SearchOptions` (the preset :data:`agents.search.SELF_PLAY_PRESET`).
+This module needs no torch.
 
 The defaults are what ``gomoku train`` uses: a small network, about a hundred
 simulations per self-play move with playout-cap randomisation, a few dozen games
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
+from agents.budget import Budget
 from agents.search.settings import SELF_PLAY_PRESET, SearchOptions
 from agents.specs.options import bounded, check_fields
 from agents.training.teacher_games import TeacherGamesConfig
@@ -29,6 +31,13 @@ FULL_SIZE_HOURS = 0.5
 samples (:func:`budget_defaults`)."""
 SHORT_MIN_REPLAY = 64
 """Samples before the first gradient step of a budget under ``FULL_SIZE_HOURS``."""
+FULL_SEARCH_BUDGET = Budget(simulations=100)
+"""Self-play's search of a move that gives a training sample, unless one is given."""
+FAST_SEARCH_BUDGET = Budget(simulations=25)
+"""Self-play's search of the other moves, unless one is given."""
+SELF_PLAY_LIMITS = ("simulations",)
+"""What self-play's :class:`~agents.budget.Budget` may limit: work, never a clock
+(``time``), so that the same seed plays the same games on any machine, busy or not."""
 
 
 @dataclass(frozen=True)
@@ -108,17 +117,21 @@ class DistillationConfig(TeacherGamesConfig):
 
 @dataclass(frozen=True)
 class SelfPlayConfig:
-    """How self-play games are played; each field's docstring is its flag's help."""
+    """How self-play games are played; each scalar field's docstring is its flag's
+    help (the budgets' flags are ``gomoku train``'s --simulations and
+    --fast-simulations)."""
 
     parallel_games: int = bounded(
         64, minimum=1, flag="self-play", unset="fewer for budgets under half an hour"
     )
     """games per iteration, played together so one network call serves them all"""
-    simulations: int = bounded(100, minimum=1, flag="self-play")
-    """search simulations of a move whose position becomes a training sample"""
-    fast_simulations: int = bounded(25, minimum=1, flag="self-play")
-    """simulations of the other moves, which only move the game on (playout-cap
-    randomisation: cheap moves keep games going but give no training sample)"""
+    full_search: Budget = FULL_SEARCH_BUDGET
+    """the search of a move whose position becomes a training sample (``gomoku
+    train``'s --simulations); simulations only, see :data:`SELF_PLAY_LIMITS`"""
+    fast_search: Budget = FAST_SEARCH_BUDGET
+    """the search of the other moves, which only move the game on (playout-cap
+    randomisation: cheap moves keep games going but give no training sample;
+    --fast-simulations)"""
     full_search_probability: float = bounded(
         0.25, minimum=0, maximum=1, flag="self-play"
     )
@@ -130,10 +143,21 @@ class SelfPlayConfig:
     """the search's knobs, shared with the agents (:data:`SELF_PLAY_PRESET`: PUCT,
     root noise, 4 leaves a game per network call, forced-win checks; a game whose root
     is proven ends there, labelled with the proven result); the tree's size follows
-    ``simulations``"""
+    ``full_search``"""
 
     def __post_init__(self) -> None:
         check_fields(self)
+        for name in ("full_search", "fast_search"):
+            budget = getattr(self, name)
+            if not isinstance(budget, Budget):
+                raise TypeError(
+                    f"SelfPlayConfig.{name} must be a Budget, got {budget!r}"
+                )
+            budget.refuse(
+                f"SelfPlayConfig.{name} (self-play counts work, so that a seed "
+                "replays its games)",
+                SELF_PLAY_LIMITS,
+            )
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,12 @@ Semantics:
   the one hook for rules with forbidden points.
 """
 
-from agents.search.driver import Evaluator, run_searches, step_searches
+from agents.search.driver import (
+    Evaluator,
+    run_searches,
+    search_target,
+    step_searches,
+)
 from agents.search.pattern_evaluator import PatternEvaluator
 from agents.search.settings import (
     ALPHAZERO_PRESET,
@@ -93,5 +98,6 @@ __all__ = [
     "SearchOptions",
     "SearchTree",
     "run_searches",
+    "search_target",
     "step_searches",
 ]

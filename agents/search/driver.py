@@ -170,6 +170,15 @@ def run_searches(
     return [tree.simulations - begun for tree, begun in zip(trees, start, strict=True)]
 
 
+def search_target(tree: SearchTree, simulations: int | None) -> int:
+    """The count of ``tree.simulations`` at which a search of ``simulations`` more
+    stops: a move's budget counts the simulations it runs, not those its kept subtree
+    holds already; unlimited for None (a clock alone stops it). The one place where a
+    :class:`agents.budget.Budget`'s ``simulations`` become a tree's stop, for the
+    agents (through :func:`run_searches`) and self-play alike."""
+    return UNLIMITED if simulations is None else tree.simulations + int(simulations)
+
+
 def _targets(
     trees: Sequence[SearchTree],
     simulations: int | Sequence[int] | None,
@@ -179,7 +188,7 @@ def _targets(
     if simulations is None:
         if time is None:
             raise ValueError("give simulations, time or both")
-        return [UNLIMITED] * len(trees)
+        return [search_target(tree, None) for tree in trees]
     counts = (
         [simulations] * len(trees)
         if isinstance(simulations, (int, np.integer))
@@ -190,7 +199,7 @@ def _targets(
             f"simulations gives {len(counts)} budgets for {len(trees)} trees"
         )
     return [
-        tree.simulations + int(count) for tree, count in zip(trees, counts, strict=True)
+        search_target(tree, count) for tree, count in zip(trees, counts, strict=True)
     ]
 
 

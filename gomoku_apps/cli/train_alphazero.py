@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from agents.alphazero.training_config import (
+    FAST_SEARCH_BUDGET,
+    FULL_SEARCH_BUDGET,
     DistillationConfig,
     LearnerConfig,
     NetworkConfig,
@@ -66,11 +68,36 @@ class AlphaZeroRunOptions(RunOptions):
     """torch CPU threads (small networks on a busy machine: 1 is fastest)"""
 
 
+@dataclass(frozen=True)
+class SelfPlayBudgetFlags:
+    """Self-play's two budgets (:class:`SelfPlayConfig`'s ``full_search`` and
+    ``fast_search``) as the flat flags they were, one number each: simulations are all
+    that they may count (:data:`agents.alphazero.training_config.SELF_PLAY_LIMITS`)."""
+
+    simulations: int = bounded(
+        FULL_SEARCH_BUDGET.simulations, minimum=1, flag="self-play"
+    )
+    """search simulations of a move whose position becomes a training sample"""
+    fast_simulations: int = bounded(
+        FAST_SEARCH_BUDGET.simulations, minimum=1, flag="self-play"
+    )
+    """simulations of the other moves, which only move the game on (playout-cap
+    randomisation: cheap moves keep games going but give no training sample)"""
+
+    def budgets(self) -> dict[str, Budget]:
+        """The :class:`SelfPlayConfig` budgets (its keyword arguments) they give."""
+        return {
+            "full_search": Budget(simulations=self.simulations),
+            "fast_search": Budget(simulations=self.fast_simulations),
+        }
+
+
 FLAG_SOURCES = [
     (AlphaZeroRunOptions, "", None),
     (TrainingConfig, "", None),
     (NetworkConfig, "", None),
     (DistillationConfig, "teacher-", None),
+    (SelfPlayBudgetFlags, "", None),
     (SelfPlayConfig, "", None),
     (LearnerConfig, "", None),
 ]
@@ -98,6 +125,8 @@ def training_config(arguments: argparse.Namespace) -> TrainingConfig:
     run["min_replay"] = min(run["min_replay"], arguments.replay_capacity)
     self_play = flag_values(SelfPlayConfig, arguments)
     self_play.setdefault("parallel_games", defaults.parallel_games)
+    budgets = SelfPlayBudgetFlags(**flag_values(SelfPlayBudgetFlags, arguments))
+    self_play.update(budgets.budgets())
     return TrainingConfig(
         game=GameConfig(arguments.board_size, arguments.win_length, arguments.rule),
         network=NetworkConfig(**flag_values(NetworkConfig, arguments)),

@@ -11,6 +11,7 @@ from agents.alphazero.evaluator import NetworkEvaluator
 from agents.alphazero.network import PolicyValueNet
 from agents.alphazero.selfplay import SelfPlay, _Game
 from agents.alphazero.training_config import SelfPlayConfig
+from agents.budget import Budget
 from agents.search import SELF_PLAY_PRESET, run_searches
 from gomoku_env.config import GameConfig
 from gomoku_env.kernels import BLACK
@@ -25,8 +26,8 @@ from tests.agents.helpers import board_from_diagram
 
 SMALL = SelfPlayConfig(
     parallel_games=4,
-    simulations=12,
-    fast_simulations=4,
+    full_search=Budget(simulations=12),
+    fast_search=Budget(simulations=4),
     full_search_probability=0.5,
     temperature_moves=3,
     search=replace(SELF_PLAY_PRESET, leaves_per_round=2),
@@ -96,3 +97,22 @@ def test_a_proven_root_ends_the_game_with_the_proven_result() -> None:
     assert not board.is_over
     result = self_play._result([played], moves=1, simulations=8)
     assert result.black_wins == 1 and result.samples.value.tolist() == [1.0]
+
+
+def test_a_move_searches_its_budgets_simulations_past_the_kept_subtree() -> None:
+    """The full search's budget for a sampled move, the fast one's for the others,
+    counted from the simulations the tree holds already (as the agents count)."""
+    config = SelfPlayConfig(
+        parallel_games=1,
+        full_search=Budget(simulations=9),
+        fast_search=Budget(simulations=3),
+        full_search_probability=0.5,
+    )
+    self_play = SelfPlay(GameConfig(7, 4), config, seed=0)
+    game = self_play._new_game(self_play._trees[0])
+    game.tree.simulations = 5  # as after advancing into a searched subtree
+    searches = set()
+    for _ in range(20):
+        self_play._start_search(game)
+        searches.add((game.full_search, game.target - 5))
+    assert searches == {(True, 9), (False, 3)}

@@ -24,6 +24,7 @@ from agents.alphazero.training_config import (
     SelfPlayConfig,
     TrainingConfig,
 )
+from agents.budget import Budget
 from agents.search import SELF_PLAY_PRESET
 from agents.training.head_to_head import play_match
 from gomoku_env.config import GameConfig
@@ -34,8 +35,8 @@ SMOKE = TrainingConfig(
     network=NetworkConfig(channels=16, blocks=2, value_hidden=16),
     self_play=SelfPlayConfig(
         parallel_games=32,
-        simulations=32,
-        fast_simulations=8,
+        full_search=Budget(simulations=32),
+        fast_search=Budget(simulations=8),
         full_search_probability=0.5,
         temperature_moves=4,
         search=replace(SELF_PLAY_PRESET, dirichlet_alpha=0.5),

@@ -23,6 +23,7 @@ from agents.alphazero.training_config import (
     TrainingConfig,
     budget_defaults,
 )
+from agents.budget import Budget
 from agents.search import SELF_PLAY_PRESET
 from gomoku_env.config import GameConfig, Rule
 from tests.agents.alphazero.test_network import TINY
@@ -32,8 +33,8 @@ QUICK = TrainingConfig(
     network=TINY,
     self_play=SelfPlayConfig(
         parallel_games=4,
-        simulations=8,
-        fast_simulations=4,
+        full_search=Budget(simulations=8),
+        fast_search=Budget(simulations=4),
         search=replace(SELF_PLAY_PRESET, leaves_per_round=2),
     ),
     replay_capacity=500,
@@ -112,14 +113,39 @@ def test_the_gating_threshold_decides_which_network_becomes_best(
 
 
 def test_bad_training_settings_name_the_value() -> None:
-    with pytest.raises(ValueError, match=r"SelfPlayConfig\.simulations must be"):
-        SelfPlayConfig(simulations=0)
+    with pytest.raises(ValueError, match=r"SelfPlayConfig\.parallel_games must be"):
+        SelfPlayConfig(parallel_games=0)
     with pytest.raises(
         ValueError, match=r"dirichlet_fraction must be a finite number >= 0 and <= 1"
     ):
         replace(SELF_PLAY_PRESET, dirichlet_fraction=1.5)
     with pytest.raises(ValueError, match=r"TrainingConfig\.batch_size must be"):
         TrainingConfig(batch_size=0)
+
+
+@pytest.mark.parametrize(
+    ("budgets", "error", "message"),
+    [
+        (
+            {"full_search": Budget(simulations=8, time=1.0)},
+            ValueError,
+            r"SelfPlayConfig\.full_search \(self-play counts work, so that a seed "
+            r"replays its games\) cannot count time \(got time=1\.0\); give "
+            r"simulations",
+        ),
+        (
+            {"fast_search": Budget(nodes=100)},
+            ValueError,
+            r"SelfPlayConfig\.fast_search .* cannot count nodes",
+        ),
+        ({"full_search": 100}, TypeError, r"full_search must be a Budget, got 100"),
+    ],
+)
+def test_self_play_takes_work_budgets_only(
+    budgets: dict, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        SelfPlayConfig(**budgets)
 
 
 @pytest.mark.parametrize(

@@ -21,11 +21,13 @@ from agents.alphazero.training_config import (
     SelfPlayConfig,
     TrainingConfig,
 )
+from agents.budget import Budget
 from agents.specs.options import field_docs
 from agents.training.torch_policy import load_policy
 from gomoku_apps.cli.main import build_parser, main
 from gomoku_apps.cli.train_alphazero import (
     AlphaZeroRunOptions,
+    SelfPlayBudgetFlags,
     run_training,
     training_config,
 )
@@ -269,11 +271,24 @@ def test_train_without_a_route_is_train_alphazero() -> None:
     assert training_config(plain).network.channels == 8
 
 
+def test_the_simulation_flags_are_self_play_s_budgets() -> None:
+    parser = build_parser()
+    given = training_config(parser.parse_args([*TINY_RUN, "--out", "x"])).self_play
+    assert given.full_search == Budget(simulations=6)
+    assert given.fast_search == Budget(simulations=3)
+    unset = training_config(parser.parse_args(["train", "--out", "x"])).self_play
+    defaults = SelfPlayConfig()
+    assert (unset.full_search, unset.fast_search) == (
+        defaults.full_search,
+        defaults.fast_search,
+    )
+
+
 def _flag_fields() -> dict[str, tuple[type, str]]:
     """Every field that makes a flag of ``gomoku train alphazero``, by ``dest``."""
     owners = [(AlphaZeroRunOptions, ""), (TrainingConfig, ""), (NetworkConfig, ""),
-              (DistillationConfig, "teacher_"), (SelfPlayConfig, ""),
-              (LearnerConfig, "")]  # fmt: skip
+              (DistillationConfig, "teacher_"), (SelfPlayBudgetFlags, ""),
+              (SelfPlayConfig, ""), (LearnerConfig, "")]  # fmt: skip
     return {
         prefix + item.name: (owner, item.name)
         for owner, prefix in owners
