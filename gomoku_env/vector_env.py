@@ -56,7 +56,7 @@ from gomoku_env.legal import (
     illegal_move_text,
     legal_from_forbidden,
 )
-from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
+from gomoku_env.opponents import OpponentLike
 from gomoku_env.outcome import (
     OUTCOME_TERMINATED,
     OUTCOME_TRUNCATED,
@@ -64,17 +64,8 @@ from gomoku_env.outcome import (
     vector_end_infos,
     vector_illegal_infos,
 )
-from gomoku_env.planes import (
-    FORBIDDEN,
-    LAST_MOVE,
-    OBSERVER_IS_BLACK,
-    OPPONENT_STONES,
-    OWN_STONES,
-    PLANE_COUNT,
-)
+from gomoku_env.vector_opponents import VectorOpponents, opponent_view
 
-# The learner's planes seen from the other side: the two stone planes swap places.
-OPPONENT_VIEW_ORDER = [OPPONENT_STONES, OWN_STONES, *range(LAST_MOVE, PLANE_COUNT)]
 ILLEGAL_CODES = {
     "lose": batch_state.ILLEGAL_LOSE,
     "random": batch_state.ILLEGAL_RANDOM,
@@ -161,8 +152,8 @@ class GomokuVectorEnv(VectorEnv):
         )
         self.num_envs = num_envs
         self.num_threads = check_thread_count(num_threads)
-        self.random_opponent = isinstance(opponent, str) and opponent == "random"
-        self.opponents = self._make_opponents(opponent)
+        self._opponents = VectorOpponents(opponent, self.config, num_envs)
+        self.random_opponent = self._opponents.random
         options = self.options
         self.single_observation_space = observation_box(
             self.config.board_size, options.channels_first, options.observation_dtype
@@ -204,10 +195,7 @@ class GomokuVectorEnv(VectorEnv):
             opponent_seeds = sequence.spawn(1)[0].generate_state(
                 self.num_envs, np.uint64
             )
-            for opponent, opponent_seed in zip(
-                self.opponents, opponent_seeds, strict=False
-            ):
-                opponent.reset(seed=int(opponent_seed % SEED_BOUND))
+            self._opponents.reset(opponent_seeds, SEED_BOUND)
             self._seeded = True
         batch_kernels.reset_games(self.batch, self.out, self.random_opponent)
         self._check_starts()
@@ -298,27 +286,11 @@ class GomokuVectorEnv(VectorEnv):
         )
         return legal
 
-    def _make_opponents(self, opponent: OpponentLike) -> list[Any]:
-        """One opponent per game (from a spec), or one shared by all games: an object
-        with ``act_batch``, or a spec whose agent has one (``"heuristic"``)."""
-        if self.random_opponent:
-            self._batched = self._per_game_agents = False
-            return []
-        first = (
-            opponent
-            if isinstance(opponent, BatchOpponent)
-            else resolve_opponent(opponent, self.config)
-        )
-        self._batched = isinstance(first, BatchOpponent)
-        self._per_game_agents = isinstance(opponent, str) and not self._batched
-        if self._batched:
-            return [first]
-        if isinstance(opponent, str):
-            return [first] + [
-                resolve_opponent(opponent, self.config)
-                for _ in range(self.num_envs - 1)
-            ]
-        return [first] * self.num_envs
+    @property
+    def opponents(self) -> list[Any]:
+        """The opponent objects: one shared by all games, or one per game (none for
+        the random opponent, which the compiled step plays)."""
+        return self._opponents.agents
 
     def _shape(self, planes: np.ndarray) -> np.ndarray:
         return planes.reshape((planes.shape[0], *self._observation_shape))
@@ -343,10 +315,7 @@ class GomokuVectorEnv(VectorEnv):
         planes = self._shape(self.batch.planes[games])
         if self.options.channels_first:
             planes = planes.transpose(0, 2, 3, 1)
-        view = planes[..., OPPONENT_VIEW_ORDER]
-        view[..., OBSERVER_IS_BLACK] = 1 - view[..., OBSERVER_IS_BLACK]
-        view[..., FORBIDDEN] = self.batch.forbidden[games].reshape(view.shape[:-1])
-        return view
+        return opponent_view(planes, self.batch.forbidden[games])
 
     def _play_opponents(self) -> int:
         """Ask the non-compiled opponent for every pending reply until none is left;
@@ -387,7 +356,11 @@ class GomokuVectorEnv(VectorEnv):
     def _legal_replies(self, games: np.ndarray) -> np.ndarray:
         """The opponents' replies in ``games``; IllegalMoveError if one is illegal."""
         masks = self._legal(games).astype(np.int8)
-        replies = self._ask_opponents(games, self._opponent_view(games), masks)
+        # A game's first reply comes right after its opening (and the learner's first
+        # move, when the learner opens): its per-game agent starts a new game.
+        first_reply = self.batch.move_count[games] <= self.batch.opening_stones + 1
+        view = self._opponent_view(games)
+        replies = self._opponents.ask(games, view, masks, first_reply)
         bad = (replies < 0) | (replies >= masks.shape[1])
         bad |= masks[np.arange(games.size), replies % masks.shape[1]] == 0
         if bad.any():
@@ -396,22 +369,6 @@ class GomokuVectorEnv(VectorEnv):
                 f"in game {int(games[bad][0])}"
             )
         return replies
-
-    def _ask_opponents(
-        self, games: np.ndarray, planes: np.ndarray, masks: np.ndarray
-    ) -> np.ndarray:
-        """The opponents' actions in ``games``; per-game agents reset on a new game."""
-        if self._batched:
-            replies = self.opponents[0].act_batch(planes, masks, games)
-        else:
-            if self._per_game_agents:
-                for game in games[self.batch.move_count[games] <= 1]:
-                    self.opponents[game].reset()
-            replies = [
-                self.opponents[game].act({"observation": p, "action_mask": m})
-                for game, p, m in zip(games, planes, masks, strict=True)
-            ]
-        return np.asarray(replies).astype(np.int64).reshape(games.size)
 
     def _check_actions(self, actions: np.ndarray) -> None:
         """IllegalMoveError naming the first game whose action is not legal."""

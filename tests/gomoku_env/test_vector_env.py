@@ -208,16 +208,25 @@ class ResetCounter:
         return int(np.flatnonzero(observation["action_mask"])[0])
 
 
+@pytest.mark.parametrize("random_opening", [0, 2, 3])
 def test_spec_opponents_are_one_agent_per_game_reset_at_each_new_game(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, random_opening: int
 ) -> None:
+    """Also after a random opening: the first reply then comes at a later stone
+    count (with 2 or 3 opening stones the agents were not reset at all)."""
     # The built-in agents registered first, so that the copy (undone after) holds
     # them: registered into the copy only, they would be gone for every later test.
     importlib.import_module("agents.specs.parse")
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     registry.register_agent("reset_counter", ResetCounter)
     ResetCounter.instances.clear()
-    env = GomokuVectorEnv(3, opponent="reset_counter", board_size=5, play_as="white")
+    env = GomokuVectorEnv(
+        3,
+        opponent="reset_counter",
+        board_size=5,
+        play_as="white",
+        random_opening=random_opening,
+    )
     env.reset(seed=0)
     finished = np.zeros(3, dtype=int)
     for _ in range(30):
