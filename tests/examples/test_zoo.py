@@ -230,8 +230,3 @@ def test_a_malformed_run_file_stops_run_and_evaluate_in_one_line(
         zoo.main(["run", "sb3", "--out", str(tmp_path / "runs")])
     assert stopped.value.code == 1
     assert capsys.readouterr().err.startswith(f"zoo.py: error: {folder}")
-
-
-def test_no_zoo_script_is_over_400_lines() -> None:
-    for path in SCRIPT.parent.glob("zoo*.py"):
-        assert len(path.read_text().splitlines()) <= 400, path
