@@ -38,8 +38,9 @@ browser:
 			|| echo "make test: chromium could not be installed; the browser tests will be skipped"; \
 	fi
 
+# Both tiers: pytest alone leaves the slow-marked tests out (pyproject.toml).
 test: lint docs browser
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 -q -m "slow or not slow"
 
 # The documentation site (mkdocs.yml, pages in docs/) into site/; warnings are errors.
 docs: setup
