@@ -82,8 +82,12 @@ def test_the_same_run_resumes_without_playing_again(
     built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = copy_of(built, tmp_path)
+    pairs = {path.name: path.read_bytes() for path in out.glob("*.csv")}
     monkeypatch.setattr(build_scale.Arena, "play", refuse_to_play)
     build_or_sweep(out, "--board-size", "9")
+    assert pairs and all(
+        (out / name).read_bytes() == data for name, data in pairs.items()
+    )
 
 
 def refuse_to_play(*arguments: object) -> None:
