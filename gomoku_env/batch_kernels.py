@@ -3,18 +3,16 @@
 One call of :func:`step_games` plays the learner's moves, the random opponent's
 replies, and resets finished games, so a vector env step costs one trip into compiled
 code. The games' state is a :class:`gomoku_env.batch_state.GameBatch`. The cells of all
-games lie in one flat array, game after game, so that each game is stepped by the
-rules' own kernels at an offset: a learner action is judged legal by
-:func:`gomoku_env.legal.is_legal_point`, stones by
-:func:`gomoku_env.kernels.judge_stone`, forbidden points found by
-:func:`gomoku_env.renju.forbidden_codes` on a game's slice, and the planes written by
-the one writer of :mod:`gomoku_env.planes`. A game ends as the Gymnasium env's does,
-with an end code of :mod:`gomoku_env.outcome`: a five (``WON``), a full board
-(``FULL``), under renju no point left to black (``NO_LEGAL_MOVE``, a draw), a lost
-illegal action (``ILLEGAL``) or the move limit (``MOVE_LIMIT``, truncated); a forbidden
-point is never legal, for the learner or the opponent. The per-game helpers are
-inlined into the kernels at numba's IR level (``inline="always"``): a call that passes
-the batch's arrays costs reference counting, which made up a third of a step.
+games lie in one flat array, game after game, and each game moves by the one step of
+every env, :func:`gomoku_env.game_step.play_move`, at its offset (a learner action
+is judged legal by :func:`gomoku_env.legal.is_legal_point` first). A game ends as the
+Gymnasium env's does, with an end code of :mod:`gomoku_env.outcome`: a five (``WON``),
+a full board (``FULL``), under renju no point left to black (``NO_LEGAL_MOVE``, a
+draw), a lost illegal action (``ILLEGAL``) or the move limit (``MOVE_LIMIT``,
+truncated); a forbidden point is never legal, for the learner or the opponent. The
+per-game helpers are inlined into the kernels at numba's IR level
+(``inline="always"``): a call that passes the batch's arrays costs reference counting,
+which made up a third of a step.
 """
 
 from __future__ import annotations
@@ -41,85 +39,53 @@ from gomoku_env.batch_state import (
     reset_game,
 )
 from gomoku_env.game_start import START_DRAWS
+from gomoku_env.game_step import play_move
 from gomoku_env.kernels import (
     BLACK,
-    RENJU,
     WHITE,
-    judge_stone,
     line_extent,
     winning_direction,
 )
 from gomoku_env.legal import illegal_code, is_legal_given, is_legal_point
 from gomoku_env.outcome import (
     ILLEGAL,
-    NO_LEGAL_MOVE,
     NO_LINE,
     ONGOING,
     WON,
     line_key,
-    move_end_code,
     outcome_index,
 )
-from gomoku_env.planes import write_forbidden, write_move
-from gomoku_env.renju import ALLOWED, forbidden_codes
-
-
-@njit(cache=True, nogil=True)
-def update_forbidden(batch: GameBatch, game: int, ongoing: bool) -> int:
-    """Renju: black's forbidden points of ``game`` after a move, into ``forbidden``
-    and (for a black learner) the planes; NO_LEGAL_MOVE if they leave black no point,
-    else ONGOING. Cleared while white is to move and once the game is over."""
-    count = cell_count(batch)
-    black_to_move = batch.move_count[game] % 2 == 0
-    batch.forbidden_count[game] = 0
-    if ongoing and black_to_move:
-        base = game * count
-        codes = forbidden_codes(batch.cells[base : base + count], batch.size)
-        for cell in range(count):
-            banned = codes[cell] != ALLOWED
-            batch.forbidden[game, cell] = banned
-            batch.forbidden_count[game] += banned
-    else:
-        batch.forbidden[game] = 0
-    if batch.learner_color[game] == BLACK:
-        base = planes_base(batch, game)
-        write_forbidden(
-            batch.flat_planes, base, planes_stride(batch), batch.forbidden[game]
-        )
-    empties = count - batch.move_count[game]
-    if ongoing and batch.forbidden_count[game] == empties:
-        return NO_LEGAL_MOVE
-    return ONGOING
 
 
 @njit(cache=True, nogil=True, inline="always")
 def place(batch: GameBatch, game: int, action: int) -> int:
-    """Play the side to move's (legal) stone on ``action``: ONGOING, WON, FULL,
-    NO_LEGAL_MOVE or MOVE_LIMIT."""
-    color = BLACK if batch.move_count[game] % 2 == 0 else WHITE
+    """Play the side to move's (legal) stone on ``action`` with the one step,
+    :func:`gomoku_env.game_step.play_move`, the learner being the observer: ONGOING,
+    WON, FULL, NO_LEGAL_MOVE or MOVE_LIMIT."""
     remove_empty(batch, game, action)
-    base = game * cell_count(batch)
-    batch.cells[base + action] = color
-    won = judge_stone(
-        batch.cells, base, batch.size, batch.win_length, batch.rule_code, action, color
-    )
-    own = color == batch.learner_color[game]
-    write_move(
+    count = cell_count(batch)
+    code, banned_count = play_move(
+        batch.cells,
+        game * count,
+        batch.size,
+        batch.win_length,
+        batch.rule_code,
+        batch.max_moves,
+        action,
+        batch.move_count[game],
+        batch.last_move[game],
         batch.flat_planes,
         planes_base(batch, game),
         planes_stride(batch),
-        action,
-        batch.last_move[game],
-        own,
+        0,
+        batch.learner_color[game : game + 1],
+        batch.forbidden[game],
+        True,
     )
     batch.last_move[game] = action
     batch.move_count[game] += 1
-    stones, cells = batch.move_count[game], cell_count(batch)
-    blocked = False
-    if batch.rule_code == RENJU:
-        ongoing = won < 0 and stones < cells
-        blocked = update_forbidden(batch, game, ongoing) == NO_LEGAL_MOVE
-    return move_end_code(won >= 0, stones, cells, blocked, batch.max_moves)
+    batch.forbidden_count[game] = banned_count
+    return code
 
 
 @njit(cache=True, nogil=True)

@@ -165,12 +165,16 @@ class Board:
         if self.winner != EMPTY:
             return np.zeros(self._cell_count, dtype=np.int8)
         if not self._renju or len(self.moves) % 2 == 1:
-            # Nothing is forbidden, so the rule leaves the empty points, which the
-            # board keeps: a copy costs a tenth of a compiled call.
-            return self._empty.copy()  # all zero on a full board
+            # Nothing is forbidden, so the rule leaves the empty points.
+            return self.empty_mask()
         mask = np.empty(self._cell_count, dtype=np.int8)
         legal.legal_from_forbidden(self.cells, self._black_codes(), mask)
         return mask
+
+    def empty_mask(self) -> np.ndarray:
+        """An int8 mask of the empty points (all zero on a full board): a copy of the
+        one the board keeps, which costs a tenth of a compiled call."""
+        return self._empty.copy()
 
     def legal_actions(self) -> np.ndarray:
         """The legal actions, in increasing order."""
@@ -223,13 +227,24 @@ class Board:
         forbidden = self._renju and color == BLACK and self.forbidden_reason(action)
         if forbidden:
             # Tournament renju: the stone stands and black loses on the spot.
-            self.forbidden_loss = forbidden
             self.cells[action] = BLACK
-            self.winner = WHITE
-        elif kernels.place_and_judge(
+            self.note_move(action, WHITE, forbidden)
+            return
+        won = kernels.place_and_judge(
             self.cells, self.size, self._win_length, self._rule_code, action, color
-        ):
-            self.winner = color
+        )
+        self.note_move(action, color if won else EMPTY)
+
+    def note_move(
+        self, action: int, winner: int, forbidden_loss: str | None = None
+    ) -> None:
+        """Record a move whose stone is already on ``cells`` and judged: its place in
+        the history, and the result (``winner``, and under renju the shape of a
+        forbidden point that lost). :meth:`play` ends with it; the envs' game state
+        calls it after the compiled step (:func:`gomoku_env.game_step.play_move`) has
+        placed and judged the stone on this board's cells."""
+        self.winner = winner
+        self.forbidden_loss = forbidden_loss
         self._forbidden_codes = None
         self._empty[action] = 0
         self.moves.append(action)

@@ -4,9 +4,10 @@
 renju forbidden points and the end of the game (a reason from
 :data:`gomoku_env.outcome.END_REASONS`).
 The PettingZoo AEC env and the Gymnasium env are thin adapters over it: they turn its
-step into their rewards, infos and agent turns, and nothing else. The vector env keeps
-many games in compiled arrays instead but steps them with the same rule, forbidden-point
-and planes kernels (:mod:`gomoku_env.batch_kernels`).
+step into their rewards, infos and agent turns, and nothing else. Its step is a
+one-game use of the compiled step of every env, :func:`gomoku_env.game_step.play_move`,
+on the board's own cells and both observers' planes; the vector env runs the same
+kernel for each game of its batch (:mod:`gomoku_env.batch_kernels`).
 
 The envs' options (their defaults and checks) are declared in
 :mod:`gomoku_env.env_options`; this module keeps what the state itself needs:
@@ -24,16 +25,13 @@ from gymnasium import spaces
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.errors import IllegalMoveError
+from gomoku_env.game_step import play_move
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
-from gomoku_env.legal import illegal_code, illegal_move_text
+from gomoku_env.legal import illegal_code, illegal_move_text, legal_from_forbidden
 from gomoku_env.openings import centre_area
-from gomoku_env.outcome import (
-    END_CODE_REASONS,
-    TRUNCATION_REASON,
-    end_info,
-    move_end_code,
-)
-from gomoku_env.planes import PLANE_COUNT, ObservationPlanes
+from gomoku_env.outcome import END_CODE_REASONS, TRUNCATION_REASON, WON, end_info
+from gomoku_env.planes import CHANNELS_LAST, PLANE_COUNT, ObservationPlanes
+from gomoku_env.renju import FORBIDDEN_REASONS, forbidden_code
 
 FORBIDDEN_OPTIONS = ("mask", "lose")
 """Renju's forbidden points: "mask" leaves them out of black's mask and playing one is
@@ -42,6 +40,8 @@ COLORS = {"black": BLACK, "white": WHITE}
 SEED_BOUND = 2**63
 """Seeds handed on to opponents are drawn below this bound."""
 AGENTS = ("black_0", "white_0")
+OBSERVERS = np.array([BLACK, WHITE], dtype=np.int8)
+"""The observers of a game state's planes, in the order they are stored."""
 
 
 def validate_choice(name: str, value: Any, accepted: tuple[str, ...]) -> str:
@@ -86,6 +86,8 @@ class GameState:
         self.forbidden = validate_choice("forbidden", forbidden, FORBIDDEN_OPTIONS)
         self.max_moves = config.cells if max_moves is None else max_moves
         self._renju = config.rule is Rule.RENJU
+        self._rule_code = config.rule.code
+        self._view_step = config.cells * PLANE_COUNT
         self._masks_forbidden = self._renju and forbidden == "mask"
         self.reset()
 
@@ -132,7 +134,8 @@ class GameState:
         return self.board.winner
 
     def play(self, action: int) -> None:
-        """Play the side to move's stone on ``action`` and judge the game.
+        """Play the side to move's stone on ``action`` and judge the game, with the one
+        step of every env (:func:`gomoku_env.game_step.play_move`).
 
         Raises:
             IllegalMoveError: the action is off the board, occupied, the game is over,
@@ -141,15 +144,48 @@ class GameState:
             TypeError: the action is not an integer.
         """
         board = self.board
-        if self._masks_forbidden or self.reason is not None:
+        stones = len(board.moves)
+        # One cheap test covers the common legal case; check_move explains the rest.
+        if not (
+            type(action) is int
+            and self.reason is None
+            and 0 <= action < self.config.cells
+            and board.cells[action] == EMPTY
+            and not (self._masks_forbidden and self._forbidden[action])
+        ):
             self.check_move(action)
-        previous_move = board.last_move
-        color = BLACK if len(board.moves) % 2 == 0 else WHITE
-        board.play(action)
-        self.planes.place(int(action), color, previous_move)
-        if self._renju:
-            self._update_forbidden()
-        self.reason = self._end_reason()
+            action = int(action)
+        loss = None
+        if self._renju and stones % 2 == 0 and self._forbidden[action]:
+            # Only under forbidden="lose": the stone stands and black loses.
+            loss = FORBIDDEN_REASONS[forbidden_code(board.cells, board.size, action)]
+        previous_move = board.moves[-1] if stones else -1
+        config = self.config
+        code, _ = play_move(
+            board.cells,
+            0,
+            config.board_size,
+            config.win_length,
+            self._rule_code,
+            self.max_moves,
+            action,
+            stones,
+            previous_move,
+            self.planes.flat,
+            0,
+            CHANNELS_LAST,
+            self._view_step,
+            OBSERVERS,
+            self._forbidden,
+            self._masks_forbidden,
+        )
+        if loss is not None:
+            board.note_move(action, WHITE, loss)
+            self.reason = f"forbidden_{loss}"
+            return
+        mover = BLACK if stones % 2 == 0 else WHITE
+        board.note_move(action, mover if code == WON else EMPTY)
+        self.reason = END_CODE_REASONS[code]
 
     def check_move(self, action: Any) -> None:
         """Raise as :meth:`play` would for ``action``, without playing it."""
@@ -173,9 +209,10 @@ class GameState:
         """
         if self.reason is not None:
             return np.zeros(self.config.cells, dtype=np.int8)
-        mask = self.board.legal_mask()
-        if self._renju and not self._masks_forbidden:
-            mask += self._forbidden
+        if not self._masks_forbidden or len(self.board.moves) % 2 == 1:
+            return self.board.empty_mask()
+        mask = np.empty(self.config.cells, dtype=np.int8)
+        legal_from_forbidden(self.board.cells, self._forbidden, mask)
         return mask
 
     def observation(self, color: int) -> np.ndarray:
@@ -187,29 +224,3 @@ class GameState:
         own end, or of an illegal move described by ``illegal_move``."""
         reason = self.reason if illegal_move is None else "illegal_move"
         return end_info(self.board, reason, illegal_move)
-
-    def _end_reason(self) -> str | None:
-        """The reason the move just played ended the game, or None."""
-        board = self.board
-        if board.forbidden_loss is not None:
-            return f"forbidden_{board.forbidden_loss}"
-        blocked = self._masks_forbidden and self._all_empty_points_forbidden()
-        # The kernel's own Python body: the same judgement without a call into
-        # compiled code per move (its dispatch cost 3-5% of an AEC step).
-        code = move_end_code.py_func(
-            board.winner != EMPTY,
-            len(board.moves),
-            self.config.cells,
-            blocked,
-            self.max_moves,
-        )
-        return END_CODE_REASONS[code]
-
-    def _all_empty_points_forbidden(self) -> bool:
-        empty_points = self.config.cells - len(self.board.moves)
-        return int(self._forbidden.sum()) == empty_points
-
-    def _update_forbidden(self) -> None:
-        """Black's forbidden points, once per move: observing only reads them."""
-        self._forbidden = self.board.forbidden_mask()
-        self.planes.show_forbidden(self._forbidden)

@@ -90,8 +90,8 @@ def move_end_code(
     line), FULL (no empty point left), NO_LEGAL_MOVE (renju with forbidden points
     masked: every empty point is ``blocked`` to black, who is to move), MOVE_LIMIT
     (``max_moves`` reached), else ONGOING, in that order. The one judgement of a
-    move's end, for the single-game state (:class:`gomoku_env.game_state.GameState`)
-    and the vector env's compiled step alike."""
+    move's end, made in the one step of every env
+    (:func:`gomoku_env.game_step.play_move`)."""
     if won:
         return WON
     if stones == cells:

@@ -22,9 +22,10 @@ that one observer's planes may sit anywhere in a bigger array, channels last
 move's change (:func:`write_stone`, :func:`write_last_move`), :func:`write_observer`
 and :func:`write_forbidden` the two whole-board channels. :func:`write_planes` builds
 a position from its cells with the same kernels (search leaves),
-:class:`ObservationPlanes` keeps both players' planes move by move with them (the AEC
-and Gymnasium envs, through :class:`gomoku_env.game_state.GameState`; distillation),
-and the vector env's batch kernels call them for every game of a batch.
+:class:`ObservationPlanes` keeps both players' planes (the AEC and Gymnasium envs'
+game state, whose step :func:`gomoku_env.game_step.play_move` writes them; self-play
+and distillation, move by move with :meth:`ObservationPlanes.place`), and the vector
+env's step writes the learner's planes of every game of a batch with them.
 :func:`read_cells` takes the stones back out.
 
 Reading planes back: :func:`board_from_observation` rebuilds a :class:`Board` from what
@@ -189,11 +190,12 @@ class ObservationPlanes:
         cells = board_size * board_size
         self.planes = np.zeros((2, board_size, board_size, PLANE_COUNT), dtype=np.int8)
         self._bind_views()
-        write_observer(self._flat, 0, CHANNELS_LAST, cells, True)
+        write_observer(self.flat, 0, CHANNELS_LAST, cells, True)
 
     def _bind_views(self) -> None:
         """The flat array the kernels write and the per-colour views ``view`` copies."""
-        self._flat = self.planes.reshape(-1)
+        self.flat = self.planes.reshape(-1)
+        """Both views, flat: black's from 0, white's from ``cells * PLANE_COUNT``."""
         self._views = {BLACK: self.planes[0], WHITE: self.planes[1]}
 
     def __getstate__(self) -> dict[str, object]:
@@ -223,11 +225,11 @@ class ObservationPlanes:
     def place(self, action: int, color: int, previous_move: int | None) -> None:
         """Record a ``color`` stone on ``action``; ``previous_move`` loses its marker."""
         previous = -1 if previous_move is None else previous_move
-        write_both_views(self._flat, action, color, previous)
+        write_both_views(self.flat, action, color, previous)
 
     def show_forbidden(self, mask: np.ndarray) -> None:
         """Set black's forbidden channel to the flat int8 ``mask`` (zeros clear it)."""
-        write_forbidden(self._flat, 0, CHANNELS_LAST, mask)
+        write_forbidden(self.flat, 0, CHANNELS_LAST, mask)
 
     def view(self, color: int) -> np.ndarray:
         """A copy of the planes as seen by the ``color`` player."""
