@@ -4,11 +4,15 @@ models saved along it.
 Runs of different libraries are compared at one budget: so many env
 steps, or so much CPU time, whichever runs out first. A training loop calls
 :meth:`RunBudget.spent` with the steps collected so far after each batch; at each
-``k / checkpoints`` of the budget (of whichever of the two is further along) the model
-is saved as ``<stem>-<steps><suffix>`` beside the run's final path and listed in
-``checkpoints.csv`` there (:data:`CHECKPOINT_COLUMNS`), so the run's learning curve
-can be measured afterwards, by the agent spec that plays the final model. CPU time is
-this process's (``time.process_time``: all its threads, no other process).
+``k / checkpoints`` of the work budget (the env steps, or a count of the run's own such
+as games) the model is saved as ``<stem>-<steps><suffix>`` beside the run's final path
+and listed in ``checkpoints.csv`` there (:data:`CHECKPOINT_COLUMNS`), so the run's
+learning curve can be measured afterwards, by the agent spec that plays the final
+model. The CPU budget only ends a run (its last model is saved then): a checkpoint's
+name never depends on the machine's speed, so a seeded run that ends on steps writes
+the same files everywhere, and one cut short by CPU time writes the same files up to
+where it stopped. CPU time is this process's (``time.process_time``: all its threads,
+no other process). The final path's folder is made when the budget is.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ class RunBudget(Generic[Model]):
         self.cpu_hours = cpu_hours
         self.checkpoints = checkpoints
         self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.save = save
         self.collected = 0
         self.rows: list[dict[str, object]] = []
@@ -75,14 +80,15 @@ class RunBudget(Generic[Model]):
         return done
 
     def spent(self, collected: int, model: Model, other: float = 0.0) -> bool:
-        """Save ``model`` if ``collected`` steps (or the CPU used, or ``other``)
-        reached the next checkpoint; whether the budget is spent."""
+        """Save ``model`` if ``collected`` steps (or ``other``, the share of a work
+        budget the run counts itself) reached the next checkpoint; whether the budget
+        (the CPU time too) is spent."""
         self.collected = collected
-        progress = self.progress(collected, other)
-        reached = min(self.checkpoints, int(progress * self.checkpoints))
+        work = max(collected / self.steps, other)
+        reached = min(self.checkpoints, int(work * self.checkpoints))
         if reached > len(self.rows):
             self.save_checkpoint(model)
-        return progress >= 1
+        return self.progress(collected, other) >= 1
 
     def finish(self, model: Model) -> None:
         """Save the final ``model`` as the last checkpoint, unless it is saved (a run

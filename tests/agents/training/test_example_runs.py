@@ -69,10 +69,34 @@ def test_a_cpu_budget_ends_the_run_before_its_steps(tmp_path: Path) -> None:
         steps=10**9, cpu_hours=1e-9, checkpoints=3, policy_path=str(tmp_path / "p.pt")
     )
     budget = run_budget(args, trainer="test")
-    assert budget.spent(10, PolicyNetwork())
+    network = PolicyNetwork()
+    assert budget.spent(10, network)
     assert budget.progress(10) >= 1
+    # The CPU time ends the run but makes no checkpoint: the final save does.
+    assert not (tmp_path / "checkpoints.csv").exists()
+    budget.finish(network)
     (row,) = csv.DictReader((tmp_path / "checkpoints.csv").open())
     assert row["steps"] == "10"
+
+
+def test_checkpoints_are_named_by_steps_alone(tmp_path: Path) -> None:
+    """The same steps give the same files on a fast or a slow machine: a CPU budget
+    spent from the start does not move them, and the run's folder is made."""
+    names = []
+    for cpu_hours in (None, 1e-9):
+        folder = tmp_path / f"run-{len(names)}" / "nested"
+        args = Args(
+            steps=100, cpu_hours=cpu_hours, checkpoints=4,
+            policy_path=str(folder / "p.pt"),
+        )  # fmt: skip
+        budget = run_budget(args, trainer="test")
+        network = PolicyNetwork()
+        for collected in (10, 30, 50):
+            budget.spent(collected, network)
+        budget.finish(network)
+        names.append(sorted(path.name for path in folder.glob("p-*.pt")))
+    assert names[0] == ["p-000000030.pt", "p-000000050.pt"]
+    assert names[1] == names[0]
 
 
 @pytest.mark.parametrize(
