@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from agents.scales.reference import reference_scale
 from gomoku_apps.arena.learning_curve import (
     plot_curve,
     rate_snapshots,
@@ -23,7 +24,6 @@ from gomoku_apps.arena.learning_curve import (
     write_curve_csv,
 )
 from gomoku_apps.arena.match import Arena
-from gomoku_apps.arena.reference import reference_scale
 
 
 def main() -> None:

@@ -37,7 +37,7 @@ QUICK_START = textwrap.dedent(
     print(info["reason"])
     data = {
         "weights": resources.files("agents.alphazero") / "weights" / "9x9.pt",
-        "anchors": resources.files("gomoku_apps.arena") / "anchors",
+        "anchors": resources.files("agents.scales") / "anchors",
         "page": resources.files("gomoku_apps.web") / "static" / "index.html",
     }
     print(sorted(name for name, path in data.items() if path.is_file() or path.is_dir()))

@@ -7,12 +7,12 @@
 2
 """
 
+from agents.scales.stats import ScoreSummary, elo_from_score, summarize
 from gomoku_apps.arena.bradley_terry import Ratings, fit_ratings
 from gomoku_apps.arena.ladder import Ladder, run_ladder
 from gomoku_apps.arena.match import Arena, MatchResult
 from gomoku_apps.arena.runner import GameResult, GameTask
 from gomoku_apps.arena.sprt import SPRT, SPRTDecision
-from gomoku_apps.arena.stats import ScoreSummary, elo_from_score, summarize
 
 __all__ = [
     "SPRT",

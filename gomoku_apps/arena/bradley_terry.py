@@ -27,9 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gomoku_apps.arena.stats import z_value
+from agents.scales.stats import ELO_PER_NATURAL_UNIT, z_value
 
-ELO_PER_NATURAL_UNIT = 400 / math.log(10)
 DRAW_MODELS = ("half", "davidson")
 _MAX_ITERATIONS = 100
 _TOLERANCE = 1e-10

@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gomoku_apps.arena.stats import z_value
+from agents.scales.stats import z_value
 
 ELO_PER_LOG10 = 400.0
 

@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.scales.reference import RatingScale
 from gomoku_apps.arena.match import Arena
 from gomoku_apps.arena.rate import rate_agent
-from gomoku_apps.arena.reference import RatingScale
 from gomoku_env.files import (
     read_text_file,
     write_bytes_atomically,

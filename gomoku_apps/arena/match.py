@@ -26,6 +26,7 @@ from pathlib import Path
 from agents.base import AgentFailedError
 from agents.executors import Executor
 from agents.executors.ray_cluster import import_ray
+from agents.scales.stats import ScoreSummary, summarize
 from agents.specs.parse import make_agent
 from gomoku_apps.arena.openings import Opening, load_openings, shuffled
 from gomoku_apps.arena.records import prepare_records_dir, write_records
@@ -48,7 +49,6 @@ from gomoku_apps.arena.runner import (
     run_tasks,
 )
 from gomoku_apps.arena.sprt import SPRT, SPRTDecision
-from gomoku_apps.arena.stats import ScoreSummary, summarize
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
 

@@ -1,13 +1,13 @@
 """Rating one agent on a stored scale: games against its anchors, their ratings fixed.
 
 Rerunning a reference ladder to place one new agent costs a round robin; this plays
-the new agent against each anchor of a :class:`~gomoku_apps.arena.reference.RatingScale`
+the new agent against each anchor of a :class:`~agents.scales.reference.RatingScale`
 (``games_per_anchor`` games, colours alternating, openings from the arena's book) and
-fits only the new agent's rating (:mod:`gomoku_apps.arena.anchored_fit`).
+fits only the new agent's rating (:mod:`agents.scales.anchored_fit`).
 
 >>> from gomoku_env import GameConfig
 >>> from gomoku_apps.arena.match import Arena
->>> from gomoku_apps.arena.reference import Anchor, RatingScale
+>>> from agents.scales.reference import Anchor, RatingScale
 >>> config = GameConfig(board_size=7)
 >>> scale = RatingScale("a toy scale", config, (Anchor("random", 0.0, 0.0),))
 >>> rated = rate_agent(Arena(config, openings="none"), "random", scale, 2)
@@ -37,12 +37,12 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gomoku_apps.arena.anchored_fit import AnchoredRating, fit_anchored_rating
+from agents.scales.anchored_fit import AnchoredRating, fit_anchored_rating
+from agents.scales.reference import Anchor, RatingScale
+from agents.scales.stats import format_elo
 from gomoku_apps.arena.match import Arena, pair_tasks, pairing_tasks, player_names
-from gomoku_apps.arena.reference import Anchor, RatingScale
 from gomoku_apps.arena.results import Tally, head_to_head
 from gomoku_apps.arena.runner import GameResult, GameTask, ResultCallback
-from gomoku_apps.arena.stats import format_elo
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import check_number
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from agents.game import COLORS
+from agents.scales.stats import format_elo_interval
 from gomoku_apps.arena.match import MatchResult
-from gomoku_apps.arena.stats import format_elo_interval
 
 _FORFEITS_LISTED = 10
 

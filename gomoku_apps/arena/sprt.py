@@ -19,7 +19,7 @@ import enum
 import math
 from dataclasses import dataclass
 
-from gomoku_apps.arena.stats import score_from_elo, score_moments
+from agents.scales.stats import score_from_elo, score_moments
 
 _EMPTY_CATEGORY = 1e-3
 

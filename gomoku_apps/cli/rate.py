@@ -86,13 +86,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run_rate(arguments: argparse.Namespace) -> int:
     """Play the games against the anchors and print the table and the rating."""
+    from agents.scales.reference import read_scale, reference_scale
     from gomoku_apps.arena.rate import (
         MAX_GAMES,
         format_rating,
         rate_agent,
         rate_to_margin,
     )
-    from gomoku_apps.arena.reference import read_scale, reference_scale
     from gomoku_apps.arena.runner import RunStoppedError
 
     if arguments.max_games is not None and arguments.margin is None:

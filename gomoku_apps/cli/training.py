@@ -186,7 +186,7 @@ def where_to_play(result: Any, spec: str, game: Any) -> str:
     """The closing line: the trained network's file, and commands that play and rate
     it under the rules of ``game`` (a :class:`gomoku_env.GameConfig`), which it was
     trained for; where no reference scale has those rules, how to make a ladder."""
-    from gomoku_apps.arena.reference import REFERENCE_SCALES
+    from agents.scales.reference import REFERENCE_SCALES
 
     agent = shlex.quote(f"{spec}:weights={result}")
     rules = f"--board-size {game.board_size} --win-length {game.win_length}"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from agents.alphazero.trainer import TrainingRun
+from agents.scales.reference import read_scale
 from gomoku_apps.arena.learning_curve import (
     COLUMNS,
     plot_curve,
@@ -17,7 +18,6 @@ from gomoku_apps.arena.learning_curve import (
     write_curve_csv,
 )
 from gomoku_apps.arena.match import Arena
-from gomoku_apps.arena.reference import read_scale
 from gomoku_env.config import GameConfig
 from tests.agents import faulty_agents
 from tests.agents.alphazero.test_trainer import QUICK

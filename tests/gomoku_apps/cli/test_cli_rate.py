@@ -8,9 +8,9 @@ import re
 
 import pytest
 
+from agents.scales.reference import Anchor, RatingScale
 from gomoku_apps.arena.match import Arena
 from gomoku_apps.arena.rate import rate_to_margin
-from gomoku_apps.arena.reference import Anchor, RatingScale
 from gomoku_apps.cli.main import main
 from gomoku_env import GameConfig
 from tests.agents import faulty_agents

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from gomoku_apps.arena.anchored_fit import fit_anchored_rating
-from gomoku_apps.arena.stats import score_from_elo
+from agents.scales.anchored_fit import fit_anchored_rating
+from agents.scales.stats import score_from_elo
 
 ANCHORS = [0.0, 300.0, 700.0, 1000.0]
 

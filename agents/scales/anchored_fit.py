@@ -33,8 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gomoku_apps.arena.bradley_terry import ELO_PER_NATURAL_UNIT
-from gomoku_apps.arena.stats import z_value
+from agents.scales.stats import ELO_PER_NATURAL_UNIT, z_value
 
 _NEWTON_STEPS = 100
 _TOLERANCE = 1e-9

@@ -8,8 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from gomoku_apps.arena.sprt import SPRT, SPRTDecision
-from gomoku_apps.arena.stats import (
+from agents.scales.stats import (
     elo_from_score,
     format_elo,
     format_elo_interval,
@@ -17,6 +16,7 @@ from gomoku_apps.arena.stats import (
     summarize,
     wilson_interval,
 )
+from gomoku_apps.arena.sprt import SPRT, SPRTDecision
 
 
 def test_elo_from_score_hand_values():

@@ -35,6 +35,10 @@ def _check_counts(wins: int, draws: int, losses: int) -> int:
     return wins + draws + losses
 
 
+ELO_PER_NATURAL_UNIT = 400 / math.log(10)
+"""Elo points per unit of the logistic model's natural strength scale."""
+
+
 def z_value(confidence: float) -> float:
     """The two-sided normal quantile for ``confidence`` (1.96 for 0.95)."""
     if not 0 < confidence < 1:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gomoku_apps.arena.reference import (
+from agents.scales.reference import (
     REFERENCE_SCALES,
     Anchor,
     check_work_budget,
@@ -90,7 +90,7 @@ becomes a new version instead)."""
 
 @pytest.mark.parametrize("version", sorted(REFERENCE_SCALES))
 def test_every_scale_loads_as_package_data_under_its_version(version):
-    text = resources.files("gomoku_apps.arena").joinpath("anchors", f"{version}.csv")
+    text = resources.files("agents.scales").joinpath("anchors", f"{version}.csv")
     name, anchors = parse_anchors(text.read_text("utf-8"), version)
     scale = reference_scale(version=version)
     assert name == scale.name == version
@@ -124,8 +124,8 @@ def test_pyproject_declares_the_scales_as_package_data():
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     with (ROOT / "pyproject.toml").open("rb") as stream:
         package_data = tomllib.load(stream)["tool"]["setuptools"]["package-data"]
-    patterns = package_data["gomoku_apps.arena"]
-    package = ROOT / "gomoku_apps" / "arena"
+    patterns = package_data["agents.scales"]
+    package = ROOT / "agents" / "scales"
     declared = {path.name for pattern in patterns for path in package.glob(pattern)}
     assert {f"{version}.csv" for version in REFERENCE_SCALES} <= declared
 
@@ -246,7 +246,7 @@ def test_a_built_scale_has_no_anchor_on_a_clock_and_close_neighbours(version):
     scale = reference_scale(version=version)
     for anchor in scale.anchors:
         check_work_budget(anchor.spec, scale.config)
-    text = resources.files("gomoku_apps.arena").joinpath("anchors", f"{version}.csv")
+    text = resources.files("agents.scales").joinpath("anchors", f"{version}.csv")
     rows = list(csv.DictReader(io.StringIO(text.read_text("utf-8"))))[1:]
     assert all(abs(float(row["gap"])) <= 200 for row in rows)
     assert all(float(row["gap_margin"]) <= 40 for row in rows)
