@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from gomoku_env.config import GameConfig
 from gomoku_env.fields import check_fields, option, quoted
 
 FORMULAS = ("uct", "puct")
@@ -197,21 +196,3 @@ class SearchSettings(NamedTuple):
     fpu: float  # PUCT value of an unvisited edge
     virtual_loss: float
     rollout_code: int  # the index of the options' rollout in ROLLOUTS
-
-
-def search_settings(game: GameConfig, options: SearchOptions) -> SearchSettings:
-    """The settings of a search of ``game`` with ``options`` (a formula left None is
-    UCT: the tree's own rounds are rollouts)."""
-    return SearchSettings(
-        board_size=int(game.board_size),
-        win_length=int(game.win_length),
-        rule_code=int(game.rule.code),
-        distance=int(options.distance),
-        tactical=bool(options.tactical),
-        vcf_nodes=int(options.vcf_nodes),
-        puct=options.formula == "puct",
-        exploration=float(options.exploration),
-        fpu=float(options.fpu),
-        virtual_loss=float(options.virtual_loss),
-        rollout_code=ROLLOUTS.index(options.rollout),
-    )
