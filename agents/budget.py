@@ -26,7 +26,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from agents.specs.options import bounded, check_fields
+from gomoku_env.fields import check_fields, option
 
 
 @dataclass(frozen=True)
@@ -34,14 +34,25 @@ class Budget:
     """Limits of one move's search; the first one reached stops it (None: not
     limited; give at least one)."""
 
-    simulations: int | None = bounded(None, minimum=1)
-    """simulations a move (tree searches); none: not limited"""
-    nodes: int | None = bounded(None, minimum=1)
-    """nodes a move, counted by work (alpha-beta and its VCF searches); none: not
-    limited"""
-    time: float | None = bounded(None, above=0)
-    """seconds a move (a clock: the same seed may play other moves); none: not
-    limited"""
+    simulations: int | None = option(
+        None, help="simulations a move (tree searches); none: not limited", minimum=1
+    )
+    nodes: int | None = option(
+        None,
+        help=(
+            "nodes a move, counted by work (alpha-beta and its VCF searches); none: "
+            "not limited"
+        ),
+        minimum=1,
+    )
+    time: float | None = option(
+        None,
+        help=(
+            "seconds a move (a clock: the same seed may play other moves); none: not "
+            "limited"
+        ),
+        above=0,
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)

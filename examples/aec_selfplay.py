@@ -39,7 +39,6 @@ from torch.distributions import Categorical
 
 import gomoku_env
 from agents.specs.flags import parse_dataclass
-from agents.specs.options import bounded, check_fields
 from agents.specs.parse import make_agent
 from agents.training.head_to_head import play_match
 from agents.training.run_budget import RunBudget
@@ -50,6 +49,7 @@ from agents.training.torch_policy import (
     mask_scores,
     save_policy,
 )
+from gomoku_env.fields import check_fields, option
 
 
 @dataclass(frozen=True)
@@ -58,40 +58,53 @@ class Args:
     (``--board-size 9``) with its docstring as help
     (:func:`agents.specs.flags.parse_dataclass`)."""
 
-    seed: int = 0
-    """seeds torch, the games and the evaluation"""
-    board_size: int = 9
-    """side of the board"""
-    win_length: int = 5
-    """stones in a row that win"""
-    games: int = 4000
-    """self-play games to learn from"""
-    batch_games: int = 16
-    """games per gradient update"""
-    learning_rate: float = 3e-3
-    """Adam's step size"""
-    value_weight: float = 0.5
-    """weight of the value's squared error in the loss"""
-    entropy_weight: float = 0.01
-    """weight of the entropy bonus (keeps the policy exploring)"""
-    channels: int = 32
-    """width of the network's convolutions"""
-    layers: int = 3
-    """number of 3x3 convolutions"""
-    threads: int = 1
-    """torch CPU threads"""
-    eval_games: int = 40
-    """games against each of random and heuristic at the end (and at the start)"""
-    out: str = "runs/aec_selfplay"
-    """folder of the saved policy (policy.pt)"""
-    steps: int | None = bounded(None, minimum=1, maximum=10**10)
-    """also stop after this many env steps, every move of both seats (the one network
-    plays them all); none: --games alone"""
-    cpu_hours: float | None = bounded(None, above=0, maximum=1000)
-    """also stop once training has used this many CPU hours; none: no limit"""
-    checkpoints: int = bounded(0, minimum=0, maximum=1000)
-    """policies saved along the run in OUT, evenly spaced in the budget, listed in
-    OUT/checkpoints.csv (:class:`agents.training.run_budget.RunBudget`); 0: none"""
+    seed: int = option(0, help="seeds torch, the games and the evaluation")
+    board_size: int = option(9, help="side of the board")
+    win_length: int = option(5, help="stones in a row that win")
+    games: int = option(4000, help="self-play games to learn from")
+    batch_games: int = option(16, help="games per gradient update")
+    learning_rate: float = option(3e-3, help="Adam's step size")
+    value_weight: float = option(
+        0.5, help="weight of the value's squared error in the loss"
+    )
+    entropy_weight: float = option(
+        0.01, help="weight of the entropy bonus (keeps the policy exploring)"
+    )
+    channels: int = option(32, help="width of the network's convolutions")
+    layers: int = option(3, help="number of 3x3 convolutions")
+    threads: int = option(1, help="torch CPU threads")
+    eval_games: int = option(
+        40,
+        help="games against each of random and heuristic at the end (and at the start)",
+    )
+    out: str = option(
+        "runs/aec_selfplay", help="folder of the saved policy (policy.pt)"
+    )
+    steps: int | None = option(
+        None,
+        help=(
+            "also stop after this many env steps, every move of both seats (the one "
+            "network plays them all); none: --games alone"
+        ),
+        minimum=1,
+        maximum=10**10,
+    )
+    cpu_hours: float | None = option(
+        None,
+        help="also stop once training has used this many CPU hours; none: no limit",
+        above=0,
+        maximum=1000,
+    )
+    checkpoints: int = option(
+        0,
+        help=(
+            "policies saved along the run in OUT, evenly spaced in the budget, listed"
+            " in OUT/checkpoints.csv (:class:`agents.training.run_budget.RunBudget`);"
+            " 0: none"
+        ),
+        minimum=0,
+        maximum=1000,
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -51,26 +51,22 @@ from agents.training.torch_policy import (
     save_policy,
 )
 from gomoku_env.action_counter import IllegalActionCounter
+from gomoku_env.fields import option
 
 
 @dataclass(frozen=True)
 class Args(ExampleArgs):
     """The shared arguments (seed, board, budget, evaluation), then these."""
 
-    steps_per_iteration: int = 1_000
-    """env steps sampled per PPO iteration"""
-    minibatch_size: int = 128
-    """PPO minibatch size"""
-    epochs: int = 6
-    """passes over each iteration's samples"""
-    learning_rate: float = 1e-3
-    """Adam learning rate"""
-    gamma: float = 0.95
-    """discount per learner move"""
-    entropy_weight: float = 0.01
-    """weight of the entropy bonus"""
-    policy_path: str = "out/rllib_ppo.pt"
-    """where the trained network is saved"""
+    steps_per_iteration: int = option(1_000, help="env steps sampled per PPO iteration")
+    minibatch_size: int = option(128, help="PPO minibatch size")
+    epochs: int = option(6, help="passes over each iteration's samples")
+    learning_rate: float = option(1e-3, help="Adam learning rate")
+    gamma: float = option(0.95, help="discount per learner move")
+    entropy_weight: float = option(0.01, help="weight of the entropy bonus")
+    policy_path: str = option(
+        "out/rllib_ppo.pt", help="where the trained network is saved"
+    )
 
 
 class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):

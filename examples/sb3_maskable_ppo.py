@@ -54,86 +54,111 @@ from agents.sb3 import (
     zip_budget,
 )
 from agents.specs.flags import parse_dataclass
-from agents.specs.options import bounded, check_fields
 from agents.specs.parse import make_agent, registered_names
 from agents.training.head_to_head import play_match
 from agents.training.teacher_games import TeacherGamesConfig, teacher_games
 from gomoku_apps.arena.learning_curve import LearningCurve
 from gomoku_env.config import GameConfig
+from gomoku_env.fields import check_fields, option
 from gomoku_env.files import write_atomically
 from gomoku_env.sb3.vec_env import GomokuSB3VecEnv
 
 
 @dataclass(frozen=True)
 class Args:
-    seed: int = 0
-    """seeds the envs, the opponents and torch"""
-    board_size: int = 9
-    """side of the board"""
-    win_length: int = 5
-    """stones in a row that win"""
-    num_envs: int = 16
-    """games played in parallel"""
-    random_steps: int = 1_000_000
-    """most env steps against the random opponent (stops early at the target)"""
-    heuristic_steps: int = 200_000
-    """env steps against the heuristic opponent (skipped when it is not registered)"""
-    self_play_steps: int = 200_000
-    """env steps of self-play"""
-    target_win_rate: float = 0.95
-    """win rate against random that ends phase 1"""
-    eval_every: int = 8_192
-    """env steps between evaluations during phase 1"""
-    eval_games: int = 100
-    """games per evaluation"""
-    snapshot_every: int = 20_000
-    """env steps between self-play snapshots"""
-    pool_size: int = 8
-    """self-play snapshots kept"""
-    n_steps: int = 128
-    """rollout length per env and PPO update"""
-    n_epochs: int = 4
-    """passes over each rollout"""
-    cnn_channels: int = 32
-    """width of the feature extractor's conv layers"""
-    cnn_layers: int = 2
-    """conv layers of the feature extractor"""
-    features_dim: int = 128
-    """size of the extracted feature vector"""
-    batch_size: int = 512
-    """PPO minibatch size"""
-    learning_rate: float = 3e-4
-    """Adam learning rate"""
-    teacher_games: int = bounded(0, minimum=0, maximum=100_000)
-    """heuristic games whose moves the policy learns first, before phase 1 (0: no warm
-    start); 8000 is the PPO recipe's"""
-    teacher_epochs: int = bounded(3, minimum=1, maximum=100)
-    """passes over the teacher games' positions"""
-    teacher_learning_rate: float = bounded(2e-3, above=0.0, maximum=1.0)
-    """Adam learning rate of the warm start"""
-    threads: int = 1
-    """torch CPU threads (small networks on a busy machine: 1 is fastest)"""
-    model_path: str = "gomoku_maskable_ppo.zip"
-    """where the trained model is saved"""
-    cpu_hours: float = bounded(0.0, minimum=0, maximum=1000)
-    """stop training once it has used this much CPU time (0: no limit)"""
-    steps: int = bounded(0, minimum=0, maximum=10**10)
-    """stop training after this many env steps in all, the phases together (0: the
-    phases' own steps)"""
-    checkpoints: int = bounded(0, minimum=0, maximum=1000)
-    """models saved along the run beside --model-path, evenly spaced in the budget and
-    listed in checkpoints.csv there (:class:`agents.training.run_budget.RunBudget`);
-    0: none"""
-    curve_every: int = 0
-    """env steps between learning-curve evaluations (0: no curve)"""
-    curve_games: int = 20
-    """arena games per opponent per curve point (both colours, random openings)"""
-    curve_opponents: str = "random;heuristic;mcts:simulations=400"
-    """opponent specs of the curve, separated by ';'"""
-    curve_csv: str = "out/sb3_curve.csv"
-    """where the learning curve's rows are written"""
-    curve_png: str = "out/sb3_curve.png"
-    """where the learning curve is drawn"""
+    seed: int = option(0, help="seeds the envs, the opponents and torch")
+    board_size: int = option(9, help="side of the board")
+    win_length: int = option(5, help="stones in a row that win")
+    num_envs: int = option(16, help="games played in parallel")
+    random_steps: int = option(
+        1_000_000,
+        help="most env steps against the random opponent (stops early at the target)",
+    )
+    heuristic_steps: int = option(
+        200_000,
+        help=(
+            "env steps against the heuristic opponent (skipped when it is not "
+            "registered)"
+        ),
+    )
+    self_play_steps: int = option(200_000, help="env steps of self-play")
+    target_win_rate: float = option(
+        0.95, help="win rate against random that ends phase 1"
+    )
+    eval_every: int = option(8_192, help="env steps between evaluations during phase 1")
+    eval_games: int = option(100, help="games per evaluation")
+    snapshot_every: int = option(20_000, help="env steps between self-play snapshots")
+    pool_size: int = option(8, help="self-play snapshots kept")
+    n_steps: int = option(128, help="rollout length per env and PPO update")
+    n_epochs: int = option(4, help="passes over each rollout")
+    cnn_channels: int = option(32, help="width of the feature extractor's conv layers")
+    cnn_layers: int = option(2, help="conv layers of the feature extractor")
+    features_dim: int = option(128, help="size of the extracted feature vector")
+    batch_size: int = option(512, help="PPO minibatch size")
+    learning_rate: float = option(3e-4, help="Adam learning rate")
+    teacher_games: int = option(
+        0,
+        help=(
+            "heuristic games whose moves the policy learns first, before phase 1 (0: "
+            "no warm start); 8000 is the PPO recipe's"
+        ),
+        minimum=0,
+        maximum=100_000,
+    )
+    teacher_epochs: int = option(
+        3, help="passes over the teacher games' positions", minimum=1, maximum=100
+    )
+    teacher_learning_rate: float = option(
+        2e-3, help="Adam learning rate of the warm start", above=0.0, maximum=1.0
+    )
+    threads: int = option(
+        1, help="torch CPU threads (small networks on a busy machine: 1 is fastest)"
+    )
+    model_path: str = option(
+        "gomoku_maskable_ppo.zip", help="where the trained model is saved"
+    )
+    cpu_hours: float = option(
+        0.0,
+        help="stop training once it has used this much CPU time (0: no limit)",
+        minimum=0,
+        maximum=1000,
+    )
+    steps: int = option(
+        0,
+        help=(
+            "stop training after this many env steps in all, the phases together (0: "
+            "the phases' own steps)"
+        ),
+        minimum=0,
+        maximum=10**10,
+    )
+    checkpoints: int = option(
+        0,
+        help=(
+            "models saved along the run beside --model-path, evenly spaced in the "
+            "budget and listed in checkpoints.csv there "
+            "(:class:`agents.training.run_budget.RunBudget`); 0: none"
+        ),
+        minimum=0,
+        maximum=1000,
+    )
+    curve_every: int = option(
+        0, help="env steps between learning-curve evaluations (0: no curve)"
+    )
+    curve_games: int = option(
+        20,
+        help="arena games per opponent per curve point (both colours, random openings)",
+    )
+    curve_opponents: str = option(
+        "random;heuristic;mcts:simulations=400",
+        help="opponent specs of the curve, separated by ';'",
+    )
+    curve_csv: str = option(
+        "out/sb3_curve.csv", help="where the learning curve's rows are written"
+    )
+    curve_png: str = option(
+        "out/sb3_curve.png", help="where the learning curve is drawn"
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -50,36 +50,37 @@ from agents.training.example_runs import (
 )
 from agents.training.torch_policy import PolicyNetwork, PolicyShape, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
+from gomoku_env.fields import option
 
 
 @dataclass(frozen=True)
 class Args(ExampleArgs):
     """The shared arguments (seed, board, budget, evaluation), then these."""
 
-    rounds: int = 8
-    """times the seats swap; each round collects steps / rounds"""
-    num_envs: int = 8
-    """games collected side by side"""
-    steps_per_update: int = 16
-    """env steps collected between two gradient steps"""
-    batch_size: int = 64
-    """transitions per gradient step"""
-    learning_rate: float = 1e-3
-    """Adam learning rate"""
-    gamma: float = 0.9
-    """discount per two plies (one learner move and the reply)"""
-    epsilon_start: float = 0.5
-    """exploration at the start (a random legal move with this probability)"""
-    epsilon_end: float = 0.05
-    """exploration at the end, reached linearly"""
-    target_update: int = 100
-    """gradient steps between copies of the target network"""
-    buffer_size: int = 20_000
-    """transitions kept in the replay buffer"""
-    threads: int = 1
-    """torch CPU threads"""
-    policy_path: str = "out/tianshou_dqn.pt"
-    """where the trained network is saved"""
+    rounds: int = option(
+        8, help="times the seats swap; each round collects steps / rounds"
+    )
+    num_envs: int = option(8, help="games collected side by side")
+    steps_per_update: int = option(
+        16, help="env steps collected between two gradient steps"
+    )
+    batch_size: int = option(64, help="transitions per gradient step")
+    learning_rate: float = option(1e-3, help="Adam learning rate")
+    gamma: float = option(
+        0.9, help="discount per two plies (one learner move and the reply)"
+    )
+    epsilon_start: float = option(
+        0.5, help="exploration at the start (a random legal move with this probability)"
+    )
+    epsilon_end: float = option(0.05, help="exploration at the end, reached linearly")
+    target_update: int = option(
+        100, help="gradient steps between copies of the target network"
+    )
+    buffer_size: int = option(20_000, help="transitions kept in the replay buffer")
+    threads: int = option(1, help="torch CPU threads")
+    policy_path: str = option(
+        "out/tianshou_dqn.pt", help="where the trained network is saved"
+    )
 
 
 class QNetwork(torch.nn.Module):

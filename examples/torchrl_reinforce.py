@@ -48,6 +48,7 @@ from agents.training.torch_policy import (
     save_policy,
 )
 from gomoku_env.action_counter import IllegalActionCounter
+from gomoku_env.fields import option
 
 PLAYERS = ("black_0", "white_0")
 
@@ -56,24 +57,24 @@ PLAYERS = ("black_0", "white_0")
 class Args(ExampleArgs):
     """The shared arguments (seed, board, budget, evaluation), then these."""
 
-    steps: int = 12_000
-    """env steps to collect (both players' moves count)"""
-    steps_per_batch: int = 200
-    """env steps per collector batch (fresh games each batch; the seats swap)"""
-    updates_per_batch: int = 8
-    """gradient steps on each batch"""
-    learning_rate: float = 5e-3
-    """Adam learning rate"""
-    gamma: float = 0.9
-    """discount per learner move, so quicker wins count more"""
-    value_weight: float = 0.5
-    """weight of the baseline's squared error in the loss"""
-    entropy_weight: float = 0.01
-    """weight of the entropy bonus"""
-    threads: int = 1
-    """torch CPU threads"""
-    policy_path: str = "out/torchrl_reinforce.pt"
-    """where the trained network is saved"""
+    steps: int = option(12_000, help="env steps to collect (both players' moves count)")
+    steps_per_batch: int = option(
+        200,
+        help="env steps per collector batch (fresh games each batch; the seats swap)",
+    )
+    updates_per_batch: int = option(8, help="gradient steps on each batch")
+    learning_rate: float = option(5e-3, help="Adam learning rate")
+    gamma: float = option(
+        0.9, help="discount per learner move, so quicker wins count more"
+    )
+    value_weight: float = option(
+        0.5, help="weight of the baseline's squared error in the loss"
+    )
+    entropy_weight: float = option(0.01, help="weight of the entropy bonus")
+    threads: int = option(1, help="torch CPU threads")
+    policy_path: str = option(
+        "out/torchrl_reinforce.pt", help="where the trained network is saved"
+    )
 
 
 class MaskedSampler(torch.nn.Module):

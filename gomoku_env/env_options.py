@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 from gomoku_env.game_state import FORBIDDEN_OPTIONS, validate_choice
 from gomoku_env.openings import check_random_opening, parse_opening
 

@@ -11,7 +11,8 @@ import numpy as np
 
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import IllegalMoveError, check_number
+from gomoku_env.errors import IllegalMoveError
+from gomoku_env.fields import check_number
 from gomoku_env.kernels import centre_point
 from gomoku_env.notation import parse_moves
 

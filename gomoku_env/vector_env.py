@@ -46,7 +46,8 @@ from gomoku_env import batch_kernels, batch_state
 from gomoku_env.batch_state import allocate_batch, allocate_output
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.env_options import LearnerOptions
-from gomoku_env.errors import IllegalMoveError, check_number
+from gomoku_env.errors import IllegalMoveError
+from gomoku_env.fields import check_number
 from gomoku_env.game_start import START_DRAWS, unplayable_start_text
 from gomoku_env.game_state import COLORS, SEED_BOUND, observation_box
 from gomoku_env.kernels import EMPTY

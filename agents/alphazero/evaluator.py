@@ -19,7 +19,7 @@ from agents.alphazero.network import (
     masked_log_softmax,
     planes_to_tensor,
 )
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 
 
 def default_threads() -> int:

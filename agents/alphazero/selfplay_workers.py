@@ -28,7 +28,7 @@ from agents.alphazero.selfplay import SelfPlay, SelfPlayResult, play_games
 from agents.alphazero.training_config import NetworkConfig, SelfPlayConfig
 from agents.executors import Executor, Shared
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 
 
 class SelfPlayWorkers(Protocol):

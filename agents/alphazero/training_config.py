@@ -17,13 +17,13 @@ so that a 9×9 run makes visible progress within an hour on a 2-core CPU.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 
 from agents.budget import Budget
 from agents.search.settings import SELF_PLAY_PRESET, SearchOptions
-from agents.specs.options import bounded, check_fields
 from agents.training.teacher_games import TeacherGamesConfig
 from gomoku_env.config import GameConfig
+from gomoku_env.fields import check_fields, option
 from gomoku_env.planes import PLANE_COUNT
 
 FULL_SIZE_HOURS = 0.5
@@ -52,14 +52,25 @@ class BudgetDefaults:
 class NetworkConfig:
     """The shape of a :class:`PolicyValueNet`; saved with its weights."""
 
-    channels: int = bounded(32, minimum=1, maximum=1024, flag="network")
-    """width of the residual trunk"""
-    blocks: int = bounded(4, minimum=1, maximum=64, flag="network")
-    """residual blocks in the trunk"""
-    value_hidden: int = bounded(64, minimum=1, maximum=4096, flag="network")
-    """width of the value head's hidden dense layer"""
-    input_planes: int = bounded(PLANE_COUNT, minimum=1, maximum=64)
-    """observation planes the net reads (the env's ``PLANE_COUNT``)"""
+    channels: int = option(
+        32, help="width of the residual trunk", minimum=1, maximum=1024, flag="network"
+    )
+    blocks: int = option(
+        4, help="residual blocks in the trunk", minimum=1, maximum=64, flag="network"
+    )
+    value_hidden: int = option(
+        64,
+        help="width of the value head's hidden dense layer",
+        minimum=1,
+        maximum=4096,
+        flag="network",
+    )
+    input_planes: int = option(
+        PLANE_COUNT,
+        help="observation planes the net reads (the env's ``PLANE_COUNT``)",
+        minimum=1,
+        maximum=64,
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -73,22 +84,55 @@ class NetworkConfig:
 class LearnerConfig:
     """Optimiser settings, and the learning-rate schedule over the time budget."""
 
-    learning_rate: float = bounded(2e-3, minimum=0, flag="learning")
-    """Adam's step size at the start (then lowered: --first-drop-at)"""
-    first_drop_at: float = bounded(0.6, minimum=0, maximum=1, flag="learning")
-    """share of the time budget after which the learning rate is multiplied by
-    --first-drop"""
-    first_drop: float = bounded(0.3, minimum=0, maximum=1, flag="learning")
-    """factor of the learning rate from --first-drop-at on"""
-    final_drop_at: float = bounded(0.85, minimum=0, maximum=1, flag="learning")
-    """share of the time budget after which the learning rate is multiplied by
-    --final-drop instead (at least --first-drop-at)"""
-    final_drop: float = bounded(0.1, minimum=0, maximum=1, flag="learning")
-    """factor of the learning rate from --final-drop-at on"""
-    weight_decay: float = bounded(1e-4, minimum=0, flag="learning")
-    """the L2 coefficient"""
-    value_weight: float = bounded(1.0, minimum=0, flag="learning")
-    """weight of the value loss against the policy loss"""
+    learning_rate: float = option(
+        2e-3,
+        help="Adam's step size at the start (then lowered: --first-drop-at)",
+        minimum=0,
+        flag="learning",
+    )
+    first_drop_at: float = option(
+        0.6,
+        help=(
+            "share of the time budget after which the learning rate is multiplied by "
+            "--first-drop"
+        ),
+        minimum=0,
+        maximum=1,
+        flag="learning",
+    )
+    first_drop: float = option(
+        0.3,
+        help="factor of the learning rate from --first-drop-at on",
+        minimum=0,
+        maximum=1,
+        flag="learning",
+    )
+    final_drop_at: float = option(
+        0.85,
+        help=(
+            "share of the time budget after which the learning rate is multiplied by "
+            "--final-drop instead (at least --first-drop-at)"
+        ),
+        minimum=0,
+        maximum=1,
+        flag="learning",
+    )
+    final_drop: float = option(
+        0.1,
+        help="factor of the learning rate from --final-drop-at on",
+        minimum=0,
+        maximum=1,
+        flag="learning",
+    )
+    weight_decay: float = option(
+        1e-4, help="the L2 coefficient", minimum=0, flag="learning"
+    )
+    value_weight: float = option(
+        1.0,
+        help="weight of the value loss against the policy loss",
+        minimum=0,
+        flag="learning",
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -111,8 +155,12 @@ class LearnerConfig:
 class DistillationConfig(TeacherGamesConfig):
     """How a new network learns from the teacher games before self-play."""
 
-    steps: int = bounded(0, minimum=0, flag="teacher")
-    """gradient steps on the teacher games' positions"""
+    steps: int = option(
+        0,
+        help="gradient steps on the teacher games' positions",
+        minimum=0,
+        flag="teacher",
+    )
 
 
 @dataclass(frozen=True)
@@ -121,29 +169,53 @@ class SelfPlayConfig:
     help (the budgets' flags are ``gomoku train``'s --simulations and
     --fast-simulations)."""
 
-    parallel_games: int = bounded(
-        64, minimum=1, flag="self-play", unset="fewer for budgets under half an hour"
+    parallel_games: int = option(
+        64,
+        help="games per iteration, played together so one network call serves them all",
+        minimum=1,
+        flag="self-play",
+        unset="fewer for budgets under half an hour",
     )
-    """games per iteration, played together so one network call serves them all"""
-    full_search: Budget = FULL_SEARCH_BUDGET
-    """the search of a move whose position becomes a training sample (``gomoku
-    train``'s --simulations); simulations only, see :data:`SELF_PLAY_LIMITS`"""
-    fast_search: Budget = FAST_SEARCH_BUDGET
-    """the search of the other moves, which only move the game on (playout-cap
-    randomisation: cheap moves keep games going but give no training sample;
-    --fast-simulations)"""
-    full_search_probability: float = bounded(
-        0.25, minimum=0, maximum=1, flag="self-play"
+    full_search: Budget = option(
+        FULL_SEARCH_BUDGET,
+        help=(
+            "the search of a move whose position becomes a training sample (``gomoku "
+            "train``'s --simulations); simulations only, see :data:`SELF_PLAY_LIMITS`"
+        ),
     )
-    """share of moves that get the full search and give a sample"""
-    temperature_moves: int = bounded(6, minimum=0, flag="self-play")
-    """moves sampled in proportion to visits at the start of a game; later moves take
-    the most visited"""
-    search: SearchOptions = field(default_factory=lambda: SELF_PLAY_PRESET)
-    """the search's knobs, shared with the agents (:data:`SELF_PLAY_PRESET`: PUCT,
-    root noise, 4 leaves a game per network call, forced-win checks; a game whose root
-    is proven ends there, labelled with the proven result); the tree's size follows
-    ``full_search``"""
+    fast_search: Budget = option(
+        FAST_SEARCH_BUDGET,
+        help=(
+            "the search of the other moves, which only move the game on (playout-cap "
+            "randomisation: cheap moves keep games going but give no training sample;"
+            " --fast-simulations)"
+        ),
+    )
+    full_search_probability: float = option(
+        0.25,
+        help="share of moves that get the full search and give a sample",
+        minimum=0,
+        maximum=1,
+        flag="self-play",
+    )
+    temperature_moves: int = option(
+        6,
+        help=(
+            "moves sampled in proportion to visits at the start of a game; later "
+            "moves take the most visited"
+        ),
+        minimum=0,
+        flag="self-play",
+    )
+    search: SearchOptions = option(
+        help=(
+            "the search's knobs, shared with the agents (:data:`SELF_PLAY_PRESET`: "
+            "PUCT, root noise, 4 leaves a game per network call, forced-win checks; a"
+            " game whose root is proven ends there, labelled with the proven result);"
+            " the tree's size follows ``full_search``"
+        ),
+        default_factory=lambda: SELF_PLAY_PRESET,
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -167,53 +239,109 @@ class TrainingConfig:
     Each scalar field's docstring is the help of its ``gomoku train`` flag.
     """
 
-    game: GameConfig = field(default_factory=lambda: GameConfig(board_size=9))
-    """the rules that self-play follows"""
-    network: NetworkConfig = field(default_factory=NetworkConfig)
-    """the shape of a fresh network (ignored when starting from weights)"""
-    self_play: SelfPlayConfig = field(default_factory=SelfPlayConfig)
-    """how games are generated"""
-    distillation: DistillationConfig = field(default_factory=DistillationConfig)
-    """teacher games that a new network learns before self-play"""
-    learner: LearnerConfig = field(default_factory=LearnerConfig)
-    """optimiser settings"""
-    replay_capacity: int = bounded(
-        30_000, minimum=1, aliases=("--replay",), flag="learning"
+    game: GameConfig = option(
+        help="the rules that self-play follows",
+        default_factory=lambda: GameConfig(board_size=9),
     )
-    """replay window: the most recent samples that learning draws from"""
-    batch_size: int = bounded(256, minimum=1, flag="learning")
-    """samples per gradient step"""
-    sample_reuse: float = bounded(8.0, minimum=0, flag="learning")
-    """times each new sample is drawn for learning, on average (under random
-    symmetries)"""
-    min_replay: int = bounded(
+    network: NetworkConfig = option(
+        help="the shape of a fresh network (ignored when starting from weights)",
+        default_factory=NetworkConfig,
+    )
+    self_play: SelfPlayConfig = option(
+        help="how games are generated", default_factory=SelfPlayConfig
+    )
+    distillation: DistillationConfig = option(
+        help="teacher games that a new network learns before self-play",
+        default_factory=DistillationConfig,
+    )
+    learner: LearnerConfig = option(
+        help="optimiser settings", default_factory=LearnerConfig
+    )
+    replay_capacity: int = option(
+        30_000,
+        help="replay window: the most recent samples that learning draws from",
+        minimum=1,
+        aliases=("--replay",),
+        flag="learning",
+    )
+    batch_size: int = option(
+        256, help="samples per gradient step", minimum=1, flag="learning"
+    )
+    sample_reuse: float = option(
+        8.0,
+        help=(
+            "times each new sample is drawn for learning, on average (under random "
+            "symmetries)"
+        ),
+        minimum=0,
+        flag="learning",
+    )
+    min_replay: int = option(
         2_000,
+        help="samples needed before the first gradient step",
         minimum=1,
         flag="learning",
         unset=f"or {SHORT_MIN_REPLAY} for budgets under half an hour",
     )
-    """samples needed before the first gradient step"""
-    evaluation_every: int = bounded(10, minimum=0, flag="evaluation")
-    """iterations between evaluation matches (0: never)"""
-    evaluation_games: int = bounded(12, minimum=0, flag="evaluation")
-    """games of each evaluation match, against the best network so far and against
-    pure MCTS (colours alternate)"""
-    evaluation_simulations: int = bounded(100, minimum=0, flag="evaluation")
-    """AlphaZero's simulations per move in evaluations"""
-    gating_threshold: float = bounded(0.55, minimum=0, maximum=1, flag="evaluation")
-    """score against the best network so far from which the trained network becomes
-    the best (best.pt)"""
-    mcts_simulations: int = bounded(1_000, minimum=0, flag="evaluation")
-    """simulations a move of the pure-MCTS opponent in evaluations"""
-    snapshot_every: int = bounded(0, minimum=0, flag="run")
-    """keep the network every N iterations in OUT/snapshots/ (0: never), for the
-    learning curve; the distilled network (iteration 0) is kept too"""
-    cpu_hours: float = bounded(1.0, minimum=0, flag="run")
-    """CPU-time budget of the run (this process's, self-play workers' included),
-    summed over resumes; the run stops before an iteration that would not fit, so a
-    busy machine slows a run without changing it"""
-    seed: int = bounded(0, minimum=0, flag="run")
-    """seeds self-play, sampling and the first weights"""
+    evaluation_every: int = option(
+        10,
+        help="iterations between evaluation matches (0: never)",
+        minimum=0,
+        flag="evaluation",
+    )
+    evaluation_games: int = option(
+        12,
+        help=(
+            "games of each evaluation match, against the best network so far and "
+            "against pure MCTS (colours alternate)"
+        ),
+        minimum=0,
+        flag="evaluation",
+    )
+    evaluation_simulations: int = option(
+        100,
+        help="AlphaZero's simulations per move in evaluations",
+        minimum=0,
+        flag="evaluation",
+    )
+    gating_threshold: float = option(
+        0.55,
+        help=(
+            "score against the best network so far from which the trained network "
+            "becomes the best (best.pt)"
+        ),
+        minimum=0,
+        maximum=1,
+        flag="evaluation",
+    )
+    mcts_simulations: int = option(
+        1_000,
+        help="simulations a move of the pure-MCTS opponent in evaluations",
+        minimum=0,
+        flag="evaluation",
+    )
+    snapshot_every: int = option(
+        0,
+        help=(
+            "keep the network every N iterations in OUT/snapshots/ (0: never), for "
+            "the learning curve; the distilled network (iteration 0) is kept too"
+        ),
+        minimum=0,
+        flag="run",
+    )
+    cpu_hours: float = option(
+        1.0,
+        help=(
+            "CPU-time budget of the run (this process's, self-play workers' "
+            "included), summed over resumes; the run stops before an iteration that "
+            "would not fit, so a busy machine slows a run without changing it"
+        ),
+        minimum=0,
+        flag="run",
+    )
+    seed: int = option(
+        0, help="seeds self-play, sampling and the first weights", minimum=0, flag="run"
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)

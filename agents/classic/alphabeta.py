@@ -37,9 +37,9 @@ from agents.patterns.threats import (
     refuting_moves,
     side_of,
 )
-from agents.specs.options import bounded, check_fields
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
+from gomoku_env.fields import check_fields, option
 from gomoku_env.kernels import centre_point, other_color
 
 MAX_DEPTH = 64
@@ -54,18 +54,28 @@ class AlphaBetaOptions:
     """Settings of :class:`AlphaBetaAgent` (all validated); with the budget's fields,
     the ``alphabeta`` spec's options."""
 
-    depth: int | None = bounded(None, minimum=1)
-    """the deepest iteration (none: up to the budget, at most 64)"""
-    branching: int = bounded(12, minimum=1)
-    """moves searched per node, best pattern scores first"""
-    vcf_plies: int = bounded(VCF_PLIES, minimum=1)
-    """plies of the root VCF searches (for the mover and the opponent)"""
-    vcf_nodes: int = bounded(ROOT_VCF_NODES, minimum=1)
-    """node budget of each root VCF search"""
-    leaf_vcf_plies: int = bounded(5, minimum=0)
-    """plies of the VCF run at the horizon (0: none)"""
-    table_bits: int = bounded(19, minimum=4)
-    """the transposition table holds 2 ** table_bits entries"""
+    depth: int | None = option(
+        None,
+        help="the deepest iteration (none: up to the budget, at most 64)",
+        minimum=1,
+    )
+    branching: int = option(
+        12, help="moves searched per node, best pattern scores first", minimum=1
+    )
+    vcf_plies: int = option(
+        VCF_PLIES,
+        help="plies of the root VCF searches (for the mover and the opponent)",
+        minimum=1,
+    )
+    vcf_nodes: int = option(
+        ROOT_VCF_NODES, help="node budget of each root VCF search", minimum=1
+    )
+    leaf_vcf_plies: int = option(
+        5, help="plies of the VCF run at the horizon (0: none)", minimum=0
+    )
+    table_bits: int = option(
+        19, help="the transposition table holds 2 ** table_bits entries", minimum=4
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -13,7 +13,7 @@ from agents.patterns.shapes import build_shape_table
 from agents.patterns.values import point_values
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 from gomoku_env.kernels import centre_point, other_color
 from gomoku_env.legal import legal_from_forbidden
 

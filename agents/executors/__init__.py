@@ -18,7 +18,7 @@ from agents.executors.base import (
     WorkerLostError,
 )
 from agents.executors.local import InlineExecutor, ProcessExecutor
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 
 __all__ = [
     "Executor",

@@ -26,7 +26,7 @@ from agents.executors.base import (
     WorkerExit,
     WorkerLostError,
 )
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 
 IN_FLIGHT_PER_WORKER = 2
 """Items queued per worker, so a worker never waits for the driver between items."""

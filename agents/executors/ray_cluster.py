@@ -30,7 +30,8 @@ from agents.executors.base import (
     WorkerExit,
     WorkerLostError,
 )
-from gomoku_env.errors import check_number, install_hint
+from gomoku_env.errors import install_hint
+from gomoku_env.fields import check_number
 
 LOCAL_CLUSTER = "local"
 """Ray's address for "start a new Ray on this machine" (``auto`` joins a running one)."""

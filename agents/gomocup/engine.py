@@ -61,7 +61,7 @@ from agents.gomocup.stopping import (
     start_engine,
     stop_engine,
 )
-from agents.specs.options import quoted
+from gomoku_env.fields import quoted
 
 __all__ = [
     "LINE_LIMIT",

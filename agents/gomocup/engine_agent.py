@@ -46,7 +46,7 @@ from agents.gomocup.protocol import (
 )
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 from gomoku_env.kernels import EMPTY
 from gomoku_env.planes import board_from_observation
 

@@ -9,11 +9,11 @@ AlphaZero, with this recipe's own preset. This module needs no torch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from agents.specs.options import bounded, check_fields
 from agents.training.teacher_games import TeacherGamesConfig
 from gomoku_env.config import GameConfig, Rule
+from gomoku_env.fields import check_fields, option
 
 TEACHER_PRESET = TeacherGamesConfig(
     games=8_000, random_move_probability=0.15, opening_moves=3
@@ -26,69 +26,141 @@ the three random opening moves random."""
 class PPOConfig:
     """A warm start on the teacher games, then PPO against the heuristic."""
 
-    board_size: int = 9
-    """the :class:`GameConfig` of every game of the run (the teacher games, PPO's
-    games and the closing match), as three fields so that checkpoints hold plain
-    numbers and text; checked by ``GameConfig``, whose fields also make the game
-    flags, as for every command
-    (:func:`gomoku_apps.cli.options.add_rules_arguments`)"""
-    win_length: int = GameConfig.win_length
-    """see ``board_size``"""
-    rule: str = GameConfig.rule.value
-    """see ``board_size``; a :class:`Rule` is accepted too, kept as its name"""
-    opponent_noise: float = bounded(0.5, minimum=0.0, maximum=1.0, flag="ppo")
-    """share of the opponent heuristic's moves played at random when PPO starts"""
-    noise_step: float = bounded(0.02, minimum=0.0, maximum=1.0, flag="ppo")
-    """after each update the share falls by this while the learner wins more than
-    half its training games, and rises by it while it wins less"""
-    random_opening: int = bounded(3, minimum=0, maximum=12, flag="ppo")
-    """random stones near the centre that start every PPO training game"""
-    channels: int = bounded(48, minimum=1, maximum=512, flag="network")
-    """width of the network's 3x3 convolutions"""
-    layers: int = bounded(5, minimum=1, maximum=40, flag="network")
-    """number of 3x3 convolutions"""
-    teacher: TeacherGamesConfig = field(default_factory=lambda: TEACHER_PRESET)
-    """the teacher games of the warm start (games 0: no warm start)"""
-    teacher_epochs: int = bounded(3, minimum=1, flag="teacher")
-    """passes over the warm start's positions"""
-    teacher_learning_rate: float = bounded(2e-3, above=0.0, flag="teacher")
-    """Adam learning rate of the warm start"""
-    num_envs: int = bounded(128, minimum=1, flag="ppo")
-    """games stepped together during PPO"""
-    rollout_steps: int = bounded(32, minimum=1, flag="ppo")
-    """env steps per game between PPO updates"""
-    epochs: int = bounded(3, minimum=1, flag="ppo")
-    """passes over each rollout"""
-    minibatch: int = bounded(1024, minimum=1, flag="ppo")
-    """samples per gradient step (warm start and PPO)"""
-    learning_rate: float = bounded(3e-4, above=0.0, flag="ppo")
-    """Adam learning rate of PPO"""
-    clip: float = bounded(0.2, above=0.0, flag="ppo")
-    """PPO's probability-ratio clip"""
-    gamma: float = bounded(0.99, minimum=0.0, maximum=1.0, flag="ppo")
-    """discount per learner move"""
-    gae_lambda: float = bounded(0.95, minimum=0.0, maximum=1.0, flag="ppo")
-    """GAE's lambda"""
-    entropy: float = bounded(0.003, minimum=0.0, flag="ppo")
-    """weight of the entropy bonus"""
-    value_weight: float = bounded(0.5, minimum=0.0, flag="ppo")
-    """weight of the value loss (warm start and PPO)"""
-    max_grad_norm: float = bounded(1.0, above=0.0, flag="ppo")
-    """PPO's gradients are scaled down to at most this norm"""
-    env_steps: int = bounded(10_000_000, minimum=1, flag="run")
-    """PPO env steps (learner moves) to train for, summed over resumes"""
-    cpu_hours: float = bounded(2.0, minimum=0.0, flag="run")
-    """stop once training has used this much CPU time, warm start included, summed
-    over resumes (0: no limit)"""
-    checkpoint_every: int = bounded(100_000, minimum=1, flag="run")
-    """env steps between checkpoints (each also keeps the policy of that moment as
-    policy-<env steps>.pt, listed in checkpoints.csv: a learning curve)"""
-    report_every: int = bounded(20, minimum=1, flag="run")
-    """PPO updates between progress reports"""
-    seed: int = bounded(0, minimum=0, flag="run")
-    """seeds the envs, the teacher and torch"""
-    threads: int = bounded(1, minimum=1, flag="run")
-    """torch CPU threads (small networks on a busy machine: 1 is fastest)"""
+    board_size: int = option(
+        9,
+        help=(
+            "the :class:`GameConfig` of every game of the run (the teacher games, "
+            "PPO's games and the closing match), as three fields so that checkpoints "
+            "hold plain numbers and text; checked by ``GameConfig``, whose fields "
+            "also make the game flags, as for every command "
+            "(:func:`gomoku_apps.cli.options.add_rules_arguments`)"
+        ),
+    )
+    win_length: int = option(GameConfig.win_length, help="see ``board_size``")
+    rule: str = option(
+        GameConfig.rule.value,
+        help="see ``board_size``; a :class:`Rule` is accepted too, kept as its name",
+    )
+    opponent_noise: float = option(
+        0.5,
+        help="share of the opponent heuristic's moves played at random when PPO starts",
+        minimum=0.0,
+        maximum=1.0,
+        flag="ppo",
+    )
+    noise_step: float = option(
+        0.02,
+        help=(
+            "after each update the share falls by this while the learner wins more "
+            "than half its training games, and rises by it while it wins less"
+        ),
+        minimum=0.0,
+        maximum=1.0,
+        flag="ppo",
+    )
+    random_opening: int = option(
+        3,
+        help="random stones near the centre that start every PPO training game",
+        minimum=0,
+        maximum=12,
+        flag="ppo",
+    )
+    channels: int = option(
+        48,
+        help="width of the network's 3x3 convolutions",
+        minimum=1,
+        maximum=512,
+        flag="network",
+    )
+    layers: int = option(
+        5, help="number of 3x3 convolutions", minimum=1, maximum=40, flag="network"
+    )
+    teacher: TeacherGamesConfig = option(
+        help="the teacher games of the warm start (games 0: no warm start)",
+        default_factory=lambda: TEACHER_PRESET,
+    )
+    teacher_epochs: int = option(
+        3, help="passes over the warm start's positions", minimum=1, flag="teacher"
+    )
+    teacher_learning_rate: float = option(
+        2e-3, help="Adam learning rate of the warm start", above=0.0, flag="teacher"
+    )
+    num_envs: int = option(
+        128, help="games stepped together during PPO", minimum=1, flag="ppo"
+    )
+    rollout_steps: int = option(
+        32, help="env steps per game between PPO updates", minimum=1, flag="ppo"
+    )
+    epochs: int = option(3, help="passes over each rollout", minimum=1, flag="ppo")
+    minibatch: int = option(
+        1024,
+        help="samples per gradient step (warm start and PPO)",
+        minimum=1,
+        flag="ppo",
+    )
+    learning_rate: float = option(
+        3e-4, help="Adam learning rate of PPO", above=0.0, flag="ppo"
+    )
+    clip: float = option(
+        0.2, help="PPO's probability-ratio clip", above=0.0, flag="ppo"
+    )
+    gamma: float = option(
+        0.99, help="discount per learner move", minimum=0.0, maximum=1.0, flag="ppo"
+    )
+    gae_lambda: float = option(
+        0.95, help="GAE's lambda", minimum=0.0, maximum=1.0, flag="ppo"
+    )
+    entropy: float = option(
+        0.003, help="weight of the entropy bonus", minimum=0.0, flag="ppo"
+    )
+    value_weight: float = option(
+        0.5,
+        help="weight of the value loss (warm start and PPO)",
+        minimum=0.0,
+        flag="ppo",
+    )
+    max_grad_norm: float = option(
+        1.0,
+        help="PPO's gradients are scaled down to at most this norm",
+        above=0.0,
+        flag="ppo",
+    )
+    env_steps: int = option(
+        10_000_000,
+        help="PPO env steps (learner moves) to train for, summed over resumes",
+        minimum=1,
+        flag="run",
+    )
+    cpu_hours: float = option(
+        2.0,
+        help=(
+            "stop once training has used this much CPU time, warm start included, "
+            "summed over resumes (0: no limit)"
+        ),
+        minimum=0.0,
+        flag="run",
+    )
+    checkpoint_every: int = option(
+        100_000,
+        help=(
+            "env steps between checkpoints (each also keeps the policy of that moment"
+            " as policy-<env steps>.pt, listed in checkpoints.csv: a learning curve)"
+        ),
+        minimum=1,
+        flag="run",
+    )
+    report_every: int = option(
+        20, help="PPO updates between progress reports", minimum=1, flag="run"
+    )
+    seed: int = option(
+        0, help="seeds the envs, the teacher and torch", minimum=0, flag="run"
+    )
+    threads: int = option(
+        1,
+        help="torch CPU threads (small networks on a busy machine: 1 is fastest)",
+        minimum=1,
+        flag="run",
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)

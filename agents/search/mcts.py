@@ -48,10 +48,9 @@ from agents.search import (
 )
 from agents.search.driver import check_evaluator
 from agents.search.pattern_evaluator import PatternEvaluator
-from agents.specs.options import quoted
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number, quoted
 from gomoku_env.kernels import EMPTY
 from gomoku_env.planes import board_from_observation
 
@@ -59,7 +58,6 @@ SPEC_ALIASES = {"c": "exploration", "batch": "leaves_per_round"}
 """Spec options kept under their first names (``mcts:c=1.2,batch=8`` means
 ``exploration=1.2, leaves_per_round=8``), for
 :func:`agents.specs.registry.register_agent`."""
-SEARCH_FIELDS = tuple(SearchOptions.__dataclass_fields__)
 
 
 @dataclass(frozen=True)
@@ -310,10 +308,10 @@ MCTS_EVALUATORS = ("rollout", "patterns")
 
 
 def split_spec_options(
-    options: dict[str, Any], default_budget: Budget, preset: SearchOptions
-) -> tuple[Budget, SearchOptions, dict[str, Any]]:
-    """A tree-search spec's flat options as its budget, its search options (the
-    ``preset`` with the options given) and the rest (the agent's own keywords).
+    options: dict[str, Any], default_budget: Budget
+) -> tuple[Budget, dict[str, Any]]:
+    """A tree-search spec's flat options as its budget and the rest (the agent's own
+    keywords).
 
     Raises:
         ValueError: every budget option given is none.
@@ -322,27 +320,25 @@ def split_spec_options(
     budget = spec_budget(rest, default_budget)
     if budget is None:
         raise ValueError("a tree search needs simulations or time (all are none)")
-    given = {name: rest.pop(name) for name in SEARCH_FIELDS if name in rest}
-    return budget, replace(preset, **given), rest
+    return budget, rest
 
 
 def mcts_from_spec(
-    config: GameConfig, seed: int | None, evaluator: str = "rollout", **options: Any
+    config: GameConfig,
+    seed: int | None,
+    search: SearchOptions = MCTS_PRESET,
+    evaluator: str = "rollout",
+    **options: Any,
 ) -> MCTSAgent:
-    """An :class:`MCTSAgent` with the leaf evaluator its spec names.
-
-    Args:
-        evaluator: how leaves are valued: ``rollout`` (playouts of the ``rollout``
-            kind, searched with UCT) or ``patterns`` (the pattern evaluator's priors
-            and values, PUCT).
-    """
+    """An :class:`MCTSAgent` with the leaf evaluator its spec names (``rollout``:
+    playouts searched with UCT, ``patterns``: the pattern evaluator, PUCT) and the
+    search options its spec gives (``search``)."""
     if evaluator not in MCTS_EVALUATORS:
         raise ValueError(
             f"evaluator must be one of {MCTS_EVALUATORS}, got {quoted(str(evaluator))}"
         )
-    if evaluator == "patterns" and "rollout" in options:
-        rollout = quoted(str(options["rollout"]))
-        raise ValueError(f"rollout={rollout} needs evaluator=rollout")
-    budget, search, rest = split_spec_options(options, MCTS_BUDGET, MCTS_PRESET)
+    if evaluator == "patterns" and search.rollout != MCTS_PRESET.rollout:
+        raise ValueError(f"rollout={quoted(search.rollout)} needs evaluator=rollout")
+    budget, rest = split_spec_options(options, MCTS_BUDGET)
     leaf_evaluator = PatternEvaluator(config) if evaluator == "patterns" else None
     return MCTSAgent(config, leaf_evaluator, budget, search, seed=seed, **rest)

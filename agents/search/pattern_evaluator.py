@@ -24,7 +24,7 @@ from numba import njit
 from agents.patterns.shapes import build_shape_table
 from agents.patterns.values import ATTACK_WEIGHT, DEFENCE_WEIGHT, point_values
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 from gomoku_env.kernels import other_color
 from gomoku_env.planes import read_cells
 

@@ -21,8 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from agents.specs.options import bounded, check_fields, quoted
-from gomoku_env.config import GameConfig
+from gomoku_env.fields import check_fields, option, quoted
 
 FORMULAS = ("uct", "puct")
 ROLLOUTS = ("random", "tactical")
@@ -34,42 +33,98 @@ TACTICAL_ROLLOUT = ROLLOUTS.index("tactical")
 class SearchOptions:
     """How a tree search selects, expands, values and remembers (validated once)."""
 
-    formula: str | None = None
-    """uct (unvisited moves first, then Q + c·sqrt(ln N / n)) or puct
-    (Q + c·P·sqrt(N) / (1 + n), for an evaluator's priors); none: UCT over rollouts,
-    PUCT over an evaluator's priors"""
-    exploration: float = bounded(1.0, minimum=0)
-    """the exploration constant c of the formula"""
-    leaves_per_round: int = bounded(1, minimum=1)
-    """leaves gathered per round (kept apart by virtual loss); with an evaluator,
-    leaves per evaluate call"""
-    distance: int = bounded(2, minimum=0)
-    """candidate points within this (Chebyshev) distance of a stone, in the tree and
-    the rollouts (0: every legal point; the whole board when it is empty)"""
-    tactical: bool = True
-    """always take a win in one and block the opponent's (the only moves expanded in
-    those positions)"""
-    vcf_nodes: int = bounded(0, minimum=0)
-    """0 for none; n > 0 proves forced wins by fours in every node expanded with n
-    solver nodes, and at the root plays its own and stops the opponent's"""
-    rollout: str = "tactical"
-    """how leaves are played out without an evaluator: tactical (takes and blocks wins
-    in one, else random) or random"""
-    fpu: float = bounded(0.0, minimum=-1, maximum=1)
-    """PUCT value of a move never visited (first-play urgency)"""
-    virtual_loss: float = bounded(1.0, minimum=0)
-    """loss charged to the path of a pending leaf, so a round's leaves differ"""
-    dirichlet_alpha: float = bounded(0.3, above=0)
-    """concentration of the Dirichlet noise mixed into the root priors (about 10 /
-    legal moves)"""
-    dirichlet_fraction: float = bounded(0.0, minimum=0, maximum=1)
-    """weight of that root noise (0: none; needs PUCT)"""
-    max_nodes: int = bounded(1_000_000, minimum=2)
-    """tree capacity in nodes (memory bound; a full tree stops growing and keeps
-    refining its visits)"""
-    edges_per_node: int | None = bounded(16, minimum=1)
-    """edge capacity per node (an expanded node has one edge per candidate point);
-    none: one per board cell"""
+    formula: str | None = option(
+        None,
+        help=(
+            "uct (unvisited moves first, then Q + c·sqrt(ln N / n)) or puct (Q + "
+            "c·P·sqrt(N) / (1 + n), for an evaluator's priors); none: UCT over "
+            "rollouts, PUCT over an evaluator's priors"
+        ),
+    )
+    exploration: float = option(
+        1.0, help="the exploration constant c of the formula", minimum=0
+    )
+    leaves_per_round: int = option(
+        1,
+        help=(
+            "leaves gathered per round (kept apart by virtual loss); with an "
+            "evaluator, leaves per evaluate call"
+        ),
+        minimum=1,
+    )
+    distance: int = option(
+        2,
+        help=(
+            "candidate points within this (Chebyshev) distance of a stone, in the "
+            "tree and the rollouts (0: every legal point; the whole board when it is "
+            "empty)"
+        ),
+        minimum=0,
+    )
+    tactical: bool = option(
+        True,
+        help=(
+            "always take a win in one and block the opponent's (the only moves "
+            "expanded in those positions)"
+        ),
+    )
+    vcf_nodes: int = option(
+        0,
+        help=(
+            "0 for none; n > 0 proves forced wins by fours in every node expanded "
+            "with n solver nodes, and at the root plays its own and stops the "
+            "opponent's"
+        ),
+        minimum=0,
+    )
+    rollout: str = option(
+        "tactical",
+        help=(
+            "how leaves are played out without an evaluator: tactical (takes and "
+            "blocks wins in one, else random) or random"
+        ),
+    )
+    fpu: float = option(
+        0.0,
+        help="PUCT value of a move never visited (first-play urgency)",
+        minimum=-1,
+        maximum=1,
+    )
+    virtual_loss: float = option(
+        1.0,
+        help="loss charged to the path of a pending leaf, so a round's leaves differ",
+        minimum=0,
+    )
+    dirichlet_alpha: float = option(
+        0.3,
+        help=(
+            "concentration of the Dirichlet noise mixed into the root priors (about "
+            "10 / legal moves)"
+        ),
+        above=0,
+    )
+    dirichlet_fraction: float = option(
+        0.0,
+        help="weight of that root noise (0: none; needs PUCT)",
+        minimum=0,
+        maximum=1,
+    )
+    max_nodes: int = option(
+        1_000_000,
+        help=(
+            "tree capacity in nodes (memory bound; a full tree stops growing and "
+            "keeps refining its visits)"
+        ),
+        minimum=2,
+    )
+    edges_per_node: int | None = option(
+        16,
+        help=(
+            "edge capacity per node (an expanded node has one edge per candidate "
+            "point); none: one per board cell"
+        ),
+        minimum=1,
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -141,21 +196,3 @@ class SearchSettings(NamedTuple):
     fpu: float  # PUCT value of an unvisited edge
     virtual_loss: float
     rollout_code: int  # the index of the options' rollout in ROLLOUTS
-
-
-def search_settings(game: GameConfig, options: SearchOptions) -> SearchSettings:
-    """The settings of a search of ``game`` with ``options`` (a formula left None is
-    UCT: the tree's own rounds are rollouts)."""
-    return SearchSettings(
-        board_size=int(game.board_size),
-        win_length=int(game.win_length),
-        rule_code=int(game.rule.code),
-        distance=int(options.distance),
-        tactical=bool(options.tactical),
-        vcf_nodes=int(options.vcf_nodes),
-        puct=options.formula == "puct",
-        exploration=float(options.exploration),
-        fpu=float(options.fpu),
-        virtual_loss=float(options.virtual_loss),
-        rollout_code=ROLLOUTS.index(options.rollout),
-    )

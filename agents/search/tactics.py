@@ -40,7 +40,7 @@ from agents.patterns.threats import (
     side_of,
 )
 from agents.search.arrays import TreeArrays
-from agents.search.settings import SearchSettings
+from gomoku_env.config import GameConfig
 from gomoku_env.kernels import other_color
 
 MIN_REFUTATION_NODES = 100
@@ -119,18 +119,17 @@ def root_has_threats(patterns: PatternState, to_move: int) -> bool:
     return False
 
 
-def root_patterns(cells: np.ndarray, settings: SearchSettings) -> PatternState:
-    """The pattern state the checks read for the root ``cells``; an empty stand-in
-    (never read) when ``settings.vcf_nodes`` is 0, so searches without checks pay
+def root_patterns(cells: np.ndarray, game: GameConfig, vcf_nodes: int) -> PatternState:
+    """The pattern state the checks read for the root ``cells`` of ``game``; an empty
+    stand-in (never read) when ``vcf_nodes`` is 0, so searches without checks pay
     nothing for it."""
-    if settings.vcf_nodes > 0:
-        return new_state(
-            cells, settings.board_size, settings.win_length, settings.rule_code
-        )
+    rule_code = int(game.rule.code)
+    if vcf_nodes > 0:
+        return new_state(cells, game.board_size, game.win_length, rule_code)
     return PatternState(
         size=0,
-        win_length=settings.win_length,
-        rule_code=settings.rule_code,
+        win_length=game.win_length,
+        rule_code=rule_code,
         cells=np.zeros(0, dtype=np.int8),
         shapes=np.zeros((2, 0, 4), dtype=np.int8),
         scores=np.zeros((2, 0), dtype=np.int64),

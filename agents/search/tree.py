@@ -28,7 +28,12 @@ from agents.search.arrays import (
 )
 from agents.search.position_kernels import is_legal_point
 from agents.search.rounds import apply_evaluations, gather_leaf_inputs, run_rollouts
-from agents.search.settings import MCTS_PRESET, SearchOptions, search_settings
+from agents.search.settings import (
+    MCTS_PRESET,
+    ROLLOUTS,
+    SearchOptions,
+    SearchSettings,
+)
 from agents.search.tactics import root_has_threats, root_patterns
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
@@ -87,7 +92,7 @@ class SearchTree:
         if board.is_over:
             raise ValueError(f"cannot search a finished game: {board!r}")
         self._cells[:] = board.cells
-        self._patterns = root_patterns(self._cells, self.settings)
+        self._patterns = root_patterns(self._cells, self.game, self.settings.vcf_nodes)
         last = board.last_move
         self._state[:] = (board.to_move, -1 if last is None else last, len(board.moves))
         clear_tree(self._tree, -1)
@@ -266,3 +271,21 @@ class SearchTree:
     def principal_variation(self, max_length: int = 10) -> list[int]:
         """The line of most-visited moves from the root (the chosen move first)."""
         return results.principal_variation(self._tree, max_length)
+
+
+def search_settings(game: GameConfig, options: SearchOptions) -> SearchSettings:
+    """The settings of a search of ``game`` with ``options`` (a formula left None is
+    UCT: the tree's own rounds are rollouts)."""
+    return SearchSettings(
+        board_size=int(game.board_size),
+        win_length=int(game.win_length),
+        rule_code=int(game.rule.code),
+        distance=int(options.distance),
+        tactical=bool(options.tactical),
+        vcf_nodes=int(options.vcf_nodes),
+        puct=options.formula == "puct",
+        exploration=float(options.exploration),
+        fpu=float(options.fpu),
+        virtual_loss=float(options.virtual_loss),
+        rollout_code=ROLLOUTS.index(options.rollout),
+    )

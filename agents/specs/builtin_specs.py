@@ -1,17 +1,19 @@
 """The built-in agents of the spec syntax, registered in :mod:`agents.specs.registry`
 when :mod:`agents.specs.parse` loads.
 
-The tree searches' spec options are the fields of one :class:`agents.budget.Budget`
-and one :class:`agents.search.SearchOptions`, listed with each agent's own defaults
-(its named budget and preset), plus the agent's own keywords; alpha-beta's are the
-budget's and :class:`agents.classic.alphabeta.AlphaBetaOptions`. Factories that need
-heavy imports (torch for AlphaZero and PPO, the engine client for ``engine``) import
-them when called, so building any other agent loads neither.
+Each agent's own spec options are one small dataclass here (its keywords, with their
+help); the tree searches add the fields of one :class:`agents.budget.Budget` and one
+:class:`agents.search.SearchOptions`, with each agent's own defaults (its named budget
+and preset); alpha-beta's are the budget's and
+:class:`agents.classic.alphabeta.AlphaBetaOptions`. Factories that need heavy imports
+(torch for AlphaZero and PPO, the engine client for ``engine``) import them when
+called, so building any other agent loads neither.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Agent, RandomAgent
@@ -26,17 +28,119 @@ from agents.budget import (
 )
 from agents.classic.alphabeta import AlphaBetaAgent, AlphaBetaOptions
 from agents.classic.heuristic import HeuristicAgent
-from agents.search import ALPHAZERO_PRESET, MCTS_PRESET
-from agents.search.mcts import (
-    SPEC_ALIASES,
-    MCTSAgent,
-    mcts_from_spec,
-    split_spec_options,
-)
+from agents.patterns.point_shapes import ATTACK_WEIGHT, DEFENCE_WEIGHT
+from agents.search import ALPHAZERO_PRESET, MCTS_PRESET, SearchOptions
+from agents.search.mcts import SPEC_ALIASES, mcts_from_spec, split_spec_options
 from agents.specs.python_agent import load_python_agent
 from agents.specs.registry import register_agent
 from gomoku_env.config import GameConfig
 from gomoku_env.errors import require_extra
+from gomoku_env.fields import option
+
+
+@dataclass(frozen=True)
+class TreeAgentOptions:
+    """How a tree-search agent picks its move from the search (both MCTS agents)."""
+
+    reuse: bool = option(
+        True, help="keep the subtree under the moves played between searches"
+    )
+    temperature: float = option(
+        0.0,
+        help="0 plays the best move; > 0 samples visits ** (1 / temperature)",
+        minimum=0,
+    )
+
+
+@dataclass(frozen=True)
+class MCTSSpecOptions(TreeAgentOptions):
+    """The ``mcts`` spec's own options."""
+
+    evaluator: str = option(
+        "rollout",
+        help="how leaves are valued: ``rollout`` (playouts of the ``rollout`` kind, "
+        "searched with UCT) or ``patterns`` (the pattern evaluator's priors and "
+        "values, PUCT)",
+    )
+
+
+@dataclass(frozen=True)
+class AlphaZeroSpecOptions(TreeAgentOptions):
+    """The ``alphazero`` spec's own options."""
+
+    weights: str | None = option(
+        None,
+        help="a bundled network name (``8x8``, ``9x9`` or ``15x15``) or a weights file "
+        "(default: the bundled network for the board size)",
+    )
+    device: str = option("cpu", help="where the network runs (``cpu``, ``cuda``)")
+    threads: int | None = option(
+        1,
+        help="torch CPU threads (1: a search's batches are small and the cores are "
+        "shared); none: at most 2, within OMP_NUM_THREADS",
+        minimum=1,
+    )
+
+
+@dataclass(frozen=True)
+class EngineSpecOptions:
+    """The ``engine`` spec's options: the brain and its time limits."""
+
+    path: str = option(help="the engine's program (a Gomocup ``pbrain-*`` brain)")
+    time: float = option(
+        1.0,
+        help="the engine's time per move in seconds (``INFO timeout_turn``)",
+        above=0,
+    )
+    match_time: float = option(
+        0.0,
+        help="the engine's time for a whole game in seconds, 0 for no limit",
+        minimum=0,
+    )
+    grace: float = option(
+        1.0,
+        help="extra seconds to wait for an answer before the engine counts as silent",
+        minimum=0,
+    )
+    startup: float = option(
+        15.0, help="seconds the engine may take to start and answer START", above=0
+    )
+    max_memory: int = option(
+        0, help="memory limit in bytes sent to the engine, 0 for none", minimum=0
+    )
+
+
+@dataclass(frozen=True)
+class HeuristicSpecOptions:
+    """The ``heuristic`` spec's options: the weights of its one-ply score."""
+
+    attack: int = option(
+        ATTACK_WEIGHT, help="weight of the point's value to the mover", minimum=0
+    )
+    defence: int = option(
+        DEFENCE_WEIGHT, help="weight of the point's value to the opponent", minimum=0
+    )
+
+
+@dataclass(frozen=True)
+class WeightsSpecOptions:
+    """The ``ppo`` spec's option: which policy plays."""
+
+    weights: str | None = option(
+        None,
+        help="a shipped policy's name (9x9) or a policy file written by gomoku train "
+        "ppo (default: the shipped policy for the board size)",
+    )
+
+
+@dataclass(frozen=True)
+class PythonSpecOptions:
+    """The ``python`` spec's option; any others go to the target."""
+
+    target: str = option(
+        help="``MODULE:ATTRIBUTE`` or ``FILE.py:ATTRIBUTE``: a class, a factory or an "
+        "agent instance; further ``key=value`` options go to it"
+    )
 
 
 def _make_random(config: GameConfig, seed: int | None) -> Agent:
@@ -44,11 +148,18 @@ def _make_random(config: GameConfig, seed: int | None) -> Agent:
 
 
 register_agent("random", _make_random)
-register_agent("python", load_python_agent, positional="target")
+register_agent(
+    "python",
+    load_python_agent,
+    positional="target",
+    options=(PythonSpecOptions,),
+    open_options=True,
+)
 register_agent(
     "mcts",
     mcts_from_spec,
-    options=(mcts_from_spec, MCTS_BUDGET, MCTS_PRESET, MCTSAgent),
+    options=(MCTSSpecOptions, MCTS_BUDGET),
+    search=MCTS_PRESET,
     aliases=SPEC_ALIASES,
     withheld=uncounted(TREE_SEARCH_LIMITS),
 )
@@ -61,15 +172,8 @@ def _make_engine(config: GameConfig, seed: int | None, **options: Any) -> Agent:
     return engine_from_spec(config, seed, **options)
 
 
-def _engine_options() -> list[Callable[..., Any]]:
-    """The engine spec's options: the path, then :class:`EngineAgent`'s keywords."""
-    from agents.gomocup.engine_agent import EngineAgent, engine_from_spec
-
-    return [engine_from_spec, EngineAgent]
-
-
-register_agent("engine", _make_engine, positional="path", options=_engine_options)
-register_agent("heuristic", HeuristicAgent)
+register_agent("engine", _make_engine, positional="path", options=(EngineSpecOptions,))
+register_agent("heuristic", HeuristicAgent, options=(HeuristicSpecOptions,))
 
 
 def _make_alphabeta(config: GameConfig, seed: int | None, **options: Any) -> Agent:
@@ -95,30 +199,23 @@ def _alphazero_agent() -> type[Agent]:
 
 
 def _make_alphazero(
-    config: GameConfig, seed: int | None, weights: str | None = None, **options: Any
+    config: GameConfig,
+    seed: int | None,
+    search: SearchOptions,
+    weights: str | None = None,
+    **options: Any,
 ) -> Agent:
-    """An :class:`AlphaZeroAgent` from its spec's flat options.
-
-    Args:
-        weights: a bundled network name (``8x8``, ``9x9`` or ``15x15``) or a
-            weights file (default: the bundled network for the board size).
-    """
+    """An :class:`AlphaZeroAgent` from its spec's options."""
     agent = _alphazero_agent()
-    budget, search, rest = split_spec_options(
-        options, ALPHAZERO_BUDGET, ALPHAZERO_PRESET
-    )
+    budget, rest = split_spec_options(options, ALPHAZERO_BUDGET)
     return agent(config, weights, budget, search, seed=seed, **rest)
-
-
-def _alphazero_options() -> Sequence[Any]:
-    agent = _alphazero_agent()
-    return (_make_alphazero, ALPHAZERO_BUDGET, ALPHAZERO_PRESET, agent, MCTSAgent)
 
 
 register_agent(
     "alphazero",
     _make_alphazero,
-    options=_alphazero_options,
+    options=(AlphaZeroSpecOptions, ALPHAZERO_BUDGET),
+    search=ALPHAZERO_PRESET,
     aliases=SPEC_ALIASES,
     # The network evaluates every leaf: no rollouts to choose.
     withheld=(*uncounted(TREE_SEARCH_LIMITS), "rollout"),
@@ -136,13 +233,8 @@ def _ppo_loader() -> Callable[..., Agent]:
 def _make_ppo(
     config: GameConfig, seed: int | None, weights: str | None = None
 ) -> Agent:
-    """The PPO policy network of :mod:`agents.ppo`, playing its best-scored move.
-
-    Args:
-        weights: a shipped policy's name (9x9) or a policy file written by gomoku
-            train ppo (default: the shipped policy for the board size).
-    """
+    """The PPO policy network of :mod:`agents.ppo`, playing its best-scored move."""
     return _ppo_loader()(config, seed=seed, weights=weights)
 
 
-register_agent("ppo", _make_ppo)
+register_agent("ppo", _make_ppo, options=(WeightsSpecOptions,))

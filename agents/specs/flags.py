@@ -1,18 +1,17 @@
 """Command-line flags from dataclass fields: one declaration, flags, help and parsing.
 
-A field declared with :func:`agents.specs.options.bounded` (its type, default, range and
-the docstring under it) gets a ``--field-name`` flag from :func:`add_flags`: typed,
-checked against the field's range so that a bad value names the flag, its help the
-field's docstring, and grouped by the field's ``flag`` metadata (``gomoku train``'s
-groups). :func:`flag_values` reads the flags back as the dataclass's keyword arguments,
-and :func:`parse_dataclass` is the examples' whole command line.
+A field declared with :func:`gomoku_env.fields.option` (its type, default, range and
+help) gets a ``--field-name`` flag from :func:`add_flags`: typed, checked against the
+field's range so that a bad value names the flag, its help the field's help, grouped
+by the field's ``flag`` metadata (``gomoku train``'s groups). :func:`flag_values`
+reads the flags back as the dataclass's keyword arguments, and
+:func:`parse_dataclass` is the examples' whole command line.
 
 >>> from dataclasses import dataclass
->>> from agents.specs.options import bounded
+>>> from gomoku_env.fields import option
 >>> @dataclass(frozen=True)
 ... class Search:
-...     simulations: int = bounded(100, minimum=1)
-...     '''simulations per move'''
+...     simulations: int = option(100, help="simulations per move", minimum=1)
 >>> parser = argparse.ArgumentParser()
 >>> add_flags(parser, Search)
 >>> Search(**flag_values(Search, parser.parse_args(["--simulations", "8"])))
@@ -27,8 +26,7 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from agents.specs.options import base_type, convert, field_docs
-from gomoku_env.errors import check_number
+from gomoku_env.fields import base_type, check_number, convert, field_help
 
 _METAVARS = {int: "N", float: "X", str: "TEXT"}
 
@@ -47,20 +45,19 @@ def add_flags(
 
     Args:
         parser: the parser or argument group the flags join.
-        owner: the dataclass whose fields (type, default, docstring) the flags mirror.
+        owner: the dataclass whose fields (type, default, help) the flags mirror.
         only: the fields that get a flag (default: every field of a plain type).
         prefix: put before each flag's name and ``dest`` (``"teacher-"`` makes
             ``--teacher-games`` of the field ``games``).
         unset: fields whose flag defaults to "not given" (None) rather than the
             field's default, with what that means in words, e.g. ``{"min_replay":
             "2000, or 64 for budgets under half an hour"}``; a field declared with
-            ``bounded(..., unset=...)`` is one too.
-        group: only the fields declared with ``bounded(..., flag=group)`` (or a
+            ``option(..., unset=...)`` is one too.
+        group: only the fields declared with ``option(..., flag=group)`` (or a
             ``"flag"`` metadata entry equal to it) get a flag.
         defaults: an instance of ``owner`` whose values are the flags' defaults (a
             preset), instead of the fields' own defaults.
     """
-    docs = field_docs(owner)
     hints = typing.get_type_hints(owner)
     unset = dict(unset or {})
     chosen = set(only) if only is not None else None
@@ -77,7 +74,7 @@ def add_flags(
             if chosen is not None or group is not None:
                 raise TypeError(f"{owner.__name__}.{item.name} has no flag type")
             continue
-        help_text = docs.get(item.name, "").replace("%", "%%")
+        help_text = field_help(item).replace("%", "%%")
         if item.name in unset:
             default = None
             help_text += f" (unset: {unset[item.name]})"
@@ -95,7 +92,13 @@ def _add_flag(
     help_text: str,
 ) -> None:
     """The ``--NAME`` flag of the field ``item`` (``base`` its plain type)."""
-    spellings = [f"--{name}", *item.metadata.get("aliases", ())]
+    spellings = [
+        f"--{name}",
+        *(
+            alias if alias.startswith("-") else f"--{alias.replace('_', '-')}"
+            for alias in item.metadata.get("aliases", ())
+        ),
+    ]
     options: dict[str, Any] = {"action": argparse.BooleanOptionalAction}
     if base is not bool:
         options = {
@@ -130,10 +133,10 @@ def parse_dataclass(
 ) -> Any:
     """``owner`` built from a command line of one flag per field (the examples' entry).
 
+    >>> from gomoku_env.fields import option
     >>> @dataclasses.dataclass(frozen=True)
     ... class Args:
-    ...     steps: int = 10
-    ...     '''env steps'''
+    ...     steps: int = option(10, help="env steps")
     >>> parse_dataclass(Args, "a run", ["--steps", "20"])
     Args(steps=20)
     """
@@ -155,7 +158,7 @@ def _flag_type(
     def parse(text: str) -> Any:
         try:
             value = convert(flag, text, base | None if optional else base)
-            if bounds is not None and value is not None:
+            if bounds is not None and value is not None and base in (int, float):
                 check_number(flag, value, integer=base is int, **bounds)
         except (TypeError, ValueError) as error:
             raise argparse.ArgumentTypeError(str(error)) from None

@@ -2,10 +2,10 @@
 
 A spec is ``NAME[:OPTIONS]``: a registered agent name, then ``key=value`` options
 separated by commas: ``"random"``, ``"mcts:simulations=1000,c=1.4"``,
-``"alphazero:weights=9x9,simulations=200"``. Each option is typed by the parameter
-that declares it in the agent's factory (int, float, bool, text, or ``none`` where None
-is allowed), older names (``c`` for ``exploration``) are renamed to the declared ones,
-and :func:`check_spec` refuses what the agent does not declare, naming the nearest
+``"alphazero:weights=9x9,simulations=200"``. Each option is typed by the dataclass
+field that declares it (int, float, bool, text, or ``none`` where None is allowed),
+older names (``c`` for ``exploration``) are renamed to the declared ones, and
+:func:`check_spec` refuses what the agent does not declare, naming the nearest
 option; ``gomoku agents`` lists every agent's options.
 
 An agent registered with a ``positional`` option takes the first item after the colon
@@ -28,29 +28,25 @@ name). :func:`make_agent` builds the agent for a given game.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
-import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import agents.specs.builtin_specs  # noqa: F401  (registers the built-in agents)
 from agents.base import Agent, AgentFailedError
-from agents.specs.options import (
-    RESERVED,
-    convert,
-    declared_parameters,
-    parameter_docs,
-    quoted,
-    type_name,
-)
+from agents.search import SearchOptions
 from agents.specs.registry import (
+    RESERVED,
     Registration,
+    SpecOption,
     find_registration,
     register_agent,
     registered_names,
 )
 from gomoku_env.config import GameConfig
+from gomoku_env.fields import convert, quoted, type_name
 
 __all__ = [
     "OptionHelp",
@@ -72,10 +68,7 @@ def usage(name: str) -> str:
     head = (
         f"{name}:{registration.positional.upper()}" if registration.positional else name
     )
-    try:
-        declared = registration.options
-    except ImportError:  # declared in a module that needs an extra not installed here
-        return f"{name}[:key=value,...]"
+    declared = registration.options
     items = [
         "|".join(
             [
@@ -107,40 +100,32 @@ class OptionHelp:
 
 
 def option_help(name: str) -> list[OptionHelp]:
-    """Every option of agent ``name``: its type and default from the signature that
-    declares it, its meaning from that callable's docstring.
+    """Every option of agent ``name``: its type, default and help, from the field
+    that declares it.
 
     Raises:
-        KeyError: no agent of that name; ImportError: its options need an extra.
+        KeyError: no agent of that name.
     """
     registration = _known(name)
-    meanings: dict[str, str] = {}
-    # Each option's meaning comes from the callable that declares it.
-    for source in registration.source_list():
-        docs = parameter_docs(source)
-        for parameter in declared_parameters(source):
-            meanings.setdefault(parameter.name, docs.get(parameter.name, ""))
     return [
         OptionHelp(
             option,
             tuple(old for old, new in registration.aliases.items() if new == option),
-            *_type_and_default(parameter, option == registration.positional),
-            meanings.get(option, ""),
+            *_type_and_default(declared, option == registration.positional),
+            declared.help,
         )
-        for option, parameter in registration.options.items()
+        for option, declared in registration.options.items()
     ]
 
 
-def _type_and_default(
-    parameter: inspect.Parameter, positional: bool
-) -> tuple[str, str]:
+def _type_and_default(option: SpecOption, positional: bool) -> tuple[str, str]:
     """An option's type and default as ``gomoku agents`` shows them; the positional
     option (the syntax's TARGET or PATH) is always given, so it is required text."""
-    kind = type_name(parameter.annotation)
+    kind = type_name(option.annotation)
     if positional:
         return kind.removesuffix(" or none"), "required"
-    default = parameter.default
-    if default in (parameter.empty, ""):
+    default = option.default
+    if option.required or default == "":
         return kind, "required"
     if default is None:
         return kind, "none"
@@ -172,10 +157,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     items = [part.strip() for part in option_text.split(",")]
     options: dict[str, Any] = {}
     registration = find_registration(name)
-    try:
-        declared = registration.options if registration else {}
-    except ImportError as error:  # its options live in a module that needs an extra
-        raise ValueError(f"agent spec {quoted(spec)}: {error}") from None
+    declared = registration.options if registration else {}
     aliases = registration.aliases if registration else {}
     positional = registration.positional if registration else None
     if positional is not None and items[0]:
@@ -244,6 +226,9 @@ def make_agent(
     """
     name, options = check_spec(spec)
     registration = _known(name)
+    if registration.search is not None:
+        search = {key: options.pop(key) for key in _SEARCH_FIELDS if key in options}
+        options["search"] = dataclasses.replace(registration.search, **search)
     try:
         agent = registration.factory(
             config=config or GameConfig(), seed=seed, **options
@@ -269,6 +254,9 @@ def make_agent(
         )
     return agent
 
+
+_SEARCH_FIELDS = tuple(item.name for item in dataclasses.fields(SearchOptions))
+"""The options that a tree search's spec gives as one ``search=`` object."""
 
 MESSAGE_LIMIT = 600
 """Characters of an agent factory's error message shown; a longer one (which may

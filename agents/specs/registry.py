@@ -4,27 +4,42 @@
 built-in ones, and :mod:`agents.specs.parse` (which imports both) reads the entries to
 parse specs and build agents. This module imports neither, so imports run one way:
 ``specs`` → ``builtin_specs`` → ``registry``.
+
+An agent's spec options are the fields of the dataclasses that declare them (types,
+defaults and help from :func:`gomoku_env.fields.option`); a dataclass instance gives
+its values as the defaults (a named preset). A factory registered without them offers
+its own keyword parameters (a user's agent: typed, but without help).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Agent
-from agents.specs.options import RESERVED, parameters
+from agents.search.settings import SearchOptions
+from gomoku_env.fields import base_type, field_help
 
 AgentFactory = Callable[..., Agent]
 """Called as ``factory(config=GameConfig, seed=int | None, **options)``."""
 
+RESERVED = ("self", "config", "seed", "search")
+"""Parameters of an agent factory that the caller fills in, never a spec option."""
 
-OptionSources = Sequence[Any] | Callable[[], Sequence[Any]]
-"""What declares an agent's spec options: callables (their keyword parameters),
-dataclasses (their fields) or dataclass instances (their fields, with the instance's
-values as defaults: a named preset), or a function returning them (so that a heavy
-module is imported only when its options are asked)."""
+
+@dataclass(frozen=True)
+class SpecOption:
+    """One option of an agent spec: its type, default and help."""
+
+    name: str
+    annotation: Any
+    default: Any
+    help: str
+    required: bool = False
 
 
 @dataclass
@@ -33,29 +48,14 @@ class Registration:
 
     factory: AgentFactory
     positional: str | None
-    sources: OptionSources
+    options: dict[str, SpecOption]
     open_options: bool
     """Whether options beyond the declared ones pass through (to a user's factory)."""
     aliases: Mapping[str, str]
     """Older option names and the declared names they stand for."""
-    withheld: tuple[str, ...] = ()
-    """Parameters of the sources that this agent does not offer as options."""
-    _options: dict[str, inspect.Parameter] | None = None
-
-    def source_list(self) -> Sequence[Any]:
-        """The declaring sources, importing them now if they were deferred."""
-        sources = self.sources
-        return sources if isinstance(sources, Sequence) else sources()
-
-    @property
-    def options(self) -> dict[str, inspect.Parameter]:
-        """The declared options by name, with resolved types and defaults."""
-        if self._options is None:
-            keep = (self.positional,) if self.positional else ()
-            self._options = parameters(
-                self.source_list(), reserved=(*RESERVED, *self.withheld), keep=keep
-            )
-        return self._options
+    search: SearchOptions | None = None
+    """The preset that the search options given replace fields of; the factory gets
+    the result as ``search=`` (one object, checked once, for the tree)."""
 
 
 _REGISTRY: dict[str, Registration] = {}
@@ -65,9 +65,11 @@ def register_agent(
     name: str,
     factory: AgentFactory,
     positional: str | None = None,
-    options: OptionSources | None = None,
+    options: Sequence[Any] | None = None,
     aliases: Mapping[str, str] | None = None,
+    search: SearchOptions | None = None,
     withheld: Sequence[str] = (),
+    open_options: bool | None = None,
 ) -> None:
     """Make ``name`` usable in specs.
 
@@ -76,18 +78,18 @@ def register_agent(
         factory: builds the agent as ``factory(config=..., seed=..., **options)``.
         positional: the option that the first item after the colon gives, verbatim and
             without ``key=`` (``"path"`` for ``"engine:/opt/pbrain,time=1"``).
-        options: what declares the spec's options, with their types and defaults
-            (see :data:`OptionSources`); default: the factory's own parameters.
-            The first that names a parameter types it; a parameter without a default
-            (filled by the factory) is no option, except ``positional``. A function
-            that returns the callables defers importing them. When the factory takes
-            ``**options`` and this is not given, further options pass through as
-            written (typed int, float, bool or text by their look).
+        options: the dataclasses (or preset instances) whose fields are the spec's
+            options; the first that names one declares it. Default: the factory's
+            own keyword parameters, and when it takes ``**options`` further options
+            pass through as written (typed int, float, bool or text by their look).
         aliases: older option names still accepted, each mapped to the declared
             option it stands for (``{"c": "exploration"}``); giving both is refused.
-        withheld: parameters of ``options`` that are no option of this agent (a
-            budget field it does not count, a setting its evaluator ignores): neither
-            listed nor accepted.
+        search: a :class:`~agents.search.SearchOptions` preset: its fields are options
+            too, and the factory gets ``search=`` the preset with those given.
+        withheld: fields of ``options`` or ``search`` that are no option of this agent
+            (a budget limit it does not count): neither listed nor accepted.
+        open_options: whether options beyond the declared ones pass through to the
+            factory (default: when it takes ``**options`` and ``options`` is None).
     """
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"an agent name must be a word like 'mcts', got {name!r}")
@@ -95,14 +97,64 @@ def register_agent(
         raise TypeError(
             f"the factory for agent {name!r} must be callable, got {factory!r}"
         )
-    open_options = options is None and any(
-        parameter.kind is parameter.VAR_KEYWORD
-        for parameter in inspect.signature(factory).parameters.values()
-    )
-    sources = options if options is not None else (factory,)
+    if open_options is None:
+        open_options = options is None and any(
+            parameter.kind is parameter.VAR_KEYWORD
+            for parameter in inspect.signature(factory).parameters.values()
+        )
+    declared: dict[str, SpecOption] = {}
+    sources = [*(options or ()), *([search] if search is not None else [])]
+    found = [*_from_dataclasses(sources)] if options is not None else []
+    found += _from_signature(factory, positional) if options is None else []
+    for option in found:
+        if option.name not in withheld and option.name not in RESERVED:
+            declared.setdefault(option.name, option)
     _REGISTRY[name] = Registration(
-        factory, positional, sources, open_options, dict(aliases or {}), tuple(withheld)
+        factory, positional, declared, open_options, dict(aliases or {}), search
     )
+
+
+def _from_dataclasses(sources: Sequence[Any]) -> list[SpecOption]:
+    """The options that the fields of ``sources`` declare (an instance's values as
+    the defaults)."""
+    found = []
+    for source in sources:
+        owner = source if inspect.isclass(source) else type(source)
+        hints = typing.get_type_hints(owner)
+        for item in dataclasses.fields(owner):
+            default = (
+                item.default if inspect.isclass(source) else getattr(source, item.name)
+            )
+            required = default is dataclasses.MISSING
+            found.append(
+                SpecOption(
+                    item.name, hints[item.name], default, field_help(item), required
+                )
+            )
+    return found
+
+
+def _from_signature(factory: AgentFactory, positional: str | None) -> list[SpecOption]:
+    """A user factory's keyword parameters with a default (and ``positional``) as
+    options, typed by their annotations; those that take an object are left out."""
+    target = factory.__init__ if inspect.isclass(factory) else factory
+    hints = typing.get_type_hints(target)
+    found = []
+    for parameter in inspect.signature(factory).parameters.values():
+        required = parameter.default is parameter.empty
+        if parameter.kind in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL):
+            continue
+        if required and parameter.name != positional:
+            continue
+        annotation = hints.get(parameter.name, str)
+        base, _ = base_type(annotation)
+        if inspect.isclass(base) and (
+            dataclasses.is_dataclass(base) or getattr(base, "_is_protocol", False)
+        ):
+            continue
+        default = None if required else parameter.default
+        found.append(SpecOption(parameter.name, annotation, default, "", required))
+    return found
 
 
 def registered_names() -> list[str]:

@@ -16,38 +16,55 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.specs.options import bounded, check_fields
 from agents.specs.parse import make_agent
 from agents.training.head_to_head import play_match
 from agents.training.run_budget import RunBudget
 from agents.training.torch_policy import PolicyNetwork, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
 from gomoku_env.config import GameConfig
+from gomoku_env.fields import check_fields, option
 
 
 @dataclass(frozen=True)
 class ExampleArgs:
     """The arguments every library example takes; each adds its own in a subclass."""
 
-    seed: int = 0
-    """seeds the envs, the sampling, torch and the evaluation games"""
-    board_size: int = 6
-    """side of the board"""
-    win_length: int = 4
-    """stones in a row that win"""
-    steps: int = bounded(8_000, minimum=1, maximum=10**9)
-    """env steps to collect (both players' moves count)"""
-    channels: int = 32
-    """width of the network's convolutions"""
-    eval_games: int = 100
-    """arena games against random, half with each colour"""
-    policy_path: str = "out/policy.pt"
-    """where the trained network is saved"""
-    cpu_hours: float | None = bounded(None, above=0, maximum=1000)
-    """also stop once this process has used this many CPU hours (none: steps only)"""
-    checkpoints: int = bounded(0, minimum=0, maximum=1000)
-    """networks saved along the run, evenly spaced in the budget
-    (:class:`agents.training.run_budget.RunBudget`); 0 for none"""
+    seed: int = option(
+        0, help="seeds the envs, the sampling, torch and the evaluation games"
+    )
+    board_size: int = option(6, help="side of the board")
+    win_length: int = option(4, help="stones in a row that win")
+    steps: int = option(
+        8_000,
+        help="env steps to collect (both players' moves count)",
+        minimum=1,
+        maximum=10**9,
+    )
+    channels: int = option(32, help="width of the network's convolutions")
+    eval_games: int = option(
+        100, help="arena games against random, half with each colour"
+    )
+    policy_path: str = option(
+        "out/policy.pt", help="where the trained network is saved"
+    )
+    cpu_hours: float | None = option(
+        None,
+        help=(
+            "also stop once this process has used this many CPU hours (none: steps "
+            "only)"
+        ),
+        above=0,
+        maximum=1000,
+    )
+    checkpoints: int = option(
+        0,
+        help=(
+            "networks saved along the run, evenly spaced in the budget "
+            "(:class:`agents.training.run_budget.RunBudget`); 0 for none"
+        ),
+        minimum=0,
+        maximum=1000,
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)

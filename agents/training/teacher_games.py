@@ -27,9 +27,9 @@ import numpy as np
 
 from agents.classic.alphabeta import AlphaBetaAgent
 from agents.classic.heuristic import HeuristicAgent
-from agents.specs.options import bounded, check_fields
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
+from gomoku_env.fields import check_fields, option
 from gomoku_env.game_state import GameState
 from gomoku_env.kernels import BLACK, EMPTY
 from gomoku_env.planes import PLANE_COUNT
@@ -45,20 +45,44 @@ PARALLEL_GAMES = 256
 class TeacherGamesConfig:
     """The teacher games of a new network (both training routes, ``--teacher-*``)."""
 
-    games: int = bounded(0, minimum=0, flag="teacher")
-    """heuristic games played for the network to learn from first (0: none)"""
-    random_move_probability: float = bounded(0.1, minimum=0, maximum=1, flag="teacher")
-    """chance that a move after the opening is a random legal point next to the
-    stones instead of the heuristic's, so the samples cover positions the heuristic
-    would never reach by itself"""
-    opening_moves: int = bounded(4, minimum=0, flag="teacher")
-    """moves at the start of each game chosen at random among the points near the
-    stones (near the centre on an empty board)"""
-    depth: int = bounded(0, minimum=0, maximum=8, flag="teacher")
-    """0: the heuristic labels each position; d > 0: an alpha-beta search of depth d
-    (with its forced-win checks, so it finds and stops VCFs) labels every position
-    instead: a stronger teacher, about 10 ms a position at depth 3 on 15x15, spread
-    over the CPU's cores"""
+    games: int = option(
+        0,
+        help="heuristic games played for the network to learn from first (0: none)",
+        minimum=0,
+        flag="teacher",
+    )
+    random_move_probability: float = option(
+        0.1,
+        help=(
+            "chance that a move after the opening is a random legal point next to the"
+            " stones instead of the heuristic's, so the samples cover positions the "
+            "heuristic would never reach by itself"
+        ),
+        minimum=0,
+        maximum=1,
+        flag="teacher",
+    )
+    opening_moves: int = option(
+        4,
+        help=(
+            "moves at the start of each game chosen at random among the points near "
+            "the stones (near the centre on an empty board)"
+        ),
+        minimum=0,
+        flag="teacher",
+    )
+    depth: int = option(
+        0,
+        help=(
+            "0: the heuristic labels each position; d > 0: an alpha-beta search of "
+            "depth d (with its forced-win checks, so it finds and stops VCFs) labels "
+            "every position instead: a stronger teacher, about 10 ms a position at "
+            "depth 3 on 15x15, spread over the CPU's cores"
+        ),
+        minimum=0,
+        maximum=8,
+        flag="teacher",
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -34,7 +34,7 @@ from gomoku_apps.arena.results import (
     thinking_time,
 )
 from gomoku_apps.arena.runner import GameResult, GameTask, ResultCallback
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 
 DEFAULT_ANCHOR = "random"
 

@@ -50,7 +50,7 @@ from gomoku_apps.arena.runner import (
 )
 from gomoku_apps.arena.sprt import SPRT, SPRTDecision
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 
 MAX_GAMES = 100_000
 """Games one match (or one pairing of a ladder or rating) may ask for: every task is

@@ -44,7 +44,7 @@ from gomoku_apps.arena.match import Arena, pair_tasks, pairing_tasks, player_nam
 from gomoku_apps.arena.results import Tally, head_to_head
 from gomoku_apps.arena.runner import GameResult, GameTask, ResultCallback
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 
 
 @dataclass(frozen=True)

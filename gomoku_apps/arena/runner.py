@@ -31,7 +31,7 @@ from agents.game import (
 )
 from agents.specs.parse import make_agent
 from gomoku_env.config import GameConfig
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 
 Opening = tuple[int, ...]
 ResultCallback = Callable[["GameResult", int, int], None]

@@ -24,7 +24,8 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 from gomoku_env.config import GameConfig, Rule
-from gomoku_env.errors import check_number, install_hint
+from gomoku_env.errors import install_hint
+from gomoku_env.fields import check_number
 from gomoku_env.render.geometry import MAX_CELL_PIXELS, MIN_CELL_PIXELS
 from gomoku_env.render.style import RenderOptions
 

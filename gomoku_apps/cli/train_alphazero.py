@@ -9,7 +9,7 @@ run the same command again on the same ``--out`` folder after a kill.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,6 @@ from agents.alphazero.training_config import (
 )
 from agents.budget import Budget
 from agents.specs.flags import flag_values
-from agents.specs.options import bounded
 from gomoku_apps.cli.options import add_ray_argument, add_rules_arguments
 from gomoku_apps.cli.training import (
     RunOptions,
@@ -37,6 +36,7 @@ from gomoku_apps.cli.training import (
     where_to_play,
 )
 from gomoku_env.config import GameConfig
+from gomoku_env.fields import option
 from gomoku_env.files import check_replaceable
 
 ROUTE = "alphazero"
@@ -58,14 +58,29 @@ GROUPS = {
 class AlphaZeroRunOptions(RunOptions):
     """The run options of AlphaZero: where it starts from and where it runs."""
 
-    init: str | None = field(default=None, metadata={"flag": "run"})
-    """start a new run from these weights: a bundled name (9x9, 15x15) or a file;
-    ignored when resuming"""
-    device: str = field(default="auto", metadata={"flag": "run"})
-    """where the network runs: auto (CUDA when torch sees a GPU), cpu, cuda, cuda:1,
-    ..."""
-    threads: int = bounded(1, minimum=1, maximum=256, flag="run")
-    """torch CPU threads (small networks on a busy machine: 1 is fastest)"""
+    init: str | None = option(
+        None,
+        help=(
+            "start a new run from these weights: a bundled name (9x9, 15x15) or a "
+            "file; ignored when resuming"
+        ),
+        flag="run",
+    )
+    device: str = option(
+        "auto",
+        help=(
+            "where the network runs: auto (CUDA when torch sees a GPU), cpu, cuda, "
+            "cuda:1, ..."
+        ),
+        flag="run",
+    )
+    threads: int = option(
+        1,
+        help="torch CPU threads (small networks on a busy machine: 1 is fastest)",
+        minimum=1,
+        maximum=256,
+        flag="run",
+    )
 
 
 @dataclass(frozen=True)
@@ -74,15 +89,22 @@ class SelfPlayBudgetFlags:
     ``fast_search``) as the flat flags they were, one number each: simulations are all
     that they may count (:data:`agents.alphazero.training_config.SELF_PLAY_LIMITS`)."""
 
-    simulations: int = bounded(
-        FULL_SEARCH_BUDGET.simulations, minimum=1, flag="self-play"
+    simulations: int = option(
+        FULL_SEARCH_BUDGET.simulations,
+        help="search simulations of a move whose position becomes a training sample",
+        minimum=1,
+        flag="self-play",
     )
-    """search simulations of a move whose position becomes a training sample"""
-    fast_simulations: int = bounded(
-        FAST_SEARCH_BUDGET.simulations, minimum=1, flag="self-play"
+    fast_simulations: int = option(
+        FAST_SEARCH_BUDGET.simulations,
+        help=(
+            "simulations of the other moves, which only move the game on (playout-cap"
+            " randomisation: cheap moves keep games going but give no training "
+            "sample)"
+        ),
+        minimum=1,
+        flag="self-play",
     )
-    """simulations of the other moves, which only move the game on (playout-cap
-    randomisation: cheap moves keep games going but give no training sample)"""
 
     def budgets(self) -> dict[str, Budget]:
         """The :class:`SelfPlayConfig` budgets (its keyword arguments) they give."""

@@ -13,16 +13,16 @@ PPO and every that many env steps; the scores go to ``OUT/curve.csv`` and
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agents.ppo.config import TEACHER_PRESET, PPOConfig
 from agents.specs.flags import flag_values
-from agents.specs.options import bounded
 from agents.training.teacher_games import TeacherGamesConfig
 from gomoku_apps.cli import training
 from gomoku_apps.cli.options import add_rules_arguments
+from gomoku_env.fields import option
 from gomoku_env.files import check_replaceable
 
 ROUTE = "ppo"
@@ -41,17 +41,32 @@ GROUPS = {
 class CurveOptions:
     """The learning curve: arena games of the policy at points of the run."""
 
-    curve_every: int = bounded(0, minimum=0, flag="curve")
-    """env steps between learning-curve points (0: no curve)"""
-    curve_games: int = bounded(20, minimum=1, flag="curve")
-    """arena games per opponent per curve point (the opening book, colours
-    alternating)"""
-    curve_opponents: str = field(
-        default="random;heuristic;mcts:simulations=400", metadata={"flag": "curve"}
+    curve_every: int = option(
+        0,
+        help="env steps between learning-curve points (0: no curve)",
+        minimum=0,
+        flag="curve",
     )
-    """opponent specs of the curve, separated by ';'"""
-    jobs: int = bounded(1, minimum=1, flag="curve")
-    """games at once: worker processes of the curve's games"""
+    curve_games: int = option(
+        20,
+        help=(
+            "arena games per opponent per curve point (the opening book, colours "
+            "alternating)"
+        ),
+        minimum=1,
+        flag="curve",
+    )
+    curve_opponents: str = option(
+        "random;heuristic;mcts:simulations=400",
+        help="opponent specs of the curve, separated by ';'",
+        flag="curve",
+    )
+    jobs: int = option(
+        1,
+        help="games at once: worker processes of the curve's games",
+        minimum=1,
+        flag="curve",
+    )
 
 
 FLAG_SOURCES = [

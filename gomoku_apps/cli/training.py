@@ -13,7 +13,7 @@ import copy
 import shlex
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ except ImportError:  # Windows: runs are not locked there
     fcntl = None
 
 from agents.specs.flags import add_flags
+from gomoku_env.fields import option
 
 BEFORE_AFTER_GAMES = 8
 """Games of the closing before/after match (colours alternate)."""
@@ -32,19 +33,31 @@ BEFORE_AFTER_GAMES = 8
 class RunOptions:
     """The options of a training command that are not training settings."""
 
-    out: str = field(
-        default="runs/{route}-{size}x{size}",
-        metadata={"flag": "run", "aliases": ("-o", "--output")},
+    out: str = option(
+        "runs/{route}-{size}x{size}",
+        help=(
+            "folder of the run ({route}, {size}: the route and the board side); run "
+            "the same command again to resume it"
+        ),
+        flag="run",
+        aliases=("-o", "--output"),
     )
-    """folder of the run ({route}, {size}: the route and the board side); run the
-    same command again to resume it"""
-    export: str | None = field(default=None, metadata={"flag": "run"})
-    """also write the trained network to this file at the end"""
-    progress: bool = field(default=True, metadata={"flag": "run"})
-    """a progress bar (--no-progress: one line per report instead)"""
-    force: bool = field(default=False, metadata={"flag": "run"})
-    """let this run take over a folder that holds files but no run of this route
-    (without it such a folder is refused, its files kept)"""
+    export: str | None = option(
+        None, help="also write the trained network to this file at the end", flag="run"
+    )
+    progress: bool = option(
+        True,
+        help="a progress bar (--no-progress: one line per report instead)",
+        flag="run",
+    )
+    force: bool = option(
+        False,
+        help=(
+            "let this run take over a folder that holds files but no run of this "
+            "route (without it such a folder is refused, its files kept)"
+        ),
+        flag="run",
+    )
 
     def folder(self, route: str, size: int) -> str:
         """``out`` with ``{route}`` and ``{size}`` replaced (plain text replacement:

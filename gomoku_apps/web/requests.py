@@ -14,7 +14,7 @@ from agents.specs import parse as specs
 from gomoku_apps.gui.session import HUMAN
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig, Rule
-from gomoku_env.errors import check_number
+from gomoku_env.fields import check_number
 from gomoku_env.notation import action_to_notation, notation_to_action
 
 MAX_MESSAGE_CHARS = 300

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -11,27 +12,18 @@ import pytest
 from agents.alphazero.training_config import SelfPlayConfig, TrainingConfig
 from agents.budget import Budget
 from agents.search import SearchOptions
+from agents.specs import registry
 from agents.specs.flags import add_flags, flag_values
-from agents.specs.options import (
-    bounded,
-    check_fields,
-    convert,
-    field_docs,
-    parameters,
-)
-from gomoku_env.errors import check_number
+from agents.specs.registry import find_registration, register_agent
+from gomoku_env.fields import check_fields, check_number, convert, field_help, option
 
 
 @dataclass(frozen=True)
 class Knobs:
-    rounds: int = bounded(3, minimum=1, aliases=("--laps",))
-    """rounds to play"""
-    share: float = bounded(0.5, minimum=0, maximum=1)
-    """a share of something"""
-    limit: float | None = bounded(None, above=0)
-    """seconds, or none for no limit"""
-    verbose: bool = False
-    """talk more"""
+    rounds: int = option(3, help="rounds to play", minimum=1, aliases=("laps",))
+    share: float = option(0.5, help="a share of something", minimum=0, maximum=1)
+    limit: float | None = option(None, help="seconds, or none for no limit", above=0)
+    verbose: bool = option(False, help="talk more")
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -105,12 +97,11 @@ def test_unset_flags_and_prefixes():
 
 @dataclass(frozen=True)
 class Grouped:
-    width: int = bounded(8, minimum=1, flag="network")
-    """width of the layers"""
-    games: int = bounded(64, minimum=1, flag="play", unset="fewer when short")
-    """games at once"""
-    depth: int = bounded(2, minimum=0)
-    """not a flag of any group"""
+    width: int = option(8, help="width of the layers", minimum=1, flag="network")
+    games: int = option(
+        64, help="games at once", minimum=1, flag="play", unset="fewer when short"
+    )
+    depth: int = option(2, help="not a flag of any group", minimum=0)
 
 
 def test_a_group_takes_the_fields_declared_in_it_with_their_unset_words():
@@ -130,10 +121,10 @@ def test_a_preset_gives_the_flags_their_defaults():
     assert "--depth" not in parser.format_help()
 
 
-def test_every_training_field_has_a_docstring_for_its_help():
+def test_every_training_field_has_its_help():
     for config in (TrainingConfig, SelfPlayConfig, SearchOptions, Budget):
-        docs = field_docs(config)
-        assert set(docs) == set(config.__dataclass_fields__), config
+        for item in dataclasses.fields(config):
+            assert field_help(item), (config, item.name)
 
 
 def test_training_configs_refuse_non_finite_values():
@@ -143,12 +134,15 @@ def test_training_configs_refuse_non_finite_values():
         SearchOptions(exploration=float("nan"))
 
 
-def test_spec_text_is_converted_by_the_declared_type():
+def test_spec_text_is_converted_by_the_declared_type(monkeypatch):
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+
     def factory(config, seed, weights: str | None = None, depth: int | None = 3,
                 time: float = 1.0, reuse: bool = True):  # fmt: skip
         return None
 
-    declared = parameters([factory])
+    register_agent("test_typed", factory)
+    declared = find_registration("test_typed").options
     assert list(declared) == ["weights", "depth", "time", "reuse"]
     assert convert("weights", "15", declared["weights"].annotation) == "15"
     assert convert("depth", "none", declared["depth"].annotation) is None

@@ -13,12 +13,12 @@ from agents.specs.flags import parse_dataclass
 from agents.training.example_runs import ExampleArgs, evaluate_policy_file, run_budget
 from agents.training.torch_policy import PolicyNetwork, load_policy, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
+from gomoku_env.fields import option
 
 
 @dataclass(frozen=True)
 class Args(ExampleArgs):
-    learning_rate: float = 1e-3
-    """a field of one example"""
+    learning_rate: float = option(1e-3, help="a field of one example")
 
 
 def test_options_cover_shared_and_own_fields(capsys: pytest.CaptureFixture) -> None:
@@ -28,7 +28,7 @@ def test_options_cover_shared_and_own_fields(capsys: pytest.CaptureFixture) -> N
     assert args.config == gomoku_env.GameConfig(7, 4)
     with pytest.raises(SystemExit):
         parse_dataclass(Args, "test", ["--help"])
-    # Help of the subclass's own field and of an inherited one, from their docstrings.
+    # Help of the subclass's own field and of an inherited one, from their metadata.
     assert "a field of one example" in capsys.readouterr().out
 
 

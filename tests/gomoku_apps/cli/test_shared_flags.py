@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from agents.specs.options import field_docs
 from agents.training.example_runs import ExampleArgs
 from gomoku_apps.cli.main import build_parser
+from gomoku_env.fields import field_help
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -78,7 +78,7 @@ def _example_flags() -> list[tuple[str, str, Any, str]]:
     """(example, flag, default, help) of every shared flag of the examples' ``Args``,
     their base :class:`ExampleArgs` included."""
     base = {
-        item.name: (item.default, field_docs(ExampleArgs).get(item.name, ""))
+        item.name: (item.default, field_help(item))
         for item in dataclasses.fields(ExampleArgs)
     }
     rows = []
@@ -88,21 +88,22 @@ def _example_flags() -> list[tuple[str, str, Any, str]]:
             if not (isinstance(owner, ast.ClassDef) and owner.name == "Args"):
                 continue
             fields = dict(base) if owner.bases else {}
-            for statement, after in zip(
-                owner.body, [*owner.body[1:], None], strict=True
-            ):
+            for statement in owner.body:
                 if isinstance(statement, ast.AnnAssign) and statement.value:
-                    doc = ""
-                    if isinstance(after, ast.Expr) and isinstance(
-                        after.value, ast.Constant
-                    ):
-                        doc = after.value.value
-                    fields[statement.target.id] = (_literal(statement.value), doc)
+                    fields[statement.target.id] = _default_and_help(statement.value)
             for name, (default, doc) in fields.items():
                 flag = "--" + name.replace("_", "-")
                 if flag in MEANINGS:
                     rows.append((path.name, flag, default, doc))
     return rows
+
+
+def _default_and_help(value: ast.expr) -> tuple[Any, str]:
+    """The default and help of a field declared as ``option(default, help=...)``."""
+    if not (isinstance(value, ast.Call) and getattr(value.func, "id", "") == "option"):
+        return _literal(value), ""
+    helps = [k.value.value for k in value.keywords if k.arg == "help"]
+    return _literal(value.args[0]), " ".join(helps)
 
 
 def _plain(value: Any) -> Any:

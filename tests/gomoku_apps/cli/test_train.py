@@ -22,7 +22,6 @@ from agents.alphazero.training_config import (
     TrainingConfig,
 )
 from agents.budget import Budget
-from agents.specs.options import field_docs
 from agents.training.torch_policy import load_policy
 from gomoku_apps.cli.main import build_parser, main
 from gomoku_apps.cli.train_alphazero import (
@@ -31,6 +30,7 @@ from gomoku_apps.cli.train_alphazero import (
     run_training,
     training_config,
 )
+from gomoku_env.fields import field_help
 
 TINY_RUN = [
     "train", "--board-size", "6", "--win-length", "4", "--cpu-hours", "0.00001",
@@ -312,7 +312,7 @@ def test_every_alphazero_flag_is_a_field_with_its_docstring_as_help() -> None:
         if action.dest in SHARED:
             continue
         owner, name = fields[action.dest]
-        doc = field_docs(owner)[name]
+        doc = field_help(owner.__dataclass_fields__[name])
         assert doc and action.help.startswith(doc.replace("%", "%%")), action.dest
         metadata = {item.name: item.metadata for item in dataclasses.fields(owner)}
         if metadata[name].get("flag") is None:
