@@ -53,7 +53,7 @@ from gomoku_env.game_start import start_game
 from gomoku_env.game_state import COLORS, SEED_BOUND, GameState, observation_box
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.legal import check_action, check_action_type
-from gomoku_env.opponents import OpponentLike, resolve_opponent
+from gomoku_env.opponents import AdaptiveOpponent, OpponentLike, resolve_opponent
 from gomoku_env.outcome import ILLEGAL_MOVE_KEY
 from gomoku_env.render.renderer import PICTURE_MODES, BoardRenderer
 
@@ -169,12 +169,14 @@ class GomokuEnv(gymnasium.Env):
         action = self._checked_action(action, info)
         if action is None:
             info = self.game.end_info(illegal_move=info[ILLEGAL_MOVE_KEY])
+            info.update(self._report_result(-1.0))
             return self._observation(), -1.0, True, False, self._info(info)
         self._play(action)
         if not self._episode_over:
             self._play_opponent()
         if self._episode_over:
             info.update(self.game.end_info())
+            info.update(self._report_result(self._reward()))
         truncated = self.game.truncated
         terminated = self._episode_over and not truncated
         return (
@@ -275,6 +277,14 @@ class GomokuEnv(gymnasium.Env):
                 f"the opponent {self.opponent!r} chose an illegal action: {error}"
             ) from None
         return action
+
+    def _report_result(self, reward: float) -> dict[str, Any]:
+        """Tell an :class:`~gomoku_env.opponents.AdaptiveOpponent` the learner's score
+        in the game that ended with ``reward``; its info items (none from others)."""
+        if not isinstance(self.opponent, AdaptiveOpponent):
+            return {}
+        scores = np.array([(reward + 1) / 2])
+        return self.opponent.game_results(np.zeros(1, dtype=np.int64), scores)[0]
 
     def _reward(self) -> float:
         if self.board.winner == EMPTY:

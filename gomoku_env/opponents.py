@@ -53,6 +53,22 @@ class BatchOpponent(Protocol):
         ...
 
 
+@runtime_checkable
+class AdaptiveOpponent(Protocol):
+    """An opponent that follows the learner's results, such as the ``curriculum``
+    spec (``agents.curriculum.CurriculumOpponent``): the single-agent envs tell it
+    the learner's score in every game that ends and add its answer to that game's
+    final info."""
+
+    def game_results(
+        self, games: np.ndarray, scores: np.ndarray
+    ) -> list[dict[str, Any]]:
+        """Take the learner's ``scores`` (1 a win, 0.5 a draw or a truncated game, 0
+        a loss) in the games of slots ``games`` (0 in the Gymnasium env), which just
+        ended; one dict per game, whose items join that game's final info."""
+        ...
+
+
 OpponentLike = OpponentAgent | PolicyFunction | str
 
 

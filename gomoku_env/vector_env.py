@@ -252,6 +252,7 @@ class GomokuVectorEnv(VectorEnv):
         info["final_obs"] = self._final_observations(finished)
         info["_final_obs"] = finished
         info.update(vector_end_infos(finished, self.out.record, self._line_texts))
+        info.update(self._opponents.report_results(finished, rewards))
         return (
             observations,
             rewards,

@@ -16,7 +16,12 @@ from typing import Any
 import numpy as np
 
 from gomoku_env.config import GameConfig
-from gomoku_env.opponents import BatchOpponent, OpponentLike, resolve_opponent
+from gomoku_env.opponents import (
+    AdaptiveOpponent,
+    BatchOpponent,
+    OpponentLike,
+    resolve_opponent,
+)
 from gomoku_env.planes import (
     FORBIDDEN,
     LAST_MOVE,
@@ -96,3 +101,24 @@ class VectorOpponents:
                 for game, p, m in zip(games, planes, masks, strict=True)
             ]
         return np.asarray(replies).astype(np.int64).reshape(games.size)
+
+    def report_results(
+        self, finished: np.ndarray, rewards: np.ndarray
+    ) -> dict[str, np.ndarray]:
+        """Tell a shared :class:`~gomoku_env.opponents.AdaptiveOpponent` the learner's
+        score in each ``finished`` game (from its ``rewards``); its info items in
+        Gymnasium's vector form (an array and a ``_key`` mask each), none from
+        other opponents."""
+        shared = self.agents[0] if self.batched else None
+        if not isinstance(shared, AdaptiveOpponent):
+            return {}
+        games = np.flatnonzero(finished)
+        entries = shared.game_results(games, (rewards[games] + 1) / 2)
+        infos: dict[str, np.ndarray] = {}
+        for key in dict.fromkeys(key for entry in entries for key in entry):
+            values = np.empty(finished.size, dtype=object)
+            for game, entry in zip(games, entries, strict=True):
+                values[game] = entry.get(key)
+            infos[key] = values
+            infos[f"_{key}"] = finished
+        return infos

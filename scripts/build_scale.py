@@ -39,8 +39,8 @@ import time
 import zlib
 from pathlib import Path
 
-from agents.scales.reference import SCALE_COLUMNS, check_work_budget
-from gomoku_apps.arena.chain import PairResult, fit_chain
+from agents.scales.reference import SCALE_COLUMNS
+from gomoku_apps.arena.chain import PairResult, check_work_budget, fit_chain
 from gomoku_apps.arena.match import MAX_GAMES, Arena, pair_task
 from gomoku_apps.arena.runner import GameResult, GameTask
 from gomoku_apps.cli.options import games_count, positive_float, positive_int

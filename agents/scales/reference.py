@@ -34,8 +34,6 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
-from agents.budget import Budget
-from agents.specs.parse import make_agent, parse_spec
 from gomoku_env.config import GameConfig, Rule
 from gomoku_env.files import read_text_file
 
@@ -224,17 +222,3 @@ def read_scale(
         if (shipped.config, shipped.anchors) != (config, tuple(anchors)):
             version = f"the scale of {path} (not the shipped {version} it names)"
     return RatingScale(version or f"the scale of {path}", config, anchors)
-
-
-def check_work_budget(spec: str, config: GameConfig) -> None:
-    """ValueError unless ``spec`` plays the same moves for the same seed on any
-    machine, as an anchor must: no clock budget, no code or program of its own."""
-    name, _ = parse_spec(spec)
-    if name in CODE_AGENTS:
-        raise ValueError(f"anchor {spec!r} is code or a program: not reproducible here")
-    budget = getattr(make_agent(spec, config), "budget", None)
-    if isinstance(budget, Budget) and budget.time is not None:
-        raise ValueError(
-            f"anchor {spec!r} searches on a clock (time={budget.time:g}); give it a "
-            "work budget (simulations=N, nodes=N) and time=none"
-        )

@@ -7,7 +7,9 @@ help); the tree searches add the fields of one :class:`agents.budget.Budget` and
 and preset); alpha-beta's are the budget's and
 :class:`agents.classic.alphabeta.AlphaBetaOptions`. Factories that need heavy imports
 (torch for AlphaZero and PPO, the engine client for ``engine``) import them when
-called, so building any other agent loads neither.
+called, so building any other agent loads neither. The ``curriculum`` opponent
+(:mod:`agents.curriculum`) is made of anchors that it builds from their specs with
+the ``build`` that the parser hands it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from agents.budget import (
 )
 from agents.classic.alphabeta import AlphaBetaAgent, AlphaBetaOptions
 from agents.classic.heuristic import HeuristicAgent
+from agents.curriculum import CurriculumOptions, curriculum_from_spec
 from agents.patterns.point_shapes import ATTACK_WEIGHT, DEFENCE_WEIGHT
 from agents.search import ALPHAZERO_PRESET, MCTS_PRESET, SearchOptions
 from agents.search.mcts import SPEC_ALIASES, mcts_from_spec, split_spec_options
@@ -238,3 +241,4 @@ def _make_ppo(
 
 
 register_agent("ppo", _make_ppo, options=(WeightsSpecOptions,))
+register_agent("curriculum", curriculum_from_spec, options=(CurriculumOptions,))

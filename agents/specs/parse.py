@@ -15,7 +15,7 @@ as that option's value, verbatim (it may hold ``:``, ``/`` or ``=``, not ``,``):
 (your own agent, see :mod:`agents.specs.python_agent`).
 
 Importing this module registers the built-in agents (``random``, ``python``, ``mcts``,
-``engine``, ``heuristic``, ``alphabeta``, ``alphazero``, ``ppo``: see
+``engine``, ``heuristic``, ``alphabeta``, ``alphazero``, ``ppo``, ``curriculum``: see
 :mod:`agents.specs.builtin_specs`); other code may add its own with
 :func:`register_agent` (from :mod:`agents.specs.registry`, which holds the agents by
 name). :func:`make_agent` builds the agent for a given game.
@@ -229,6 +229,8 @@ def make_agent(
     if registration.search is not None:
         search = {key: options.pop(key) for key in _SEARCH_FIELDS if key in options}
         options["search"] = dataclasses.replace(registration.search, **search)
+    if registration.builds_agents:
+        options["build"] = make_agent
     try:
         agent = registration.factory(
             config=config or GameConfig(), seed=seed, **options

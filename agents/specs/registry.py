@@ -27,7 +27,7 @@ from gomoku_env.fields import base_type, field_help
 AgentFactory = Callable[..., Agent]
 """Called as ``factory(config=GameConfig, seed=int | None, **options)``."""
 
-RESERVED = ("self", "config", "seed", "search")
+RESERVED = ("self", "config", "seed", "search", "build")
 """Parameters of an agent factory that the caller fills in, never a spec option."""
 
 
@@ -56,6 +56,9 @@ class Registration:
     search: SearchOptions | None = None
     """The preset that the search options given replace fields of; the factory gets
     the result as ``search=`` (one object, checked once, for the tree)."""
+    builds_agents: bool = False
+    """Whether the factory takes ``build``: the spec parser's ``make_agent``, to make
+    the agents it is made of from their specs (the curriculum's anchors)."""
 
 
 _REGISTRY: dict[str, Registration] = {}
@@ -109,8 +112,15 @@ def register_agent(
     for option in found:
         if option.name not in withheld and option.name not in RESERVED:
             declared.setdefault(option.name, option)
+    builds_agents = "build" in inspect.signature(factory).parameters
     _REGISTRY[name] = Registration(
-        factory, positional, declared, open_options, dict(aliases or {}), search
+        factory,
+        positional,
+        declared,
+        open_options,
+        dict(aliases or {}),
+        search,
+        builds_agents,
     )
 
 

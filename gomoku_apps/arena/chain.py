@@ -20,7 +20,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agents.budget import Budget
+from agents.scales.reference import CODE_AGENTS
 from agents.scales.stats import z_value
+from agents.specs.parse import make_agent, parse_spec
+from gomoku_env.config import GameConfig
 
 ELO_PER_LOG10 = 400.0
 
@@ -114,3 +118,17 @@ def fit_chain(
             )
         )
     return anchors
+
+
+def check_work_budget(spec: str, config: GameConfig) -> None:
+    """ValueError unless ``spec`` plays the same moves for the same seed on any
+    machine, as an anchor must: no clock budget, no code or program of its own."""
+    name, _ = parse_spec(spec)
+    if name in CODE_AGENTS:
+        raise ValueError(f"anchor {spec!r} is code or a program: not reproducible here")
+    budget = getattr(make_agent(spec, config), "budget", None)
+    if isinstance(budget, Budget) and budget.time is not None:
+        raise ValueError(
+            f"anchor {spec!r} searches on a clock (time={budget.time:g}); give it a "
+            "work budget (simulations=N, nodes=N) and time=none"
+        )

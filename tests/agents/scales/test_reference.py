@@ -12,12 +12,12 @@ import pytest
 from agents.scales.reference import (
     REFERENCE_SCALES,
     Anchor,
-    check_work_budget,
     latest_scale,
     parse_anchors,
     read_scale,
     reference_scale,
 )
+from gomoku_apps.arena.chain import check_work_budget
 from gomoku_apps.arena.runner import GameTask, play_task
 from gomoku_env import GameConfig, Rule
 
