@@ -185,12 +185,12 @@ class LeagueOpponent:
 
     def opponent_for(self, slot: int) -> str:
         """Who plays the game in ``slot`` (drawn now if none is yet): the anchor's
-        spec or ``"snapshot N"``."""
+        spec (other anchors: their class's name) or ``"snapshot N"``."""
         number, _ = self._game(slot)
         if number != ANCHOR:
             return f"snapshot {number}"
         anchor_for = getattr(self.anchors, "anchor_for", None)
-        return anchor_for(slot).spec if anchor_for else repr(self.anchors)
+        return anchor_for(slot).spec if anchor_for else type(self.anchors).__name__
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         """The move of the opponent playing the Gymnasium env's game (slot 0)."""
@@ -247,10 +247,10 @@ class LeagueOpponent:
         self, games: np.ndarray, scores: np.ndarray
     ) -> list[dict[str, object]]:
         """The anchors' infos for their finished ``games``: an adaptive opponent's
-        own answer (the curriculum refits the rating), else its name."""
+        own answer (the curriculum refits the rating), else its class's name."""
         if isinstance(self.anchors, AdaptiveOpponent):
             return self.anchors.game_results(games, scores) if games.size else []
-        return [{"opponent": repr(self.anchors)} for _ in games]
+        return [{"opponent": type(self.anchors).__name__} for _ in games]
 
     def _count_games(self, finished: int) -> None:
         """Count ``finished`` games; a snapshot when they pass a multiple of the
