@@ -163,17 +163,14 @@ def test_the_vector_env_asks_each_snapshot_once_a_step() -> None:
         made.add_snapshot(network)
     env = GomokuVectorEnv(num_envs=8, opponent=made, board_size=9)
     _, info = env.reset(seed=0)
-    reported = 0
+    seen = []
     for step in range(40):
         clock[0] = step
-        actions = np.array([np.flatnonzero(mask)[0] for mask in info["action_mask"]])
-        _, _, terminated, truncated, info = env.step(actions)
-        finished = terminated | truncated
-        if finished.any():
-            assert np.array_equal(info["_opponent"], finished)
-            assert all(isinstance(name, str) for name in info["opponent"][finished])
-            reported += int(finished.sum())
-    assert reported > 0
+        actions = info["action_mask"].argmax(axis=1)  # the first legal points
+        *_, info = env.step(actions)
+        if "opponent" in info:
+            seen.extend(info["opponent"][info["_opponent"]])
+    assert {"snapshot 1", "snapshot 2"} < set(seen)  # and anchors
     for network in networks:
         steps = [step for step, _ in network.calls]
         assert steps and len(steps) == len(set(steps))
