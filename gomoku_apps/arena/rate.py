@@ -109,12 +109,35 @@ def rate_agent(
     """
     check_number("games_per_anchor", games_per_anchor, minimum=1, integer=True)
     name, anchor_names = _prepare(arena, spec, scale)
+    return _fixed_run(
+        arena,
+        (name, spec),
+        scale,
+        anchor_names,
+        games_per_anchor,
+        lambda tasks: arena.play(tasks, on_result),
+    )
+
+
+PlayTasks = Callable[[Sequence[GameTask]], Sequence[GameResult]]
+"""How a run's games are played: the arena's ``play``, or a card's replay."""
+
+
+def _fixed_run(
+    arena: Arena,
+    player: tuple[str, str],
+    scale: RatingScale,
+    anchor_names: Sequence[str],
+    games_per_anchor: int,
+    play: PlayTasks,
+) -> RatedAgent:
+    """:func:`rate_agent`'s games, played by ``play``, and their rating."""
     pairings = [
-        ((name, spec), (anchor_name, anchor.spec))
+        (player, (anchor_name, anchor.spec))
         for anchor_name, anchor in zip(anchor_names, scale.anchors, strict=True)
     ]
-    results = arena.play(pairing_tasks(arena, pairings, games_per_anchor), on_result)
-    return _rated(name, spec, scale, anchor_names, games_per_anchor, results)
+    results = play(pairing_tasks(arena, pairings, games_per_anchor))
+    return _rated(*player, scale, anchor_names, games_per_anchor, results)
 
 
 ROUND_GAMES = 2
@@ -153,21 +176,70 @@ def rate_to_margin(
         raise ValueError(f"margin must be a finite number of Elo > 0, got {margin!r}")
     check_number("max_games", max_games, minimum=1, integer=True)
     name, anchor_names = _prepare(arena, spec, scale)
+    with arena.workers():  # one set of processes for every round
+        return _margin_run(
+            arena,
+            (name, spec),
+            scale,
+            anchor_names,
+            (margin, max_games),
+            arena.play,
+            on_round,
+        )
+
+
+def _margin_run(
+    arena: Arena,
+    player: tuple[str, str],
+    scale: RatingScale,
+    anchor_names: Sequence[str],
+    target: tuple[float, int],
+    play: PlayTasks,
+    on_round: RoundCallback | None = None,
+) -> RatedAgent:
+    """:func:`rate_to_margin`'s rounds, played by ``play``, until the interval is at
+    most ``target``'s margin wide or its number of games is played."""
+    margin, max_games = target
     ratings = [anchor.rating for anchor in scale.anchors]
     estimate = (min(ratings) + max(ratings)) / 2
     results: list[GameResult] = []
-    with arena.workers():  # one set of processes for every round
-        while True:
-            tasks = _round_tasks(
-                arena, (name, spec), scale, anchor_names, estimate, len(results)
-            )
-            results += arena.play(tasks[: max_games - len(results)])
-            rated = _rated(name, spec, scale, anchor_names, None, results)
-            if on_round is not None:
-                on_round(rated)
-            estimate = rated.rating.rating
-            if rated.margin <= margin or len(results) >= max_games:
-                return rated
+    while True:
+        tasks = _round_tasks(arena, player, scale, anchor_names, estimate, len(results))
+        results += play(tasks[: max_games - len(results)])
+        rated = _rated(*player, scale, anchor_names, None, results)
+        if on_round is not None:
+            on_round(rated)
+        estimate = rated.rating.rating
+        if rated.margin <= margin or len(results) >= max_games:
+            return rated
+
+
+@dataclass(frozen=True)
+class RatingPlan:
+    """Which games a rating plays: ``games_per_anchor`` against every anchor
+    (:func:`rate_agent`), or rounds until the interval is ±``margin`` or
+    ``max_games`` are played (:func:`rate_to_margin`)."""
+
+    games_per_anchor: int | None = None
+    margin: float | None = None
+    max_games: int = MAX_GAMES
+
+
+def rerun_rating(
+    arena: Arena, spec: str, scale: RatingScale, plan: RatingPlan, play: PlayTasks
+) -> RatedAgent:
+    """The rating run that ``plan`` describes, its games played by ``play`` instead of
+    the arena: the same tasks in the same order (colours, openings, seeds) and the same
+    fit, for ``gomoku verify`` to replay a card's games against. Builds no agent."""
+    *anchor_names, name = player_names([a.spec for a in scale.anchors] + [spec])
+    if plan.games_per_anchor is not None:
+        return _fixed_run(
+            arena, (name, spec), scale, anchor_names, plan.games_per_anchor, play
+        )
+    if plan.margin is None:
+        raise ValueError("a rating plan needs games_per_anchor or a margin")
+    target = (plan.margin, plan.max_games)
+    return _margin_run(arena, (name, spec), scale, anchor_names, target, play)
 
 
 def _round_tasks(
@@ -203,15 +275,20 @@ def _round_tasks(
 
 def _prepare(arena: Arena, spec: str, scale: RatingScale) -> tuple[str, list[str]]:
     """Check the rules and specs; the new agent's name and the anchors' in games."""
-    if arena.config != scale.config:
-        raise ValueError(
-            f"{scale.name} was played under {_rules(scale.config)}, not "
-            f"{_rules(arena.config)}; use its rules or another scale"
-        )
+    check_rules(arena.config, scale)
     specs = [*(anchor.spec for anchor in scale.anchors), spec]
     arena.check_specs(specs)
     *anchor_names, name = player_names(specs)
     return name, anchor_names
+
+
+def check_rules(config: GameConfig, scale: RatingScale) -> None:
+    """ValueError unless ``config`` is the rules ``scale`` was played under."""
+    if config != scale.config:
+        raise ValueError(
+            f"{scale.name} was played under {_rules(scale.config)}, not "
+            f"{_rules(config)}; use its rules or another scale"
+        )
 
 
 def _rated(
