@@ -27,6 +27,7 @@ SUBCOMMANDS: list[str] = [
     "arena",
     "ladder",
     "rate",
+    "verify",
     "bench",
     "train",
     "serve",
@@ -87,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    arguments.command_line = ["gomoku", *(sys.argv[1:] if argv is None else argv)]
     problem = missing_extra(arguments)
     if problem:
         print(f"gomoku: error: {problem}", file=sys.stderr)

@@ -172,7 +172,8 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--force",
         action="store_true",
         help="let --records write into a folder that is not empty, replacing its "
-        "game-NNNNN.txt files (without it such a folder is refused)",
+        "game-NNNNN.txt files, and rate's --card replace its file (without it both "
+        "are refused)",
     )
     run.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
 from gomoku_apps.cli.options import (
     add_games_argument,
@@ -21,6 +22,10 @@ from gomoku_apps.cli.options import (
     positive_float,
     progress_from_options,
 )
+
+if TYPE_CHECKING:
+    from gomoku_apps.arena.match import Arena
+    from gomoku_apps.arena.rate import RatedAgent
 
 DEFAULT_GAMES = 4
 
@@ -81,12 +86,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="let the --reference file name python: and engine: agents, which run "
         "code or a program of the file's choosing (refused without this flag)",
     )
+    parser.add_argument(
+        "--card",
+        metavar="FILE",
+        help="also write a rating card to FILE: the versions, the command, the seed "
+        "and every game, for 'gomoku verify FILE' to replay (an existing FILE is "
+        "refused without --force)",
+    )
     parser.set_defaults(handler=run_rate)
 
 
 def run_rate(arguments: argparse.Namespace) -> int:
     """Play the games against the anchors and print the table and the rating."""
     from agents.scales.reference import read_scale, reference_scale
+    from gomoku_apps.arena.cards import check_card_path
     from gomoku_apps.arena.rate import (
         MAX_GAMES,
         format_rating,
@@ -97,6 +110,13 @@ def run_rate(arguments: argparse.Namespace) -> int:
 
     if arguments.max_games is not None and arguments.margin is None:
         raise ValueError("--max-games goes with --margin")
+    if arguments.card:
+        if arguments.reference:
+            raise ValueError(
+                "--card needs a shipped scale (--scale): nobody else can replay the "
+                "anchors of a --reference file"
+            )
+        check_card_path(arguments.card, arguments.force)
     arena = arena_from_options(arguments)
     if arguments.reference:
         if arguments.scale:
@@ -133,8 +153,30 @@ def run_rate(arguments: argparse.Namespace) -> int:
             f"stopped after {len(rated.games)} games ({cap}) before "
             f"±{arguments.margin:g}"
         )
-    print("reproduce: " + reproducing_command(arguments, scale.name))
+    command = reproducing_command(arguments, scale.name)
+    print("reproduce: " + command)
+    if arguments.card:
+        write_rating_card(arguments, rated, arena, command)
     return 0
+
+
+def write_rating_card(
+    arguments: argparse.Namespace, rated: RatedAgent, arena: Arena, command: str
+) -> None:
+    """Write the ``--card`` file of a finished rating and say how to check it."""
+    from gomoku_apps.arena.cards import rating_card, write_card
+    from gomoku_apps.arena.rate import MAX_GAMES, RatingPlan
+
+    if arguments.margin is None:
+        plan = RatingPlan(arguments.games or DEFAULT_GAMES)
+    else:
+        plan = RatingPlan(None, arguments.margin, arguments.max_games or MAX_GAMES)
+    command_line = getattr(arguments, "command_line", ["gomoku", "rate"])
+    card = rating_card(rated, arena, arguments.openings, plan, command_line, command)
+    write_card(arguments.card, card)
+    print(
+        f"card: {arguments.card} ({shlex.join(['gomoku', 'verify', arguments.card])})"
+    )
 
 
 def reproducing_command(arguments: argparse.Namespace, scale: str) -> str:
