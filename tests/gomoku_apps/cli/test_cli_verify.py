@@ -69,11 +69,19 @@ def test_a_card_holds_the_run_and_verifies(tmp_path, card_text, capsys):
     assert code == 0 and VERIFIED.match(line), line
 
 
-def test_a_card_to_a_margin_and_a_forfeiting_agent_verify(tmp_path, capsys):
+def test_a_card_to_a_margin_from_an_opening_file_and_of_a_forfeiter_verify(
+    tmp_path, capsys
+):
+    openings = tmp_path / "openings.txt"
+    openings.write_text("e5\nd4 e5\n", encoding="utf-8")
     path = tmp_path / "margin.json"
     arguments = [*RATE, "--margin", "1", "--max-games", "4", "--no-progress"]
-    assert main([*arguments, "--card", str(path)]) == 0
-    assert verify(path, capsys)[0] == 0
+    assert main([*arguments, "--openings", str(openings), "--card", str(path)]) == 0
+    card = json.loads(path.read_text(encoding="utf-8"))
+    assert sorted(card["openings"]) == ["d4 e5", "e5"]
+    assert card["plan"] == {"games_per_anchor": None, "margin": 1, "max_games": 4}
+    code, line = verify(path, capsys)
+    assert code == 0 and VERIFIED.match(line), line
     crashing = f"python:{faulty_agents.__file__}:Crashing"
     path = tmp_path / "forfeits.json"
     arguments = ["rate", crashing, "--board-size", "9", "--anchors", "random"]
