@@ -1,4 +1,4 @@
-"""Train MaskablePPO on 9×9 Gomoku: random opponent, then heuristic, then self-play.
+"""Train MaskablePPO on 9×9 Gomoku: against the curriculum, then in a league.
 
 A single file to read top to bottom (CleanRL style). Needs the ``sb3`` extra:
 ``pip install -e '.[sb3]'``. Run ``python examples/sb3_maskable_ppo.py --help``.
@@ -7,13 +7,16 @@ A single file to read top to bottom (CleanRL style). Needs the ``sb3`` extra:
    in N games it plays against itself (the PPO recipe's,
    :mod:`agents.training.teacher_games`). Off by default; docs/zoo.md measures what it
    changes.
-1. Against the random opponent until the greedy policy wins ``target_win_rate`` of its
-   evaluation games (the steps and minutes this takes are printed).
-2. Against the pattern heuristic, when an agent named "heuristic" is registered.
-3. Self-play against frozen snapshots of itself (a pool refreshed by a callback).
+1. Against the curriculum (:mod:`agents.curriculum`): each game an anchor of the
+   board's rating scale that the learner, at its running rating, is expected to score
+   about a third against; the rating is printed after each phase. A game with no
+   shipped scale (not 9×9 or 15×15 five in a row) plays the heuristic instead.
+2. In a league (:mod:`agents.league`): against frozen snapshots of itself, one taken
+   every ``snapshot_every`` finished games, and the curriculum's anchors in
+   ``anchor_share`` of the games, which keep rating it.
 
-Every phase trains on ``GomokuSB3VecEnv``: all games step together, in one compiled call
-against random, with one network forward per snapshot in self-play.
+Every phase trains on ``GomokuSB3VecEnv``: all games step together, with one call per
+batching anchor and one network forward per snapshot.
 
 With ``--curve-every N`` it plays the arena every N steps against the opponents of
 ``--curve-opponents`` (default random, heuristic and ``mcts:simulations=400``) and writes
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -41,20 +45,18 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 import gomoku_env
+from agents.league import LeagueOpponent, LeagueOptions
 from agents.sb3 import (
     BudgetCallback,
     GomokuCNN,
     PolicyAgent,
-    PolicyPool,
-    SelfPlayCallback,
-    SelfPlayOpponent,
-    TargetWinRate,
+    frozen_policy,
     learn_teacher_moves,
     win_rate,
     zip_budget,
 )
 from agents.specs.flags import parse_dataclass
-from agents.specs.parse import make_agent, registered_names
+from agents.specs.parse import make_agent
 from agents.training.head_to_head import play_match
 from agents.training.teacher_games import TeacherGamesConfig, teacher_games
 from gomoku_apps.arena.learning_curve import LearningCurve
@@ -70,25 +72,33 @@ class Args:
     board_size: int = option(9, help="side of the board")
     win_length: int = option(5, help="stones in a row that win")
     num_envs: int = option(16, help="games played in parallel")
-    random_steps: int = option(
-        1_000_000,
-        help="most env steps against the random opponent (stops early at the target)",
-    )
-    heuristic_steps: int = option(
+    curriculum_steps: int = option(
         200_000,
         help=(
-            "env steps against the heuristic opponent (skipped when it is not "
-            "registered)"
+            "env steps against the curriculum (phase 1: anchors of the board's rating "
+            "scale near the learner's running rating)"
         ),
+        minimum=0,
     )
-    self_play_steps: int = option(200_000, help="env steps of self-play")
-    target_win_rate: float = option(
-        0.95, help="win rate against random that ends phase 1"
+    self_play_steps: int = option(
+        200_000,
+        help=(
+            "env steps in the league (phase 2: frozen snapshots of the learner and "
+            "the curriculum's anchors)"
+        ),
+        minimum=0,
     )
-    eval_every: int = option(8_192, help="env steps between evaluations during phase 1")
-    eval_games: int = option(100, help="games per evaluation")
-    snapshot_every: int = option(20_000, help="env steps between self-play snapshots")
-    pool_size: int = option(8, help="self-play snapshots kept")
+    eval_games: int = option(100, help="games of the final evaluation against random")
+    snapshot_every: int = option(
+        1_000, help="finished games between the league's snapshots", minimum=1
+    )
+    pool_size: int = option(8, help="snapshots the league keeps", minimum=1)
+    anchor_share: float = option(
+        0.2,
+        help="share of the league's games against the curriculum's anchors",
+        minimum=0,
+        maximum=1,
+    )
     n_steps: int = option(128, help="rollout length per env and PPO update")
     n_epochs: int = option(4, help="passes over each rollout")
     cnn_channels: int = option(32, help="width of the feature extractor's conv layers")
@@ -273,56 +283,56 @@ def warm_start(model: MaskablePPO, args: Args) -> float:
     return agreements[-1]
 
 
-def train_against_random(
-    model: MaskablePPO, args: Args, callbacks: list[BaseCallback]
-) -> None:
-    print("phase 1: against the random opponent (one compiled call steps all games)")
-    target = TargetWinRate(
-        lambda model: evaluate(model, args, "random", args.eval_games, 10_000),
-        args.eval_every,
-        args.target_win_rate,
-    )
-    model.learn(args.random_steps, callback=[target, *callbacks])
-    if target.reached_at:
-        steps, minutes = target.reached_at
+def make_anchors(args: Args) -> Any:
+    """The curriculum of the game's newest rating scale, or the heuristic for a game
+    with no shipped scale."""
+    game = GameConfig(args.board_size, args.win_length)
+    try:
+        return make_agent("curriculum", game, seed=args.seed)
+    except ValueError as error:
+        print(f"no curriculum ({error}): the heuristic stands in")
+        return make_agent("heuristic", game, seed=args.seed)
+
+
+def report_rating(anchors: Any) -> None:
+    """Print the learner's running rating on the curriculum's scale."""
+    if hasattr(anchors, "rating"):
         print(
-            f"beat random >= {args.target_win_rate:.0%} "
-            f"after {steps} steps, {minutes:.1f} min"
-        )
-    else:
-        print(
-            f"did not reach {args.target_win_rate:.0%} within {args.random_steps} steps"
+            f"  the learner's running rating on {anchors.scale}: {anchors.rating:.0f}"
         )
 
 
-def train_against_heuristic(
-    model: MaskablePPO, args: Args, callbacks: list[BaseCallback]
+def train_against_curriculum(
+    model: MaskablePPO, args: Args, anchors: Any, callbacks: list[BaseCallback]
 ) -> None:
-    if "heuristic" not in registered_names() or args.heuristic_steps <= 0:
-        print("phase 2 skipped: no 'heuristic' agent is registered")
-        return
-    print("phase 2: against the heuristic")
-    model.set_env(make_vec_env(args, "heuristic", args.seed + 1))
-    model.learn(args.heuristic_steps, callback=callbacks, reset_num_timesteps=False)
-    rate = evaluate(model, args, "heuristic", 50, 20_000)
-    print(f"  win rate vs heuristic: {rate:.3f}")
+    name = repr(anchors) if hasattr(anchors, "rating") else "the heuristic"
+    print(f"phase 1: against {name}")
+    model.set_env(make_vec_env(args, anchors, args.seed + 1))
+    model.learn(args.curriculum_steps, callback=callbacks, reset_num_timesteps=False)
+    report_rating(anchors)
 
 
-def train_self_play(
-    model: MaskablePPO, args: Args, callbacks: list[BaseCallback]
+def train_in_league(
+    model: MaskablePPO, args: Args, anchors: Any, callbacks: list[BaseCallback]
 ) -> None:
-    print("phase 3: self-play against a pool of frozen snapshots")
-    pool = PolicyPool(capacity=args.pool_size)
-    opponent = SelfPlayOpponent(pool, seed=args.seed)
-    model.set_env(make_vec_env(args, opponent, args.seed + 2))
-    model.learn(
-        args.self_play_steps,
-        callback=[
-            SelfPlayCallback(pool, refresh_every=args.snapshot_every, verbose=1),
-            *callbacks,
-        ],
-        reset_num_timesteps=False,
+    print("phase 2: in a league of frozen snapshots and the curriculum's anchors")
+    options = LeagueOptions(
+        snapshot_every=args.snapshot_every,
+        pool_size=args.pool_size,
+        anchor_share=args.anchor_share,
     )
+    league = LeagueOpponent(
+        GameConfig(args.board_size, args.win_length),
+        options,
+        snapshot=lambda: frozen_policy(model),
+        seed=args.seed,
+        anchors=anchors,
+    )
+    league.add_snapshot(frozen_policy(model))
+    model.set_env(make_vec_env(args, league, args.seed + 2))
+    model.learn(args.self_play_steps, callback=callbacks, reset_num_timesteps=False)
+    print(f"  {league.taken} snapshots taken")
+    report_rating(anchors)
 
 
 def play_as_agent(args: Args) -> None:
@@ -364,9 +374,10 @@ def main() -> None:
     warm_start(model, args)
     curve = LearningCurveCallback(args)
     callbacks = [curve, BudgetCallback(budget)]
-    for phase in (train_against_random, train_against_heuristic, train_self_play):
+    anchors = make_anchors(args)
+    for phase in (train_against_curriculum, train_in_league):
         if budget.progress(model.num_timesteps) < 1:
-            phase(model, args, callbacks)
+            phase(model, args, anchors, callbacks)
     budget.finish(model)
     print(
         f"trained {model.num_timesteps} env steps in "

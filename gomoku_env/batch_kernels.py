@@ -78,8 +78,9 @@ def place(batch: GameBatch, game: int, action: int) -> int:
         planes_base(batch, game),
         planes_stride(batch),
         0,
-        batch.learner_color[game : game + 1],
-        batch.forbidden[game],
+        (batch.learner_color[game],),
+        batch.forbidden,
+        game,
         True,
     )
     batch.last_move[game] = action

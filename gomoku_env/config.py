@@ -7,8 +7,9 @@ one instance without any of them changing the game under the others' feet.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from gomoku_env.fields import option
 from gomoku_env.kernels import FREESTYLE, RENJU, STANDARD
 
 MIN_BOARD_SIZE = 5
@@ -63,12 +64,11 @@ class GameConfig:
     ``rule`` may be given as a :class:`Rule` or its name.
     """
 
-    board_size: int = field(
-        default=15,
-        metadata={"help": f"side of the board, {MIN_BOARD_SIZE} to {MAX_BOARD_SIZE}"},
+    board_size: int = option(
+        15, help=f"side of the board, {MIN_BOARD_SIZE} to {MAX_BOARD_SIZE}"
     )
-    win_length: int = field(default=5, metadata={"help": "stones in a row that win"})
-    rule: Rule = field(default=Rule.FREESTYLE, metadata={"help": "how a line wins"})
+    win_length: int = option(5, help="stones in a row that win")
+    rule: Rule = option(Rule.FREESTYLE, help="how a line wins")
 
     def __post_init__(self) -> None:
         size, length = self.board_size, self.win_length

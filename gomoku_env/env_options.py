@@ -23,10 +23,10 @@ ValueError: unknown play_as 'green'; expected one of ('black', 'white', 'random'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from gomoku_env.config import GameConfig
-from gomoku_env.fields import check_number
+from gomoku_env.fields import check_number, option
 from gomoku_env.game_state import FORBIDDEN_OPTIONS, validate_choice
 from gomoku_env.openings import check_random_opening, parse_opening
 
@@ -41,39 +41,30 @@ for libraries that expect them."""
 class EnvOptions:
     """The options every env shares, checked once when built."""
 
-    game: GameConfig = field(
-        default_factory=GameConfig,
-        metadata={"help": "the game: board size, win length and rule"},
+    game: GameConfig = option(
+        default_factory=GameConfig, help="the game: board size, win length and rule"
     )
-    forbidden: str = field(
-        default="mask",
-        metadata={
-            "help": "what black's renju forbidden points do: 'mask' leaves them out "
-            "of black's action mask and playing one is an illegal move, 'lose' keeps "
-            "them in and playing one loses (ignored by the other rules)"
-        },
+    forbidden: str = option(
+        "mask",
+        help="what black's renju forbidden points do: 'mask' leaves them out "
+        "of black's action mask and playing one is an illegal move, 'lose' keeps "
+        "them in and playing one loses (ignored by the other rules)",
     )
-    opening: tuple[int, ...] = field(
-        default=(),
-        metadata={
-            "help": "moves played before the first step, as actions or notation text "
-            "such as 'h8 i9 h9' (kept as actions)"
-        },
+    opening: tuple[int, ...] = option(
+        (),
+        help="moves played before the first step, as actions or notation text "
+        "such as 'h8 i9 h9' (kept as actions)",
     )
-    random_opening: int = field(
-        default=0,
-        metadata={
-            "help": "stones placed at random near the centre after the opening, "
-            "drawn from the generator of reset's seed"
-        },
+    random_opening: int = option(
+        0,
+        help="stones placed at random near the centre after the opening, "
+        "drawn from the generator of reset's seed",
     )
-    max_moves: int | None = field(
-        default=None,
-        metadata={
-            "help": "stones on the board at which a game that has not ended is "
-            "truncated (None: no limit); it must leave a move after the stones "
-            "placed before the first step"
-        },
+    max_moves: int | None = option(
+        None,
+        help="stones on the board at which a game that has not ended is "
+        "truncated (None: no limit); it must leave a move after the stones "
+        "placed before the first step",
     )
 
     def __post_init__(self) -> None:
@@ -113,31 +104,23 @@ class LearnerOptions(EnvOptions):
     """The options of an env with one learner against an opponent (the Gymnasium and
     vector envs): the shared ones and how the learner sees and plays the game."""
 
-    play_as: str = field(
-        default="black",
-        metadata={
-            "help": "the learner's colour: 'black', 'white' or 'random' (drawn per "
-            "episode)"
-        },
+    play_as: str = option(
+        "black",
+        help="the learner's colour: 'black', 'white' or 'random' (drawn per episode)",
     )
-    illegal_action: str = field(
-        default="lose",
-        metadata={
-            "help": "what an illegal learner action does: 'lose' (the episode ends "
-            "with -1), 'raise' (an IllegalMoveError, state unchanged) or 'random' (a "
-            "random legal move is played instead, reported in info)"
-        },
+    illegal_action: str = option(
+        "lose",
+        help="what an illegal learner action does: 'lose' (the episode ends "
+        "with -1), 'raise' (an IllegalMoveError, state unchanged) or 'random' (a "
+        "random legal move is played instead, reported in info)",
     )
-    channels_first: bool = field(
-        default=False,
-        metadata={"help": "observation shape (C, N, N) instead of (N, N, C)"},
+    channels_first: bool = option(
+        False, help="observation shape (C, N, N) instead of (N, N, C)"
     )
-    observation_dtype: str = field(
-        default="int8",
-        metadata={
-            "help": "dtype of the observation planes: 'int8' (the env's own), "
-            "'uint8' or 'float32' (copies, 0 and 1 still)"
-        },
+    observation_dtype: str = option(
+        "int8",
+        help="dtype of the observation planes: 'int8' (the env's own), "
+        "'uint8' or 'float32' (copies, 0 and 1 still)",
     )
 
     def __post_init__(self) -> None:

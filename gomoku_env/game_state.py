@@ -40,7 +40,7 @@ COLORS = {"black": BLACK, "white": WHITE}
 SEED_BOUND = 2**63
 """Seeds handed on to opponents are drawn below this bound."""
 AGENTS = ("black_0", "white_0")
-OBSERVERS = np.array([BLACK, WHITE], dtype=np.int8)
+OBSERVERS = (BLACK, WHITE)
 """The observers of a game state's planes, in the order they are stored."""
 
 
@@ -95,7 +95,8 @@ class GameState:
         """Start from the empty board and play ``opening`` (validated actions)."""
         self.board = Board(self.config)
         self.planes = ObservationPlanes(self.config.board_size)
-        self._forbidden = np.zeros(self.config.cells, dtype=np.int8)
+        self._forbidden_rows = np.zeros((1, self.config.cells), dtype=np.int8)
+        self._forbidden = self._forbidden_rows[0]
         self.reason: str | None = None
         for action in opening:
             self.play(action)
@@ -176,7 +177,8 @@ class GameState:
             CHANNELS_LAST,
             self._view_step,
             OBSERVERS,
-            self._forbidden,
+            self._forbidden_rows,
+            0,
             self._masks_forbidden,
         )
         if loss is not None:

@@ -58,6 +58,7 @@ class VectorOpponents:
         self.random = isinstance(opponent, str) and opponent == "random"
         self.batched = self._per_game = False
         self.agents: list[Any] = []
+        self._adaptive: AdaptiveOpponent | None = None
         if self.random:
             return
         first = (
@@ -74,6 +75,9 @@ class VectorOpponents:
             self.agents = [first, *others]
         else:
             self.agents = [first] * games
+        # Asked once: a protocol check costs microseconds, and games end every step.
+        if self.batched and isinstance(first, AdaptiveOpponent):
+            self._adaptive = first
 
     def reset(self, seeds: np.ndarray, bound: int) -> None:
         """Reseed the agents, the n-th from ``seeds[n]`` (below ``bound``)."""
@@ -109,8 +113,8 @@ class VectorOpponents:
         score in each ``finished`` game (from its ``rewards``); its info items in
         Gymnasium's vector form (an array and a ``_key`` mask each), none from
         other opponents."""
-        shared = self.agents[0] if self.batched else None
-        if not isinstance(shared, AdaptiveOpponent):
+        shared = self._adaptive
+        if shared is None:
             return {}
         games = np.flatnonzero(finished)
         entries = shared.game_results(games, (rewards[games] + 1) / 2)

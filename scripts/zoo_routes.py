@@ -146,8 +146,8 @@ ROUTES = {
         ),
         Route(
             "sb3", ("stable-baselines3", "sb3-contrib"), "MaskablePPO",
-            "random, then heuristic, then a pool of its snapshots", sb3_example,
-            spec=SB3_SPEC, tiny=SB3_TINY, checkpoints=16,  # its phases end at 426k
+            "the curriculum, then a league of its snapshots and the anchors",
+            sb3_example, spec=SB3_SPEC, tiny=SB3_TINY, checkpoints=16,  # ends at 400k
         ),
         Route(
             "sb3_warm_start", ("stable-baselines3", "sb3-contrib"), "MaskablePPO",
@@ -157,7 +157,7 @@ ROUTES = {
         ),
         Route(
             "sb3_self_play_to_budget", ("stable-baselines3", "sb3-contrib"),
-            "MaskablePPO", "as sb3, self-play until the budget ends", sb3_example,
+            "MaskablePPO", "as sb3, the league until the budget ends", sb3_example,
             spec=SB3_SPEC, tiny=SB3_TINY,
             change=("--self-play-steps", "1000000"),
         ),

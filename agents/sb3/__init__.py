@@ -1,5 +1,6 @@
-"""Stable-Baselines3 integration: CNN extractor, models as agents, self-play, a warm
-start on teacher games, and the callbacks and win rate of a training run.
+"""Stable-Baselines3 integration: CNN extractor, models as agents, frozen snapshots
+for self-play in a league, a warm start on teacher games, and the callbacks and win
+rate of a training run.
 
 Importing this package imports torch and stable-baselines3 (install the ``sb3`` extra);
 ``import gomoku_env`` alone never does.
@@ -16,11 +17,7 @@ require_extra(
 # Imported after the check, so a missing extra is told as such.
 from agents.sb3.features import GomokuCNN  # noqa: E402
 from agents.sb3.policy_agent import PolicyAgent, load_agent  # noqa: E402
-from agents.sb3.self_play import (  # noqa: E402
-    PolicyPool,
-    SelfPlayCallback,
-    SelfPlayOpponent,
-)
+from agents.sb3.self_play import frozen_policy  # noqa: E402
 from agents.sb3.training import (  # noqa: E402
     BudgetCallback,
     TargetWinRate,
@@ -33,10 +30,8 @@ __all__ = [
     "BudgetCallback",
     "GomokuCNN",
     "PolicyAgent",
-    "PolicyPool",
-    "SelfPlayCallback",
-    "SelfPlayOpponent",
     "TargetWinRate",
+    "frozen_policy",
     "learn_teacher_moves",
     "load_agent",
     "win_rate",

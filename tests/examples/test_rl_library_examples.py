@@ -118,9 +118,8 @@ def test_sb3_recipe_writes_its_learning_curve(tmp_path: Path, monkeypatch) -> No
     example = load_example("sb3_maskable_ppo")
     options = {
         "board-size": 6, "win-length": 4, "num-envs": 4, "n-steps": 32,
-        "batch-size": 64, "random-steps": 256, "heuristic-steps": 128,
-        "self-play-steps": 128, "eval-every": 10_000, "eval-games": 2,
-        "snapshot-every": 64, "curve-every": 200, "curve-games": 2,
+        "batch-size": 64, "curriculum-steps": 256, "self-play-steps": 256,
+        "eval-games": 2, "snapshot-every": 4, "curve-every": 200, "curve-games": 2,
         "curve-opponents": "random;heuristic", "curve-csv": tmp_path / "c.csv",
         "curve-png": tmp_path / "c.png", "model-path": tmp_path / "m.zip",
     }  # fmt: skip

@@ -40,19 +40,19 @@ def play_sequence(
     forbidden flags after the last."""
     cells = np.zeros(size * size, dtype=np.int8)
     planes = np.zeros(2 * size * size * PLANE_COUNT, dtype=np.int8)
-    forbidden = np.zeros(size * size, dtype=np.int8)
+    forbidden = np.zeros((1, size * size), dtype=np.int8)
     limit = size * size if max_moves is None else max_moves
     codes = []
     for stones, action in enumerate(moves):
         previous = moves[stones - 1] if stones else -1
         code, _ = play_move(
             cells, 0, size, 5, rule_code, limit, action, stones, previous, planes,
-            0, CHANNELS_LAST, size * size * PLANE_COUNT, OBSERVERS, forbidden,
+            0, CHANNELS_LAST, size * size * PLANE_COUNT, OBSERVERS, forbidden, 0,
             forbidden_masked,
         )  # fmt: skip
         codes.append(code)
     view = planes.reshape(2, size * size, PLANE_COUNT)
-    return codes, cells, view, forbidden
+    return codes, cells, view, forbidden[0]
 
 
 def test_a_move_writes_its_stone_and_marker_into_both_views() -> None:

@@ -8,14 +8,8 @@ import torch
 from sb3_contrib import MaskablePPO
 
 import gomoku_env
-from agents.sb3 import (
-    GomokuCNN,
-    PolicyAgent,
-    PolicyPool,
-    SelfPlayCallback,
-    SelfPlayOpponent,
-    load_agent,
-)
+from agents.league import LeagueOpponent, LeagueOptions
+from agents.sb3 import GomokuCNN, PolicyAgent, frozen_policy, load_agent
 from agents.specs.parse import make_agent
 from gomoku_env.gym_env import GomokuEnv
 from gomoku_env.planes import OPPONENT_STONES, PLANE_COUNT
@@ -133,11 +127,7 @@ def test_saved_model_loads_as_an_agent(trained: MaskablePPO, tmp_path) -> None:
 
 
 def test_snapshots_are_frozen_copies(trained: MaskablePPO) -> None:
-    pool = PolicyPool(capacity=2)
-    for _ in range(3):
-        pool.add(trained)
-    assert len(pool.snapshots) == 2
-    snapshot = pool.snapshots[-1].policy
+    snapshot = frozen_policy(trained).policy
     before = [parameter.clone() for parameter in snapshot.parameters()]
     with torch.no_grad():
         for parameter in trained.policy.parameters():
@@ -154,37 +144,39 @@ def test_snapshots_are_frozen_copies(trained: MaskablePPO) -> None:
                 parameter.sub_(1.0)
 
 
-def test_self_play_callback_refreshes_the_pool_the_opponents_draw_from() -> None:
-    pool = PolicyPool(capacity=3)
-    envs = [GomokuEnv(opponent=SelfPlayOpponent(pool), board_size=5, win_length=4)]
-    model = small_model(envs[0])
-    model.learn(96, callback=SelfPlayCallback(pool, refresh_every=32))
-    assert len(pool.snapshots) == 3
-    opponent = envs[0].opponent
-    opponent.reset(seed=0)
-    assert opponent._snapshot in pool.snapshots
+def small_league(snapshot=None, **options) -> LeagueOpponent:
+    """A league on 5x5 (no rating scale there: the heuristic plays the anchor
+    games)."""
+    config = gomoku_env.GameConfig(board_size=5, win_length=4)
+    anchors = make_agent("heuristic", config)
+    return LeagueOpponent(
+        config, LeagueOptions(**options), snapshot, seed=0, anchors=anchors
+    )
 
 
-def test_self_play_opponent_plays_random_legal_moves_before_any_snapshot() -> None:
-    opponent = SelfPlayOpponent(PolicyPool(), seed=0)
-    opponent.reset(seed=1)
-    mask = np.zeros(25, dtype=np.int8)
-    mask[[3, 7]] = 1
-    assert opponent.act(
-        {"observation": np.zeros((5, 5, PLANE_COUNT), np.int8), "action_mask": mask}
-    ) in (3, 7)
+def test_a_league_snapshots_the_model_while_it_learns() -> None:
+    league = small_league(
+        lambda: frozen_policy(model), snapshot_every=4, anchor_share=0.0
+    )
+    envs = GomokuSB3VecEnv(
+        4, opponent=league, board_size=5, win_length=4, channels_first=True, seed=0
+    )
+    model = small_model(envs)
+    model.learn(128)
+    assert league.taken >= 2 and len(league.snapshots) == league.taken
+    assert all(isinstance(s, PolicyAgent) for s in league.snapshots.values())
+    assert league.snapshots[1].policy is not model.policy
 
 
-def test_self_play_opponent_drives_the_vector_env_in_batches(
+def test_frozen_snapshots_drive_the_vector_env_in_batches(
     trained: MaskablePPO,
 ) -> None:
-    pool = PolicyPool(capacity=3, latest_probability=0.0)
+    league = small_league(anchor_share=0.0, latest_share=0.0)
     for _ in range(3):
-        pool.add(trained)
-    opponent = SelfPlayOpponent(pool, seed=0)
+        league.add_snapshot(frozen_policy(trained))
     envs = gomoku_env.vector_env.GomokuVectorEnv(
         8,
-        opponent=opponent,
+        opponent=league,
         board_size=5,
         win_length=4,
         play_as="white",
@@ -192,26 +184,14 @@ def test_self_play_opponent_drives_the_vector_env_in_batches(
     )
     observations, _ = envs.reset(seed=0)
     assert (observations[:, OPPONENT_STONES].sum(axis=(1, 2)) == 1).all()
-    first = dict(opponent._game_snapshots)
-    assert set(first) == set(range(8)) and len({id(s) for s in first.values()}) > 1
+    first = [league.opponent_for(game) for game in range(8)]
+    assert len(set(first)) > 1
     finished = np.zeros(8, dtype=bool)
     for _ in range(3):
         *_, terminated, _, _ = envs.step(np.argmax(envs.action_masks(), axis=1))
         finished |= terminated
     kept = [game for game in range(8) if not finished[game]]
-    assert kept and all(opponent._game_snapshots[g] is first[g] for g in kept)
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [
-        ({"capacity": 0}, "capacity"),
-        ({"latest_probability": 2.0}, "latest_probability"),
-    ],
-)
-def test_bad_pool_arguments(kwargs: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        PolicyPool(**kwargs)
+    assert kept and all(league.opponent_for(g) == first[g] for g in kept)
 
 
 @pytest.mark.parametrize(
