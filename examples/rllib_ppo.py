@@ -36,7 +36,6 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-from ray.tune.registry import register_env
 
 from agents.specs.flags import parse_dataclass
 from agents.training.example_runs import (
@@ -71,6 +70,7 @@ class Args(ExampleArgs):
     learning_rate: float = option(1e-3, help="Adam learning rate")
     gamma: float = option(0.95, help="discount per learner move")
     entropy_weight: float = option(0.01, help="weight of the entropy bonus")
+    threads: int = option(1, help="torch CPU threads")
     policy_path: str = option(
         "out/rllib_ppo.pt", help="where the trained network is saved"
     )
@@ -113,12 +113,19 @@ def learner(agent_id: str, episode: Any, **kwargs: Any) -> str:
 
 
 def build(args: Args, envs: TrainingEnvs):
-    """The PPO algorithm, sampling in this process (no env-runner actors), so the
-    envs it makes are ``envs``'s."""
-    register_env("gomoku_pettingzoo", lambda _: PettingZooEnv(envs.make("random")))
+    """The PPO algorithm, sampling in this process (no env-runner actors). Its env
+    is a class, not a name in Tune's registry, which would hand RLlib a pickled copy
+    of ``envs``: the envs RLlib makes are ``envs``'s."""
+
+    class TrainingEnv(PettingZooEnv):
+        def __init__(self, env_config: Any) -> None:
+            # RLlib's wrapper reports every agent that takes a last step: the
+            # opponent takes its own inside the env.
+            super().__init__(envs.make("random", opponent_leaves=True))
+
     config = (
         PPOConfig()
-        .environment("gomoku_pettingzoo")
+        .environment(TrainingEnv)
         .env_runners(num_env_runners=0, num_envs_per_env_runner=1)
         .learners(num_learners=0)
         .multi_agent(
@@ -152,6 +159,9 @@ def build(args: Args, envs: TrainingEnvs):
 def run(args: Args) -> RunResult:
     """Seed, train, save, and evaluate the saved network in the arena."""
     torch.manual_seed(args.seed)
+    # The learner trains in this process: one thread, as the other examples (torch's
+    # default of a thread per core, beside Ray's processes, ran 8x slower here).
+    torch.set_num_threads(args.threads)
     # Use the Ray that is already running (a notebook's, a cluster's), else start one.
     started_ray = not ray.is_initialized()
     if started_ray:
@@ -166,8 +176,9 @@ def run(args: Args) -> RunResult:
             iteration += 1
             network = algorithm.get_module("learner").network
             spent = budget.spent(envs.env_steps(), network)
-            print(f"iteration {iteration}: {envs.env_steps()} env steps, "
-                  f"{envs.progress()}")  # fmt: skip
+            print(
+                f"iteration {iteration}: {envs.env_steps()} env steps, {envs.progress()}"
+            )
         network = algorithm.get_module("learner").network
         budget.finish(network)
         config = args.config

@@ -8,8 +8,8 @@ hands the action mask to the policy as ``obs.mask``; Tianshou's DQN policy never
 masked cell and its exploration draws only legal ones. The opponent (``--opponent``,
 default ``curriculum``: each game an anchor of the board's rating scale near the
 learner's running rating) plays the other seat inside the env
-(:class:`gomoku_env.opponent_seat.OpponentSeat`), so Tianshou sees only the learner's
-turns; the seats swap every round so the learner learns both colours. Tianshou's
+(:class:`gomoku_env.opponent_seat.OpponentSeat`), so Tianshou moves only for the
+learner; the seats swap every round so the learner learns both colours. Tianshou's
 ``MultiAgentOffPolicyAlgorithm`` still wants an algorithm for the opponent's agent:
 its masked random algorithm, which is never asked for a move. Each transition goes
 from a learner's position to its next one, the opponent's reply (and its reward: -1

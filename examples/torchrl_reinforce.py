@@ -182,8 +182,9 @@ def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
         batch_index += 1
         spent = budget.spent(envs.env_steps(), network)
         if batch_index % 10 == 0 or spent:
-            print(f"batch {batch_index}: {envs.env_steps()} env steps, "
-                  f"{envs.progress()}")  # fmt: skip
+            print(
+                f"batch {batch_index}: {envs.env_steps()} env steps, {envs.progress()}"
+            )
     budget.finish(network)
 
 

@@ -3,10 +3,16 @@
 The RL libraries that train on the AEC env (Tianshou, RLlib, TorchRL) give every seat
 to a policy of their own. :class:`OpponentSeat` lets an opponent of the single-agent
 envs (an Agent, a callable or a spec, as ``GomokuEnv(opponent=...)`` takes) play the
-other seat inside ``step``: the library sees only the learner's turns, and the
-learner's final reward reaches it as usual through ``last()`` and ``rewards``. When a game ends, an
+other seat inside ``step``: the library moves only for the learner, and one step's
+``rewards`` hold the learner's move and the opponent's reply. When a game ends, an
 :class:`~gomoku_env.opponents.AdaptiveOpponent` (the ``curriculum``) is told the
 learner's score, as the single-agent envs tell it.
+
+At a game's end every agent still takes its last step (``None``), as in any AEC env:
+after the learner's winning move the opponent is selected for it. With
+``opponent_leaves=True`` the wrapper takes that step too, so the learner alone is ever
+selected (RLlib's wrapper needs this: it would otherwise report the opponent as an
+agent of its own at every end the learner wins).
 
 Several wrapped envs may share one opponent that answers many games
 (a :class:`~gomoku_env.opponents.BatchOpponent` such as the curriculum): each env is
@@ -54,6 +60,10 @@ class OpponentSeat(BaseWrapper):
         learner: the learner's agent (``"black_0"``, ``"white_0"``) or ``"random"``
             (drawn for each game).
         slot: this env's game slot of a shared batch opponent.
+        opponent_leaves: when the learner's move ends the game, the opponent takes
+            its last step inside ``step`` too, so that only the learner is ever
+            selected. PettingZoo's ``api_test`` expects every agent to take its own
+            last step (False, the default), as do Tianshou's and TorchRL's wrappers.
 
     Attributes:
         learner: the learner's agent in the current game.
@@ -67,7 +77,12 @@ class OpponentSeat(BaseWrapper):
     """
 
     def __init__(
-        self, env: AECEnv, opponent: OpponentLike, learner: str, slot: int = 0
+        self,
+        env: AECEnv,
+        opponent: OpponentLike,
+        learner: str,
+        slot: int = 0,
+        opponent_leaves: bool = False,
     ) -> None:
         super().__init__(env)
         if learner != RANDOM_SEAT and learner not in env.possible_agents:
@@ -79,11 +94,13 @@ class OpponentSeat(BaseWrapper):
         self.learner = env.possible_agents[0] if learner == RANDOM_SEAT else learner
         self.opponent = resolve_opponent(opponent, env.unwrapped.config)
         self.slot = slot
+        self.opponent_leaves = opponent_leaves
         self.opponents: Counter[str] = Counter()
         self.last_result: dict[str, Any] = {}
         self._shared = isinstance(self.opponent, BatchOpponent)
         self._rng = np.random.default_rng()
         self._reported = False
+        self._step_rewards: dict[str, float] = {}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         super().reset(seed=seed, options=options)
@@ -94,30 +111,43 @@ class OpponentSeat(BaseWrapper):
         if not self._shared:
             self.opponent.reset(seed=int(self._rng.integers(SEED_BOUND)))
         self._reported = False
+        self._step_rewards = {}
         self._play_opponent()
 
     def step(self, action: Any) -> None:
-        super().step(action)
+        self._step_rewards = {}
+        self._env_step(action)
         self._play_opponent()
 
     @property
     def rewards(self) -> dict[str, float]:
-        """Each agent's reward since its last move: one learner step holds the
-        opponent's reply, and the opponent's last ``None`` step, which clears the
-        AEC env's ``rewards``, must not hide the learner's win."""
-        return dict(self.env._cumulative_rewards)
+        """Each agent's reward in the last ``step``: the learner's move and the
+        opponent's replies (the AEC env's own ``rewards`` hold only the opponent's
+        last move, which an opponent's last ``None`` step clears)."""
+        return {agent: self._step_rewards.get(agent, 0) for agent in self.env.agents}
+
+    def _env_step(self, action: Any) -> None:
+        """One step of the wrapped env, its rewards added to this step's."""
+        self.env.step(action)
+        for agent, reward in self.env.rewards.items():
+            self._step_rewards[agent] = self._step_rewards.get(agent, 0) + reward
 
     def _play_opponent(self) -> None:
-        """The opponent's turns (and its last ``None`` step when the game is over)
-        until the learner is to move or the game has ended for both."""
-        while self.env.agents and self.env.agent_selection != self.learner:
-            observation, _, termination, truncation, _ = self.env.last()
-            over = termination or truncation
-            self.env.step(None if over else self._reply(observation))
-        if self.env.agents and not self._reported:
-            _, reward, termination, truncation, _ = self.env.last()
-            if termination or truncation:
-                self._report(float(reward))
+        """The opponent's turns (and its last ``None`` step if it leaves) until the
+        learner is selected or the finished opponent stays; then, once a game, the
+        learner's score to an adaptive opponent."""
+        env = self.env
+        while env.agents and env.agent_selection != self.learner:
+            opponent = env.agent_selection
+            over = env.terminations[opponent] or env.truncations[opponent]
+            if over and not self.opponent_leaves:
+                break
+            self._env_step(None if over else self._reply(env.observe(opponent)))
+        learner = self.learner
+        if self._reported or learner not in env.agents:
+            return
+        if env.terminations[learner] or env.truncations[learner]:
+            self._report(float(env._cumulative_rewards[learner]))
 
     def _reply(self, observation: dict[str, np.ndarray]) -> int:
         if self._shared:

@@ -13,8 +13,8 @@ The learner's opponent is ``--opponent`` (default ``curriculum``: anchors of the
 board's rating scale near the learner's running rating, so the board defaults to 9x9
 with five in a row, where the shipped ``9x9-v1`` scale is). :class:`TrainingEnvs`
 puts it in the other seat of each training env (:class:`OpponentSeat`): the library
-sees only the learner's turns, and every env of a run shares one curriculum, so the
-run has one running rating, the example's progress line.
+moves only for the learner, and every env of a run shares one curriculum, so the run
+has one running rating, the example's progress line.
 """
 
 from __future__ import annotations
@@ -124,9 +124,9 @@ class TrainingEnvs:
         self.seats: list[OpponentSeat] = []
         self.shared: BatchOpponent | None = None
 
-    def make(self, learner: str) -> OpponentSeat:
+    def make(self, learner: str, opponent_leaves: bool = False) -> OpponentSeat:
         """A new env whose learner is ``learner`` (an agent, or ``"random"``: drawn
-        for each game)."""
+        for each game); ``opponent_leaves`` as :class:`OpponentSeat` takes it."""
         args, slot = self.args, len(self.seats)
         counter = IllegalActionCounter(
             gomoku_env.env(board_size=args.board_size, win_length=args.win_length)
@@ -136,7 +136,7 @@ class TrainingEnvs:
         )
         if isinstance(opponent, BatchOpponent):
             self.shared = opponent
-        seat = OpponentSeat(counter, opponent, learner, slot)
+        seat = OpponentSeat(counter, opponent, learner, slot, opponent_leaves)
         self.counters.append(counter)
         self.seats.append(seat)
         return seat
@@ -157,7 +157,7 @@ class TrainingEnvs:
         if not isinstance(self.shared, CurriculumOpponent):
             return f"{games} games against {self.args.opponent}"
         return (
-            f"{games} games, learner rating {self.shared.rating:.0f} on "
+            f"{games} games, learner rating {round(self.shared.rating)} on "
             f"{self.shared.scale}"
         )
 

@@ -73,10 +73,11 @@ def test_example_learns_to_beat_random(
     check_learned(result, steps)
     assert sum(result.training_games.values()) > 0
     # The networks along the run, for a learning curve: three, the last at the end
-    # (past the budget by at most the last batch).
+    # (past the budget by at most the last batch: RLlib's 500 learner moves are about
+    # 1,000 env steps).
     rows = list(csv.DictReader((tmp_path / "checkpoints.csv").open()))
     assert len(rows) == 3
-    assert steps * 0.9 <= int(rows[-1]["steps"]) <= steps * 1.1
+    assert steps * 0.9 <= int(rows[-1]["steps"]) <= steps * 1.25
     assert all((tmp_path / row["path"]).is_file() for row in rows)
 
 
