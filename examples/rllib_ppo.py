@@ -1,19 +1,22 @@
-"""Train PPO with RLlib on the PettingZoo AEC env, against a masked random player.
+"""Train PPO with RLlib on the PettingZoo AEC env, against the curriculum.
 
 A single file to read top to bottom (CleanRL style). Needs the ``rllib`` extra:
 ``pip install -e '.[rllib]'``. Run ``python examples/rllib_ppo.py --help``.
 
 The env is ``gomoku_env.env(...)`` in RLlib's own ``PettingZooEnv`` wrapper, which turns
 the AEC game into a turn-based ``MultiAgentEnv``: only the player to move observes. The
-policies are RLModules on RLlib's current API stack: ``learner`` is
-:class:`MaskedPolicyModule`, our network with the illegal cells' logits masked out (so
-PPO's sampling, log-probabilities and entropy only ever see legal cells) and a value
-head; ``random`` is :class:`MaskedRandomModule`, a uniform legal move, not trained. The
-policy mapping gives the learner black or white at random, per episode.
+policy is an RLModule on RLlib's current API stack, :class:`MaskedPolicyModule`: our
+network with the illegal cells' logits masked out (so PPO's sampling,
+log-probabilities and entropy only ever see legal cells) and a value head. The
+opponent (``--opponent``, default ``curriculum``: each game an anchor of the board's
+rating scale near the learner's running rating) plays the other seat inside the env
+(:class:`gomoku_env.opponent_seat.OpponentSeat`), the learner's colour drawn per game,
+so every player RLlib sees is the learner and the policy mapping sends both to it.
 
 Checks and output as in the other library examples (docs/rl-libraries.md): an
-``IllegalActionCounter`` under RLlib's wrapper, the network saved and played against
-random through the agent spec
+``IllegalActionCounter`` under the opponent's seat, the budget in env steps (both
+players' moves), a progress line per iteration with the learner's running rating, the
+network saved and played against random through the agent spec
 (:func:`agents.training.example_runs.evaluate_policy_file`).
 """
 
@@ -24,23 +27,21 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import ray
 import torch
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-from ray.tune.registry import register_env
 
-import gomoku_env
 from agents.specs.flags import parse_dataclass
 from agents.training.example_runs import (
     ExampleArgs,
     RunResult,
+    TrainingEnvs,
     evaluate_policy_file,
     run_budget,
 )
@@ -50,7 +51,6 @@ from agents.training.torch_policy import (
     mask_scores,
     save_policy,
 )
-from gomoku_env.action_counter import IllegalActionCounter
 from gomoku_env.fields import option
 
 
@@ -58,12 +58,19 @@ from gomoku_env.fields import option
 class Args(ExampleArgs):
     """The shared arguments (seed, board, budget, evaluation), then these."""
 
-    steps_per_iteration: int = option(1_000, help="env steps sampled per PPO iteration")
+    steps_per_iteration: int = option(
+        500,
+        help=(
+            "learner moves sampled per PPO iteration (RLlib's env steps; with the "
+            "opponent's replies about twice as many env steps of the budget)"
+        ),
+    )
     minibatch_size: int = option(128, help="PPO minibatch size")
     epochs: int = option(6, help="passes over each iteration's samples")
     learning_rate: float = option(1e-3, help="Adam learning rate")
     gamma: float = option(0.95, help="discount per learner move")
     entropy_weight: float = option(0.01, help="weight of the entropy bonus")
+    threads: int = option(1, help="torch CPU threads")
     policy_path: str = option(
         "out/rllib_ppo.pt", help="where the trained network is saved"
     )
@@ -100,60 +107,30 @@ class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
         return self._masked_logits(batch)[1]
 
 
-class MaskedRandomModule(RLModule):
-    """A uniform legal move for every observation; never trained."""
-
-    def setup(self) -> None:
-        self.generator = np.random.default_rng(self.model_config.get("seed"))
-
-    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        masks = np.asarray(batch[Columns.OBS]["action_mask"])
-        actions = [self.generator.choice(np.flatnonzero(mask)) for mask in masks]
-        return {Columns.ACTIONS: np.array(actions, dtype=np.int64)}
-
-    def _forward_train(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        raise NotImplementedError("the random player is not trained")
+def learner(agent_id: str, episode: Any, **kwargs: Any) -> str:
+    """Map a player to a policy: whichever colour RLlib sees is the learner's."""
+    return "learner"
 
 
-def learner_seat(agent_id: str, episode: Any, **kwargs: Any) -> str:
-    """Map a player to a policy: the learner plays black in about half the episodes.
+def build(args: Args, envs: TrainingEnvs):
+    """The PPO algorithm, sampling in this process (no env-runner actors). Its env
+    is a class, not a name in Tune's registry, which would hand RLlib a pickled copy
+    of ``envs``: the envs RLlib makes are ``envs``'s."""
 
-    The seat follows the episode's id (a random hex string RLlib draws), so both
-    players of one episode agree on it.
-    """
-    learner_is_black = int(episode.id_, 16) % 2 == 0
-    return "learner" if (agent_id == "black_0") == learner_is_black else "random"
+    class TrainingEnv(PettingZooEnv):
+        def __init__(self, env_config: Any) -> None:
+            # RLlib's wrapper reports every agent that takes a last step: the
+            # opponent takes its own inside the env.
+            super().__init__(envs.make("random", opponent_leaves=True))
 
-
-def env_counters(algorithm: Any) -> list[IllegalActionCounter]:
-    """The counters under the envs of the local env runner (RLlib builds its own
-    copies of the env from the registered creator, so they are found, not kept)."""
-    counters = []
-    for env in algorithm.env_runner.env.envs:
-        while not isinstance(env, PettingZooEnv):  # through Gymnasium's wrappers
-            env = env.env
-        counters.append(env.env)
-    return counters
-
-
-def build(args: Args):
-    """The PPO algorithm, sampling in this process (no env-runner actors)."""
-    register_env(
-        "gomoku_pettingzoo",
-        lambda _: PettingZooEnv(
-            IllegalActionCounter(
-                gomoku_env.env(board_size=args.board_size, win_length=args.win_length)
-            )
-        ),
-    )
     config = (
         PPOConfig()
-        .environment("gomoku_pettingzoo")
+        .environment(TrainingEnv)
         .env_runners(num_env_runners=0, num_envs_per_env_runner=1)
         .learners(num_learners=0)
         .multi_agent(
-            policies={"learner", "random"},
-            policy_mapping_fn=learner_seat,
+            policies={"learner"},
+            policy_mapping_fn=learner,
             policies_to_train=["learner"],
         )
         .rl_module(
@@ -162,10 +139,6 @@ def build(args: Args):
                     "learner": RLModuleSpec(
                         module_class=MaskedPolicyModule,
                         model_config={"channels": args.channels},
-                    ),
-                    "random": RLModuleSpec(
-                        module_class=MaskedRandomModule,
-                        model_config={"seed": args.seed},
                     ),
                 }
             )
@@ -186,20 +159,26 @@ def build(args: Args):
 def run(args: Args) -> RunResult:
     """Seed, train, save, and evaluate the saved network in the arena."""
     torch.manual_seed(args.seed)
+    # The learner trains in this process: one thread, as the other examples (torch's
+    # default of a thread per core, beside Ray's processes, ran 8x slower here).
+    torch.set_num_threads(args.threads)
     # Use the Ray that is already running (a notebook's, a cluster's), else start one.
     started_ray = not ray.is_initialized()
     if started_ray:
         ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
-        algorithm = build(args)
+        envs = TrainingEnvs(args)
+        algorithm = build(args, envs)
         budget = run_budget(args, trainer="rllib PPO")
-        for iteration in range(args.steps // args.steps_per_iteration):
+        iteration, spent = 0, False
+        while not spent:
             algorithm.train()
-            print(f"iteration {iteration + 1}")
+            iteration += 1
             network = algorithm.get_module("learner").network
-            if budget.spent((iteration + 1) * args.steps_per_iteration, network):
-                break
-        counters = env_counters(algorithm)
+            spent = budget.spent(envs.env_steps(), network)
+            print(
+                f"iteration {iteration}: {envs.env_steps()} env steps, {envs.progress()}"
+            )
         network = algorithm.get_module("learner").network
         budget.finish(network)
         config = args.config
@@ -209,7 +188,7 @@ def run(args: Args) -> RunResult:
         if started_ray:
             ray.shutdown()
     return evaluate_policy_file(
-        args.policy_path, config, args.eval_games, args.seed, counters
+        args.policy_path, config, args.eval_games, args.seed, envs.counters, envs
     )
 
 

@@ -1,24 +1,24 @@
-"""Train a DQN with Tianshou on the PettingZoo AEC env, against the random agent.
+"""Train a DQN with Tianshou on the PettingZoo AEC env, against the curriculum.
 
 A single file to read top to bottom (CleanRL style). Needs the ``tianshou`` extra:
 ``pip install -e '.[tianshou]'``. Run ``python examples/tianshou_dqn.py --help``.
 
 The env is ``gomoku_env.env(...)`` in Tianshou's own ``PettingZooEnv`` wrapper, which
 hands the action mask to the policy as ``obs.mask``; Tianshou's DQN policy never picks a
-masked cell and its exploration draws only legal ones. Tianshou's
-``MultiAgentOffPolicyAlgorithm`` gives each seat its algorithm: the learner plays one
-seat, Tianshou's masked random algorithm the other, and the seats swap every round so
-the learner learns both colours.
-
-Why ``n_step_return_horizon=2``: Tianshou stores both players' moves in one buffer, in
-turn order. A two-step return from a learner's move adds the reward of the opponent's
-reply (the learner's column of the reward vector: -1 if that reply won) and bootstraps
-from the learner's own next position. With one step it would bootstrap from the
-opponent's position.
+masked cell and its exploration draws only legal ones. The opponent (``--opponent``,
+default ``curriculum``: each game an anchor of the board's rating scale near the
+learner's running rating) plays the other seat inside the env
+(:class:`gomoku_env.opponent_seat.OpponentSeat`), so Tianshou moves only for the
+learner; the seats swap every round so the learner learns both colours. Tianshou's
+``MultiAgentOffPolicyAlgorithm`` still wants an algorithm for the opponent's agent:
+its masked random algorithm, which is never asked for a move. Each transition goes
+from a learner's position to its next one, the opponent's reply (and its reward: -1
+if that reply won) inside, so the return is one step.
 
 Checks and output as in the other library examples (docs/rl-libraries.md): an
-``IllegalActionCounter`` under Tianshou's wrapper, the network saved and played against
-random through the agent spec
+``IllegalActionCounter`` under the opponent's seat, the budget in env steps (both
+players' moves), a progress line per round with the learner's running rating, the
+network saved and played against random through the agent spec
 (:func:`agents.training.example_runs.evaluate_policy_file`).
 """
 
@@ -40,17 +40,18 @@ from tianshou.data import Collector, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv, PettingZooEnv
 from tianshou.utils.torch_utils import policy_within_training_step, torch_train_mode
 
-import gomoku_env
 from agents.specs.flags import parse_dataclass
 from agents.training.example_runs import (
     ExampleArgs,
     RunResult,
+    TrainingEnvs,
     evaluate_policy_file,
     run_budget,
 )
 from agents.training.torch_policy import PolicyNetwork, PolicyShape, save_policy
-from gomoku_env.action_counter import IllegalActionCounter
 from gomoku_env.fields import option
+
+PLAYERS = ("black_0", "white_0")
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,11 @@ class Args(ExampleArgs):
     )
     num_envs: int = option(8, help="games collected side by side")
     steps_per_update: int = option(
-        16, help="env steps collected between two gradient steps"
+        8,
+        help=(
+            "learner moves collected between two gradient steps (with the "
+            "opponent's replies: about twice as many env steps)"
+        ),
     )
     batch_size: int = option(64, help="transitions per gradient step")
     learning_rate: float = option(1e-3, help="Adam learning rate")
@@ -95,62 +100,51 @@ class QNetwork(torch.nn.Module):
         return scores, state
 
 
-def make_env_factory(args: Args, counters: list[IllegalActionCounter]):
-    """A factory of wrapped envs that records each env's illegal-action counter."""
-
-    def make() -> PettingZooEnv:
-        counter = IllegalActionCounter(
-            gomoku_env.env(board_size=args.board_size, win_length=args.win_length)
-        )
-        counters.append(counter)
-        return PettingZooEnv(counter)
-
-    return make
-
-
-def train(args: Args, network: PolicyNetwork, counters: list) -> None:
+def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
     """Alternate the learner's seat each round; epsilon decays over the whole run
-    (its steps, or its CPU hours if they run out first)."""
+    (its env steps, or its CPU hours if they run out first)."""
     budget = run_budget(args, trainer="tianshou DQN")
-    make_env = make_env_factory(args, counters)
-    probe = make_env()
+    probe = PettingZooEnv(envs.make(PLAYERS[0]))
     learner = DQN(
         policy=DiscreteQLearningPolicy(
             model=QNetwork(network), action_space=probe.action_space
         ),
         optim=AdamOptimizerFactory(lr=args.learning_rate),
         gamma=args.gamma,
-        n_step_return_horizon=2,
+        n_step_return_horizon=1,
         target_update_freq=args.target_update,
     )
-    random_seat = MARLRandomDiscreteMaskedOffPolicyAlgorithm(probe.action_space)
-    steps_per_round = args.steps // args.rounds
-    collected, spent = 0, False
+    opponent_seat = MARLRandomDiscreteMaskedOffPolicyAlgorithm(probe.action_space)
+    spent = False
     for round_index in range(args.rounds):
+        seat = PLAYERS[round_index % 2]
         seats = (
-            [learner, random_seat] if round_index % 2 == 0 else [random_seat, learner]
+            [learner, opponent_seat] if seat == PLAYERS[0] else [opponent_seat, learner]
         )
         algorithm = MultiAgentOffPolicyAlgorithm(algorithms=seats, env=probe)
-        envs = DummyVectorEnv([make_env] * args.num_envs)
-        envs.seed(args.seed + round_index)
+        vector_env = DummyVectorEnv(
+            [lambda seat=seat: PettingZooEnv(envs.make(seat))] * args.num_envs
+        )
+        vector_env.seed(args.seed + round_index)
         buffer = VectorReplayBuffer(args.buffer_size, args.num_envs)
-        collector = Collector(algorithm, envs, buffer, exploration_noise=True)
+        collector = Collector(algorithm, vector_env, buffer, exploration_noise=True)
         collector.reset()
-        for _ in range(steps_per_round // args.steps_per_update):
-            progress = min(budget.progress(collected), 1.0)
+        round_end = (round_index + 1) * args.steps // args.rounds
+        while not spent and envs.env_steps() < round_end:
+            progress = min(budget.progress(envs.env_steps()), 1.0)
             learner.policy.set_eps_training(
                 args.epsilon_start + (args.epsilon_end - args.epsilon_start) * progress
             )
             with policy_within_training_step(algorithm.policy):
                 collector.collect(n_step=args.steps_per_update)
-                collected += args.steps_per_update
                 if len(buffer) >= args.batch_size:
                     with torch_train_mode(algorithm):
                         algorithm.update(buffer=buffer, sample_size=args.batch_size)
-            spent = budget.spent(collected, network)
-            if spent:
-                break
-        print(f"round {round_index + 1}/{args.rounds}: {collected} steps")
+            spent = budget.spent(envs.env_steps(), network)
+        print(
+            f"round {round_index + 1}/{args.rounds}: {envs.env_steps()} env steps, "
+            f"{envs.progress()}"
+        )
         if spent:
             break
     budget.finish(network)
@@ -164,12 +158,12 @@ def run(args: Args) -> RunResult:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     network = PolicyNetwork(PolicyShape(channels=args.channels))
-    counters: list[IllegalActionCounter] = []
-    train(args, network, counters)
+    envs = TrainingEnvs(args)
+    train(args, network, envs)
     config = args.config
     save_policy(args.policy_path, network, config, trainer="tianshou DQN")
     return evaluate_policy_file(
-        args.policy_path, config, args.eval_games, args.seed, counters
+        args.policy_path, config, args.eval_games, args.seed, envs.counters, envs
     )
 
 

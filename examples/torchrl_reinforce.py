@@ -1,4 +1,5 @@
-"""Train a masked policy gradient with TorchRL on the PettingZoo AEC env, against random.
+"""Train a masked policy gradient with TorchRL on the PettingZoo AEC env, against the
+curriculum.
 
 A single file to read top to bottom (CleanRL style). Needs the ``torchrl`` extra:
 ``pip install -e '.[torchrl]'``. Run ``python examples/torchrl_reinforce.py --help``.
@@ -6,18 +7,23 @@ A single file to read top to bottom (CleanRL style). Needs the ``torchrl`` extra
 The env is ``gomoku_env.env(...)`` in TorchRL's own ``PettingZooWrapper`` with
 ``use_mask=True``: one tensordict group per player (``black_0``, ``white_0``), each with
 its ``observation``, its boolean ``action_mask`` and ``mask`` (whether that player is the
-one to move). The policy is a ``TensorDictSequential`` of one module per group: the
-learner's samples from the network's scores with the illegal cells masked out, the
-opponent's draws a legal cell uniformly. A ``Collector`` plays fresh games every
-batch and the seats swap every batch, so the learner learns both colours.
+one to move). The opponent (``--opponent``, default ``curriculum``: each game an anchor
+of the board's rating scale near the learner's running rating) plays one seat inside
+the env (:class:`gomoku_env.opponent_seat.OpponentSeat`), so only the learner's group
+ever moves. The policy is a ``TensorDictSequential`` of one module per group, each
+sampling from the network's scores with the illegal cells masked out (TorchRL wants an
+action from every group; the one not to move is ignored). A ``Collector`` plays fresh
+games every batch, and the learner's seat swaps every batch (an env for each), so it
+learns both colours.
 
 The update is REINFORCE with a learned baseline: every learner move of a finished game
 is credited with the game's result for the learner, discounted by the learner's moves
 left to the end, minus the network's value estimate.
 
 Checks and output as in the other library examples (docs/rl-libraries.md): an
-``IllegalActionCounter`` under TorchRL's wrapper, the network saved and played against
-random through the agent spec
+``IllegalActionCounter`` under the opponent's seat, the budget in env steps (both
+players' moves), a progress line every ten batches with the learner's running rating,
+the network saved and played against random through the agent spec
 (:func:`agents.training.example_runs.evaluate_policy_file`).
 """
 
@@ -33,11 +39,11 @@ from tensordict.nn import TensorDictModule, TensorDictSequential
 from torchrl.collectors import Collector
 from torchrl.envs import PettingZooWrapper
 
-import gomoku_env
 from agents.specs.flags import parse_dataclass
 from agents.training.example_runs import (
     ExampleArgs,
     RunResult,
+    TrainingEnvs,
     evaluate_policy_file,
     run_budget,
 )
@@ -47,7 +53,6 @@ from agents.training.torch_policy import (
     mask_scores,
     save_policy,
 )
-from gomoku_env.action_counter import IllegalActionCounter
 from gomoku_env.fields import option
 
 PLAYERS = ("black_0", "white_0")
@@ -59,8 +64,10 @@ class Args(ExampleArgs):
 
     steps: int = option(12_000, help="env steps to collect (both players' moves count)")
     steps_per_batch: int = option(
-        200,
-        help="env steps per collector batch (fresh games each batch; the seats swap)",
+        100,
+        help=(
+            "learner moves per collector batch (fresh games each batch; the seats swap)"
+        ),
     )
     updates_per_batch: int = option(8, help="gradient steps on each batch")
     learning_rate: float = option(5e-3, help="Adam learning rate")
@@ -91,26 +98,16 @@ class MaskedSampler(torch.nn.Module):
         return torch.distributions.Categorical(logits=logits).sample()
 
 
-class UniformSampler(torch.nn.Module):
-    """Draws a legal cell uniformly: the baseline opponent."""
-
-    def forward(self, legal: torch.Tensor) -> torch.Tensor:
-        return torch.multinomial(legal.float() + 1e-12 * (~legal).float(), 1).squeeze(
-            -1
+def make_policy(network: PolicyNetwork) -> TensorDictSequential:
+    """One module per group, each the network's masked sampler."""
+    modules = [
+        TensorDictModule(
+            MaskedSampler(network),
+            in_keys=[(player, "observation", "observation"), (player, "action_mask")],
+            out_keys=[(player, "action")],
         )
-
-
-def make_policy(network: PolicyNetwork, learner: str) -> TensorDictSequential:
-    """One module per group: the learner's network for ``learner``, uniform otherwise."""
-    modules = []
-    for player in PLAYERS:
-        if player == learner:
-            in_keys = [(player, "observation", "observation"), (player, "action_mask")]
-            module = MaskedSampler(network)
-        else:
-            in_keys = [(player, "action_mask")]
-            module = UniformSampler()
-        modules.append(TensorDictModule(module, in_keys, out_keys=[(player, "action")]))
+        for player in PLAYERS
+    ]
     return TensorDictSequential(*modules)
 
 
@@ -156,20 +153,24 @@ def update(network, optimizer, args: Args, samples) -> None:
     optimizer.step()
 
 
-def train(args: Args, network: PolicyNetwork, counter: IllegalActionCounter) -> None:
+def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
     """Collect a batch of fresh games, learn from the learner's moves, swap the seats;
-    until the steps or the CPU hours run out."""
-    env = PettingZooWrapper(
-        counter, use_mask=True, categorical_actions=True, seed=args.seed
-    )
+    until the env steps or the CPU hours run out."""
+    seats = {
+        player: PettingZooWrapper(
+            envs.make(player), use_mask=True, categorical_actions=True, seed=args.seed
+        )
+        for player in PLAYERS
+    }
+    policy = make_policy(network)
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
     budget = run_budget(args, trainer="torchrl REINFORCE")
-    batches = args.steps // args.steps_per_batch
-    for batch_index in range(batches):
+    batch_index, spent = 0, False
+    while not spent:
         learner = PLAYERS[batch_index % 2]
         collector = Collector(
-            env,
-            make_policy(network, learner),
+            seats[learner],
+            policy,
             frames_per_batch=args.steps_per_batch,
             total_frames=args.steps_per_batch,
             auto_register_policy_transforms=False,  # the policy keeps no state
@@ -178,10 +179,12 @@ def train(args: Args, network: PolicyNetwork, counter: IllegalActionCounter) -> 
             samples = learner_returns(batch, learner, args.gamma)
             for _ in range(args.updates_per_batch):
                 update(network, optimizer, args, samples)
-        if (batch_index + 1) % 10 == 0:
-            print(f"batch {batch_index + 1}/{batches}")
-        if budget.spent((batch_index + 1) * args.steps_per_batch, network):
-            break
+        batch_index += 1
+        spent = budget.spent(envs.env_steps(), network)
+        if batch_index % 10 == 0 or spent:
+            print(
+                f"batch {batch_index}: {envs.env_steps()} env steps, {envs.progress()}"
+            )
     budget.finish(network)
 
 
@@ -190,14 +193,12 @@ def run(args: Args) -> RunResult:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     network = PolicyNetwork(PolicyShape(channels=args.channels))
-    counter = IllegalActionCounter(
-        gomoku_env.env(board_size=args.board_size, win_length=args.win_length)
-    )
-    train(args, network, counter)
+    envs = TrainingEnvs(args)
+    train(args, network, envs)
     config = args.config
     save_policy(args.policy_path, network, config, trainer="torchrl REINFORCE")
     return evaluate_policy_file(
-        args.policy_path, config, args.eval_games, args.seed, [counter]
+        args.policy_path, config, args.eval_games, args.seed, envs.counters, envs
     )
 
 

@@ -8,14 +8,24 @@ then calls :func:`evaluate_policy_file`: the saved file is loaded back through t
 spec ``python:agents.training.torch_policy:load_agent,path=...`` (as the arena and the
 ladder load it) and plays ``random`` with both colours. The :class:`RunResult` it
 returns is what the example prints and what its test checks.
+
+The learner's opponent is ``--opponent`` (default ``curriculum``: anchors of the
+board's rating scale near the learner's running rating, so the board defaults to 9x9
+with five in a row, where the shipped ``9x9-v1`` scale is). :class:`TrainingEnvs`
+puts it in the other seat of each training env (:class:`OpponentSeat`): the library
+moves only for the learner, and every env of a run shares one curriculum, so the run
+has one running rating, the example's progress line.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import gomoku_env
+from agents.curriculum import CurriculumOpponent
 from agents.specs.parse import make_agent
 from agents.training.head_to_head import play_match
 from agents.training.run_budget import RunBudget
@@ -23,6 +33,8 @@ from agents.training.torch_policy import PolicyNetwork, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
 from gomoku_env.config import GameConfig
 from gomoku_env.fields import check_fields, option
+from gomoku_env.opponent_seat import OpponentSeat
+from gomoku_env.opponents import BatchOpponent
 
 
 @dataclass(frozen=True)
@@ -32,8 +44,16 @@ class ExampleArgs:
     seed: int = option(
         0, help="seeds the envs, the sampling, torch and the evaluation games"
     )
-    board_size: int = option(6, help="side of the board")
-    win_length: int = option(4, help="stones in a row that win")
+    board_size: int = option(9, help="side of the board")
+    win_length: int = option(5, help="stones in a row that win")
+    opponent: str = option(
+        "curriculum",
+        help=(
+            "agent spec of the learner's opponent: curriculum (each game an anchor "
+            "of the board's rating scale near the learner's running rating; 9x9 and "
+            "15x15, five in a row), random, heuristic, ..."
+        ),
+    )
     steps: int = option(
         8_000,
         help="env steps to collect (both players' moves count)",
@@ -89,6 +109,59 @@ def run_budget(args: ExampleArgs, trainer: str) -> RunBudget[PolicyNetwork]:
     )
 
 
+class TrainingEnvs:
+    """The AEC envs an example trains on: each ``gomoku_env.env`` under an
+    :class:`IllegalActionCounter`, the opponent of ``args.opponent`` in the seat the
+    learner leaves (:class:`OpponentSeat`).
+
+    An opponent that answers many games at once (the curriculum) is built once and
+    shared, each env one of its game slots; any other is built for each env.
+    """
+
+    def __init__(self, args: ExampleArgs) -> None:
+        self.args = args
+        self.counters: list[IllegalActionCounter] = []
+        self.seats: list[OpponentSeat] = []
+        self.shared: BatchOpponent | None = None
+
+    def make(self, learner: str, opponent_leaves: bool = False) -> OpponentSeat:
+        """A new env whose learner is ``learner`` (an agent, or ``"random"``: drawn
+        for each game); ``opponent_leaves`` as :class:`OpponentSeat` takes it."""
+        args, slot = self.args, len(self.seats)
+        counter = IllegalActionCounter(
+            gomoku_env.env(board_size=args.board_size, win_length=args.win_length)
+        )
+        opponent = self.shared or make_agent(
+            args.opponent, args.config, seed=args.seed + slot
+        )
+        if isinstance(opponent, BatchOpponent):
+            self.shared = opponent
+        seat = OpponentSeat(counter, opponent, learner, slot, opponent_leaves)
+        self.counters.append(counter)
+        self.seats.append(seat)
+        return seat
+
+    def env_steps(self) -> int:
+        """The moves of both players that reached the envs: the run's budget."""
+        return sum(counter.actions for counter in self.counters)
+
+    def games(self) -> Counter[str]:
+        """The finished training games by opponent (the anchors' specs for the
+        curriculum)."""
+        return sum((seat.opponents for seat in self.seats), Counter())
+
+    def progress(self) -> str:
+        """The games so far and, against the curriculum, the learner's running
+        rating: the run's rating curve, one point per progress line."""
+        games = sum(self.games().values())
+        if not isinstance(self.shared, CurriculumOpponent):
+            return f"{games} games against {self.args.opponent}"
+        return (
+            f"{games} games, learner rating {round(self.shared.rating)} on "
+            f"{self.shared.scale}"
+        )
+
+
 @dataclass(frozen=True)
 class RunResult:
     """What a training run achieved.
@@ -99,6 +172,8 @@ class RunResult:
         env_actions: actions that reached the training envs.
         illegal_actions: those the action mask forbade (0 when the mask was respected).
         policy_path: the saved network.
+        training_games: the finished training games by opponent (the curriculum's
+            anchors by spec).
     """
 
     score_vs_random: float
@@ -108,6 +183,7 @@ class RunResult:
     env_actions: int
     illegal_actions: int
     policy_path: str
+    training_games: dict[str, int] = field(default_factory=dict)
 
 
 def evaluate_policy_file(
@@ -116,8 +192,10 @@ def evaluate_policy_file(
     games: int,
     seed: int,
     counters: Iterable[IllegalActionCounter],
+    envs: TrainingEnvs | None = None,
 ) -> RunResult:
-    """Play the saved policy against random in the arena; add up the env counters."""
+    """Play the saved policy against random in the arena; add up the env counters
+    and the training games of ``envs``."""
     counters = list(counters)
     spec = f"python:agents.training.torch_policy:load_agent,path={policy_path}"
     score = play_match(
@@ -136,4 +214,5 @@ def evaluate_policy_file(
         sum(counter.actions for counter in counters),
         sum(counter.illegal_actions for counter in counters),
         policy_path,
+        dict(envs.games()) if envs else {},
     )

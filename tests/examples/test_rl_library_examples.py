@@ -61,17 +61,54 @@ def test_example_learns_to_beat_random(
     example = load_example(example_name)
     args = example.Args(
         seed=SEED,
+        board_size=6,
+        win_length=4,
+        opponent="random",
         steps=steps,
         eval_games=EVAL_GAMES,
         policy_path=str(tmp_path / "policy.pt"),
         checkpoints=3,
     )
-    check_learned(example.run(args), steps)
-    # The networks along the run, for a learning curve: three, the last at the end.
+    result = example.run(args)
+    check_learned(result, steps)
+    assert sum(result.training_games.values()) > 0
+    # The networks along the run, for a learning curve: three, the last at the end
+    # (past the budget by at most the last batch: RLlib's 500 learner moves are about
+    # 1,000 env steps).
     rows = list(csv.DictReader((tmp_path / "checkpoints.csv").open()))
     assert len(rows) == 3
-    assert steps * 0.9 <= int(rows[-1]["steps"]) <= steps
+    assert steps * 0.9 <= int(rows[-1]["steps"]) <= steps * 1.25
     assert all((tmp_path / row["path"]).is_file() for row in rows)
+
+
+@pytest.mark.parametrize(
+    ("example_name", "library", "extra", "flags"),
+    [
+        ("tianshou_dqn", "tianshou", "tianshou", {"num_envs": 2, "rounds": 2}),
+        ("torchrl_reinforce", "torchrl", "torchrl", {"steps_per_batch": 32}),
+        ("rllib_ppo", "ray.rllib", "rllib",
+         {"steps_per_iteration": 64, "minibatch_size": 32, "epochs": 1}),
+    ],
+)  # fmt: skip
+def test_example_trains_against_the_curriculum_by_default(
+    tmp_path: Path, example_name: str, library: str, extra: str, flags: dict
+) -> None:
+    """At its defaults (9x9, five in a row, the curriculum) a few hundred env steps:
+    every training game was played against an anchor of 9x9-v1, and the progress
+    lines are the learner's running rating."""
+    pytest.importorskip(library, reason=f"needs the {extra} extra")
+    from agents.scales.reference import reference_scale
+
+    example = load_example(example_name)
+    args = example.Args(
+        steps=300, eval_games=2, channels=4,
+        policy_path=str(tmp_path / "policy.pt"), **flags,
+    )  # fmt: skip
+    assert (args.opponent, args.board_size, args.win_length) == ("curriculum", 9, 5)
+    result = example.run(args)
+    anchors = {anchor.spec for anchor in reference_scale(9).anchors}
+    assert result.training_games and set(result.training_games) <= anchors
+    assert result.illegal_actions == 0 and result.env_actions >= 300
 
 
 @pytest.mark.slow

@@ -25,7 +25,7 @@ def test_options_cover_shared_and_own_fields(capsys: pytest.CaptureFixture) -> N
     argv = ["--board-size", "7", "--learning-rate", "0.5", "--policy-path", "p"]
     args = parse_dataclass(Args, "test", argv)
     assert (args.board_size, args.learning_rate, args.policy_path) == (7, 0.5, "p")
-    assert args.config == gomoku_env.GameConfig(7, 4)
+    assert args.config == gomoku_env.GameConfig(7, 5)
     with pytest.raises(SystemExit):
         parse_dataclass(Args, "test", ["--help"])
     # Help of the subclass's own field and of an inherited one, from their metadata.
