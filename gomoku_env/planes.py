@@ -180,9 +180,9 @@ class ObservationPlanes:
 
     Rebuilding the planes on every ``observe`` would dominate an env step, and
     PettingZoo's wrappers observe more than once per step; instead each move writes
-    the few entries it changes (:func:`write_both_views`) and :meth:`view` copies.
-    Black's forbidden channel is set by the owner of the board through
-    :meth:`show_forbidden`, once per move; white is never forbidden a point.
+    the few entries it changes (:func:`write_both_views`, or the env's step
+    :func:`gomoku_env.game_step.play_move`, which also sets black's forbidden channel
+    through ``flat``) and :meth:`view` copies; white is never forbidden a point.
     """
 
     def __init__(self, board_size: int) -> None:
@@ -226,10 +226,6 @@ class ObservationPlanes:
         """Record a ``color`` stone on ``action``; ``previous_move`` loses its marker."""
         previous = -1 if previous_move is None else previous_move
         write_both_views(self.flat, action, color, previous)
-
-    def show_forbidden(self, mask: np.ndarray) -> None:
-        """Set black's forbidden channel to the flat int8 ``mask`` (zeros clear it)."""
-        write_forbidden(self.flat, 0, CHANNELS_LAST, mask)
 
     def view(self, color: int) -> np.ndarray:
         """A copy of the planes as seen by the ``color`` player."""

@@ -20,7 +20,6 @@ from agents.sb3.policy_agent import PolicyAgent, load_agent  # noqa: E402
 from agents.sb3.self_play import frozen_policy  # noqa: E402
 from agents.sb3.training import (  # noqa: E402
     BudgetCallback,
-    TargetWinRate,
     win_rate,
     zip_budget,
 )
@@ -30,7 +29,6 @@ __all__ = [
     "BudgetCallback",
     "GomokuCNN",
     "PolicyAgent",
-    "TargetWinRate",
     "frozen_policy",
     "learn_teacher_moves",
     "load_agent",

@@ -1,16 +1,13 @@
-"""Pieces of an SB3 training run on Gomoku: win rates, and callbacks that end it.
+"""Pieces of an SB3 training run on Gomoku: win rates, and the callback that ends it.
 
-:func:`win_rate` plays the greedy policy through a Gymnasium env; :class:`TargetWinRate`
-stops a phase once that rate reaches a target; :class:`BudgetCallback` saves the
-checkpoints of a :class:`~agents.training.run_budget.RunBudget` and stops once it is
+:func:`win_rate` plays the greedy policy through a Gymnasium env; :class:`BudgetCallback`
+saves the checkpoints of a :class:`~agents.training.run_budget.RunBudget` and stops once it is
 spent, and :func:`zip_budget` makes that budget with model zips as its checkpoints.
 """
 
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import gymnasium
@@ -37,37 +34,6 @@ def win_rate(model: BaseAlgorithm, env: gymnasium.Env, games: int, seed: int) ->
             observation, reward, terminated, truncated, info = env.step(int(action))
         wins += reward > 0
     return wins / games
-
-
-class TargetWinRate(BaseCallback):
-    """Every ``every`` steps asks ``evaluate`` for the model's win rate, prints it, and
-    stops training once it reaches ``target``; ``reached_at`` then holds the steps and
-    the wall minutes it took."""
-
-    def __init__(
-        self, evaluate: Callable[[BaseAlgorithm], float], every: int, target: float
-    ) -> None:
-        super().__init__()
-        self.evaluate = evaluate
-        self.every = every
-        self.target = target
-        self.start = time.perf_counter()
-        self.next_eval = every
-        self.reached_at: tuple[int, float] | None = None
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps < self.next_eval:
-            return True
-        self.next_eval += self.every
-        rate = self.evaluate(self.model)
-        minutes = (time.perf_counter() - self.start) / 60
-        print(
-            f"  {self.num_timesteps:>8} steps  {minutes:6.1f} min  win rate {rate:.3f}"
-        )
-        if rate >= self.target:
-            self.reached_at = (self.num_timesteps, minutes)
-            return False
-        return True
 
 
 class BudgetCallback(BaseCallback):

@@ -8,7 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gomoku_env import BLACK, WHITE, Board, GameConfig, Rule
-from gomoku_env.planes import PLANE_COUNT, ObservationPlanes, read_cells, write_planes
+from gomoku_env.planes import (
+    CHANNELS_LAST,
+    PLANE_COUNT,
+    ObservationPlanes,
+    read_cells,
+    write_forbidden,
+    write_planes,
+)
 from tests.oracle import observation_planes
 
 
@@ -36,7 +43,7 @@ def incremental_planes(board: Board) -> ObservationPlanes:
     for index, action in enumerate(board.moves):
         planes.place(action, BLACK if index % 2 == 0 else WHITE, previous)
         previous = action
-    planes.show_forbidden(board.forbidden_mask())
+    write_forbidden(planes.flat, 0, CHANNELS_LAST, board.forbidden_mask())
     return planes
 
 

@@ -20,9 +20,7 @@ WIN_POINT = 41
 
 def leaf(board: Board) -> tuple[np.ndarray, np.ndarray]:
     """The (1, H, W, C) planes and (1, H*W) mask of ``board`` for the side to move."""
-    planes = ObservationPlanes.from_board(board)
-    planes.show_forbidden(board.forbidden_mask())
-    view = planes.view(board.to_move)
+    view = ObservationPlanes.from_board(board).view(board.to_move)
     return view[None].astype(np.int8), board.legal_mask()[None].astype(np.int8)
 
 
