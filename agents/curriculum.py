@@ -6,7 +6,7 @@ work budgets, neighbours 100-200 Elo apart, from ``random`` up. Against an oppon
 little above its strength a learner wins about a third of its games: a dense signal
 at every stage, where a fixed opponent is soon either unbeatable or beaten every time.
 :class:`CurriculumOpponent` keeps the learner's running rating (the maximum-likelihood
-rating of :func:`agents.scales.anchored_fit.fit_anchored_rating`, as ``gomoku rate``
+rating of :func:`agents.scales.anchored_fit.anchored_rating`, as ``gomoku rate``
 fits it, on the learner's latest ``window`` games against the anchors) and, for each
 new game, picks the anchor whose expected score for the learner at that rating is
 nearest ``target``: as the learner wins, the rating and the anchors move up.
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import Agent
-from agents.scales.anchored_fit import fit_anchored_rating
+from agents.scales.anchored_fit import anchored_rating
 from agents.scales.reference import Anchor, reference_scale
 from gomoku_env.config import GameConfig
 from gomoku_env.fields import check_fields, option
@@ -191,8 +191,7 @@ class CurriculumOpponent:
         games = np.bincount(indices, minlength=count)
         scored = np.bincount(indices, weights=points, minlength=count)
         met = games > 0
-        fit = fit_anchored_rating(self._ratings[met], scored[met], games[met])
-        self.rating = fit.rating
+        self.rating = anchored_rating(self._ratings[met], scored[met], games[met])
 
     def _choose(self) -> int:
         """The anchor whose expected score for the learner is nearest the target."""

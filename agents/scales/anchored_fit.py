@@ -114,6 +114,47 @@ def _check_results(
         raise ValueError("no games against the anchors")
 
 
+def _likelihood(
+    anchors: Sequence[float],
+    points: Sequence[float],
+    games: Sequence[int],
+    prior: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The played anchors' ratings, points and games, the ``prior``'s virtual draws
+    against the weakest and the strongest of them added (checked as
+    :func:`fit_anchored_rating` says)."""
+    _check_results(anchors, points, games)
+    if not prior >= 0:
+        raise ValueError(f"prior must be >= 0, got {prior!r}")
+    played = np.asarray(games, dtype=float) > 0
+    ratings = np.asarray(anchors, dtype=float)
+    ends = np.zeros(len(ratings), dtype=bool)
+    ends[np.flatnonzero(played)[np.argmin(ratings[played])]] = True
+    ends[np.flatnonzero(played)[np.argmax(ratings[played])]] = True
+    virtual = prior * ends
+    likelihood = (
+        ratings[played],
+        (np.asarray(points, dtype=float) + virtual / 2)[played],
+        (np.asarray(games, dtype=float) + virtual)[played],
+    )
+    scored, total = likelihood[1].sum(), likelihood[2].sum()
+    if scored in (0, total):
+        raise ValueError("with prior 0, a sweep has no finite rating; use prior > 0")
+    return likelihood
+
+
+def anchored_rating(
+    anchors: Sequence[float],
+    points: Sequence[float],
+    games: Sequence[int],
+    prior: float = 1.0,
+) -> float:
+    """The rating of :func:`fit_anchored_rating` without its interval: for a running
+    estimate refitted after every game (the curriculum's), where the interval's
+    search would cost ten times the fit."""
+    return _newton(*_likelihood(anchors, points, games, prior))
+
+
 def fit_anchored_rating(
     anchors: Sequence[float],
     points: Sequence[float],
@@ -136,24 +177,8 @@ def fit_anchored_rating(
         ValueError: mismatched or empty inputs, points outside 0…games, no games,
             a negative prior or a bad confidence.
     """
-    _check_results(anchors, points, games)
-    if not prior >= 0:
-        raise ValueError(f"prior must be >= 0, got {prior!r}")
     drop = z_value(confidence) ** 2 / 2
-    played = np.asarray(games, dtype=float) > 0
-    ratings = np.asarray(anchors, dtype=float)
-    ends = np.zeros(len(ratings), dtype=bool)
-    ends[np.flatnonzero(played)[np.argmin(ratings[played])]] = True
-    ends[np.flatnonzero(played)[np.argmax(ratings[played])]] = True
-    virtual = prior * ends
-    likelihood = (
-        ratings[played],
-        (np.asarray(points, dtype=float) + virtual / 2)[played],
-        (np.asarray(games, dtype=float) + virtual)[played],
-    )
-    scored, total = likelihood[1].sum(), likelihood[2].sum()
-    if scored in (0, total):
-        raise ValueError("with prior 0, a sweep has no finite rating; use prior > 0")
+    likelihood = _likelihood(anchors, points, games, prior)
     rating = _newton(*likelihood)
     return AnchoredRating(
         rating,
