@@ -1,15 +1,19 @@
-"""Build a reference rating scale: a chain of anchors, each pair of neighbours played.
+"""Build a reference rating scale: anchors that play their neighbours, fitted jointly.
 
-Plays every two neighbouring anchors (given weakest first, ``random`` first) ``--games``
-games against each other (or, with ``--target-margin``, fewer once the gap's 95% margin
-is that small, after ``--min-games``) in the arena (book openings, colours alternating, seeded),
-in chunks whose results are kept in ``--out`` so that a stopped run resumes where it
-stopped. Then fits the chain (:mod:`gomoku_apps.arena.chain`) and writes the scale
-file ``OUT/NAME.csv``: per anchor its rating against ``random``, the 95% margin of
-that rating, the gap to its lower neighbour with its own margin, the games behind it
-and its thinking time per move. It also writes ``OUT/NAME-games.csv``: each pair's
-first game with its opening and seeds, which the tests replay move for move to pin
-every anchor's play (copy it to ``tests/data/scales/``).
+Plays every two anchors up to ``--span`` steps apart in the given order (weakest and
+``random`` first; 1: the chain of neighbours; 3 adds the pairs two and three steps
+away, which cross the agent families where the order mixes them) ``--games`` games
+(with ``--target-margin``, fewer once the pair's own gap is known to that 95% margin,
+after ``--min-games``) in the arena (book openings, colours alternating, seeded), in
+chunks kept in ``--out`` so that a stopped run resumes. Then fits all games at once
+(:func:`gomoku_apps.arena.bradley_terry.fit_ratings`, the ladder's fit, the first anchor
+at 0) and writes ``OUT/NAME.csv``: per anchor its rating and 95% margin, the gap to the
+anchor below with its margin, the games of that pair, its thinking time per move.
+``OUT/NAME-residuals.csv`` checks the fit pair by pair (observed and predicted score,
+whether the observed one is outside its 95% interval; the count is printed beside what
+chance gives). ``OUT/NAME-games.csv`` holds each pair's first game with its opening
+and seeds, which the tests replay to pin every anchor's play (copy it to
+``tests/data/scales/``).
 
     python scripts/build_scale.py --board-size 9 --name 9x9-v1 --games 400 \\
         --jobs 2 --out runs/scale-9x9 random 'mcts:simulations=100' heuristic ...
@@ -17,15 +21,12 @@ every anchor's play (copy it to ``tests/data/scales/``).
 Anchors must be on work budgets (simulations, nodes): a clock makes a scale depend on
 the machine it was played on.
 
-A resume reads only its own run's files. ``OUT/build.json`` (written atomically when
-the folder is first used) records the rules, the openings and the seed; a run whose
-options differ is refused, naming the file and the option, and so is a folder that
-holds pair files but no ``build.json``. Every row of a pair file is checked before it
-counts: its index, players, opening and seeds must be this run's game of that index,
-its moves on the board; a malformed or cut row is refused naming the file and line
-(nothing is dropped or replayed: move the file away to play its games again). The
-anchors may change between runs (a pair's games are kept by its two anchors). Tasks
-are built a chunk at a time; ``--games`` is at most 100,000.
+A resume reads only its own run's files: ``OUT/build.json`` records the rules, openings
+and seed, and a run with other options (or pair files without it) is refused naming
+the file and option; every row of a pair file must be this run's game of its index
+with its moves on the board, or it is refused naming the file and line. A pair's games
+are kept by its two anchors, so anchors may be added between runs; ``--games`` is at
+most 100,000.
 """
 
 from __future__ import annotations
@@ -37,10 +38,15 @@ import json
 import re
 import time
 import zlib
+from dataclasses import asdict
 from pathlib import Path
 
+import numpy as np
+
 from agents.scales.reference import SCALE_COLUMNS
-from gomoku_apps.arena.chain import PairResult, check_work_budget, fit_chain
+from agents.scales.stats import ELO_PER_NATURAL_UNIT, score_moments, z_value
+from gomoku_apps.arena.bradley_terry import Ratings, fit_ratings, pair_residuals
+from gomoku_apps.arena.ladder import check_work_budget
 from gomoku_apps.arena.match import MAX_GAMES, Arena, pair_task
 from gomoku_apps.arena.runner import GameResult, GameTask
 from gomoku_apps.cli.options import games_count, positive_float, positive_int
@@ -49,17 +55,8 @@ from gomoku_env.files import read_text_file, write_text_atomically
 
 CHUNK = 50
 """Games played between two saves of a pair's results."""
-PAIR_COLUMNS = (
-    "index",
-    "black",
-    "white",
-    "opening",
-    "seeds",
-    "winner",
-    "reason",
-    "moves",
-    "seconds",
-)
+PAIR_COLUMNS = ("index", "black", "white", "opening", "seeds",
+                "winner", "reason", "moves", "seconds")  # fmt: skip
 
 
 def game_row(result: GameResult, task: GameTask) -> dict[str, object]:
@@ -249,25 +246,30 @@ def play_pair(
     return rows
 
 
+RESIDUAL_COLUMNS = ("first", "second", "games", "observed",
+                    "predicted", "low", "high", "outside")  # fmt: skip
+
+
 def precise(
     rows: list[dict], players: tuple[str, str], target: float | None, least: int
 ) -> bool:
-    """Whether the pair's gap is known well enough to stop: at least ``least`` games
-    and a 95% margin of at most ``target`` Elo (never without a target)."""
+    """Whether the pair's own gap is known well enough to stop: at least ``least``
+    games and a 95% margin of at most ``target`` Elo (never without a target, nor
+    while one side has won every game). The margin is the delta method on the pair's
+    score, draws counted as the trinomial results they are."""
     if target is None or len(rows) < max(least, 1):
         return False
-    try:
-        return pair_result(rows, *players).gap()[1] <= target
-    except ValueError:  # a sweep so far: no finite gap yet
+    score, variance = score_moments(*results(rows, *players))
+    if score in (0.0, 1.0):
         return False
+    slope = ELO_PER_NATURAL_UNIT / (score * (1 - score))
+    return z_value(0.95) * slope * np.sqrt(variance / len(rows)) <= target
 
 
-def pair_result(rows: list[dict], lower: str, upper: str) -> PairResult:
+def results(rows: list[dict], lower: str, upper: str) -> tuple[int, int, int]:
     """``upper``'s wins, draws and losses against ``lower`` in ``rows``."""
     winners = [row["winner"] for row in rows]
-    return PairResult(
-        lower, upper, winners.count(upper), winners.count(""), winners.count(lower)
-    )
+    return winners.count(upper), winners.count(""), winners.count(lower)
 
 
 def thinking(rows: list[dict]) -> dict[str, tuple[float, int]]:
@@ -304,6 +306,12 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         default=200,
         help="games a pair, at least, with a target",
     )
+    parser.add_argument(
+        "--span",
+        type=positive_int,
+        default=1,
+        help="play the anchors up to this many steps apart (1: neighbours only)",
+    )
     parser.add_argument("--jobs", type=positive_int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, required=True)
@@ -328,37 +336,54 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"build_scale.py: error: {error}") from None
     args.out.mkdir(parents=True, exist_ok=True)
     claim_out(args.out, run_manifest(config, args.seed, "book"))
-    pairs, firsts, used = [], [], {}
-    for players in zip(args.anchors, args.anchors[1:], strict=False):
-        rows = play_pair(
-            arena, players, args.games, args.out, args.target_margin, args.min_games
-        )
-        pairs.append(pair_result(rows, *players))
-        firsts.append(rows[0])
-        for player, (seconds, moves) in thinking(rows).items():
-            total, count = used.get(player, (0.0, 0))
-            used[player] = (total + seconds, count + moves)
-    try:
-        chain = fit_chain(pairs)
-    except ValueError as error:  # a sweep: no finite gap
-        raise SystemExit(f"build_scale.py: error: {error}") from None
+    names, played = args.anchors, []
+    wins, draws = np.zeros((len(names), len(names))), np.zeros((len(names), len(names)))
+    for step in range(1, args.span + 1):
+        for low, high in zip(range(len(names)), range(step, len(names)), strict=False):
+            players = names[low], names[high]
+            rows = play_pair(
+                arena, players, args.games, args.out, args.target_margin, args.min_games
+            )
+            wins[high, low], draws[low, high], wins[low, high] = results(rows, *players)
+            draws[high, low] = draws[low, high]
+            played.append(rows)
+    used = thinking([row for rows in played for row in rows])
+    fit = fit_ratings(names, wins, draws, names[0])
     scale_rows = [
         {
             "scale": args.name,
-            "agent": anchor.spec,
-            "rating": f"{anchor.rating:.1f}",
-            "margin": f"{anchor.margin:.1f}",
-            "gap": f"{anchor.gap:.1f}",
-            "gap_margin": f"{anchor.gap_margin:.1f}",
-            "games": anchor.games,
-            "ms_per_move": f"{1000 * used[anchor.spec][0] / used[anchor.spec][1]:.2f}",
+            "agent": spec,
+            "rating": f"{fit.ratings[index]:.1f}",
+            "margin": f"{fit.margins[index]:.1f}",
+            **neighbour_columns(fit, names, index, wins, draws),
+            "ms_per_move": f"{1000 * used[spec][0] / used[spec][1]:.2f}",
         }
-        for anchor in chain
+        for index, spec in enumerate(names)
     ]
+    residuals = pair_residuals(fit, wins, draws)
     write_rows(args.out / f"{args.name}.csv", scale_rows, SCALE_COLUMNS)
+    firsts = [rows[0] for rows in played]
     write_rows(args.out / f"{args.name}-games.csv", firsts, PAIR_COLUMNS)
+    residual_rows = [asdict(r) | {"outside": int(r.outside)} for r in residuals]
+    write_rows(args.out / f"{args.name}-residuals.csv", residual_rows, RESIDUAL_COLUMNS)
     for row in scale_rows:
         print(", ".join(f"{key}={value}" for key, value in row.items()))
+    outside = sum(residual.outside for residual in residuals)
+    print(
+        f"{outside} of {len(residuals)} pairs outside their 95% interval "
+        f"(chance: about {0.05 * len(residuals):.1f})"
+    )
+
+
+def neighbour_columns(
+    fit: Ratings, names: list[str], index: int, wins: np.ndarray, draws: np.ndarray
+) -> dict[str, str | int]:
+    """The gap to the anchor below with its margin, and the games of that pair
+    (0 for the first anchor)."""
+    below = max(index - 1, 0)
+    gap, margin = fit.gap(names[index], names[below])
+    games = wins[index, below] + wins[below, index] + draws[index, below]
+    return {"gap": f"{gap:.1f}", "gap_margin": f"{margin:.1f}", "games": int(games)}
 
 
 if __name__ == "__main__":

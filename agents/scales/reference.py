@@ -7,9 +7,10 @@ scales under ``anchors/`` (so an installed wheel has them); :data:`REFERENCE_SCA
 lists them with their rules. A published version never changes: a test pins its
 numbers, another replays a stored game of every anchor move for move, and a rerun
 becomes the next version. Versions ``v1`` on are built by ``scripts/build_scale.py``
-from a chain of anchors on work budgets (:mod:`gomoku_apps.arena.chain`); ``v0`` is
-the round-robin ladder that came before, kept where no ``v1`` exists yet: it holds an
-anchor on a clock, so its ratings depend on the machine.
+from anchors on work budgets: ``v1`` a chain, each gap from its two neighbours' games
+alone, later versions one fit of all games over pairs up to three steps apart. ``v0``
+is the round-robin ladder that came before, kept where no ``v1`` exists yet: it holds
+an anchor on a clock, so its ratings depend on the machine.
 
 A ladder written by ``gomoku ladder --output PREFIX`` (``PREFIX.csv``) can serve as a
 scale too: :func:`read_scale` reads it, under rules that the caller states. Its

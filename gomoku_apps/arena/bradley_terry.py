@@ -17,6 +17,10 @@ The ratings maximise the likelihood, with one player held at 0 (the anchor). Lik
 BayesElo's virtual draws, every pairing that played also counts ``prior`` virtual games
 scored half a win each way, which keeps a 100% score finite. The intervals come from
 the inverse of the observed information (the Hessian of the log likelihood).
+
+One fit serves the ladder (a round robin) and the reference scales (anchors that play
+their neighbours and the anchors two and three steps away): :func:`pair_residuals`
+then checks the fit pair by pair, the predicted score against the observed one.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.scales.stats import ELO_PER_NATURAL_UNIT, z_value
+from agents.scales.stats import ELO_PER_NATURAL_UNIT, score_from_elo, z_value
 
 DRAW_MODELS = ("half", "davidson")
 _MAX_ITERATIONS = 100
@@ -48,10 +52,21 @@ class Ratings:
     draw_parameter: float
     confidence: float
     draw_model: str
+    covariance: tuple[tuple[float, ...], ...]
+    """The ratings' covariance in Elo² (the anchor's row and column are 0)."""
 
     def rating(self, name: str) -> float:
         """The rating of ``name``."""
         return self.ratings[self.names.index(name)]
+
+    def gap(self, upper: str, lower: str) -> tuple[float, float]:
+        """``upper``'s rating minus ``lower``'s, and the margin of that difference
+        (both ratings' errors, with their covariance)."""
+        i, j = self.names.index(upper), self.names.index(lower)
+        c = self.covariance
+        variance = c[i][i] + c[j][j] - 2 * c[i][j]
+        margin = z_value(self.confidence) * math.sqrt(max(variance, 0.0))
+        return self.ratings[i] - self.ratings[j], margin
 
 
 @dataclass(frozen=True)
@@ -218,18 +233,78 @@ def fit_ratings(
     anchor_index = names.index(anchor)
     fit_draws = bool(np.sum(pairs.draws) > 0)
     strengths, log_draw, hessian = _newton(pairs, len(names), anchor_index, fit_draws)
-    variances = np.insert(
-        np.diag(np.linalg.inv(-hessian))[: len(names) - 1], anchor_index, 0
-    )
-    margin = z_value(confidence) * ELO_PER_NATURAL_UNIT
+    players = len(names)
+    free = np.linalg.inv(-hessian)[: players - 1, : players - 1]
+    covariance = np.insert(np.insert(free, anchor_index, 0, 0), anchor_index, 0, 1)
+    covariance *= ELO_PER_NATURAL_UNIT**2
+    z = z_value(confidence)
     return Ratings(
         tuple(names),
         anchor,
         tuple(
             float(s) * ELO_PER_NATURAL_UNIT for s in strengths - strengths[anchor_index]
         ),
-        tuple(float(margin * math.sqrt(max(v, 0.0))) for v in variances),
+        tuple(float(z * math.sqrt(max(v, 0.0))) for v in np.diag(covariance)),
         0.0 if log_draw is None else math.exp(log_draw),
         confidence,
         draw_model,
+        tuple(tuple(float(x) for x in row) for row in covariance),
     )
+
+
+@dataclass(frozen=True)
+class PairResidual:
+    """How well a fit predicts one pair: ``second``'s score against ``first`` as
+    observed and as the ratings predict it, and the interval the observed score falls
+    in with the fit's confidence if the ratings are right."""
+
+    first: str
+    second: str
+    games: int
+    observed: float
+    predicted: float
+    low: float
+    high: float
+
+    @property
+    def outside(self) -> bool:
+        """Whether the observed score is outside the predicted interval."""
+        return not self.low <= self.observed <= self.high
+
+
+def pair_residuals(
+    ratings: Ratings, wins: np.ndarray, draws: np.ndarray
+) -> list[PairResidual]:
+    """Every pair that played, in name order, with its observed and predicted score.
+
+    The interval is the predicted score ± z standard errors of a mean of ``games``
+    game scores, whose variance under the fit is ``p(1 - p) - d/4`` for a predicted
+    score ``p`` and the pair's observed draw rate ``d`` (draws make a score vary
+    less). With a correct model about ``1 - confidence`` of the pairs fall outside:
+    many more say the ratings do not hold across those pairs (a non-transitive
+    matchup). The fit's own uncertainty is left out, so the test is a little strict.
+    """
+    wins, draws = np.asarray(wins, dtype=float), np.asarray(draws, dtype=float)
+    z = z_value(ratings.confidence)
+    names = ratings.names
+    found = []
+    for i, j in zip(*np.triu_indices(len(names), k=1), strict=True):
+        games = wins[i, j] + wins[j, i] + draws[i, j]
+        if games == 0:
+            continue
+        observed = (wins[j, i] + draws[i, j] / 2) / games
+        predicted = score_from_elo(ratings.ratings[j] - ratings.ratings[i])
+        variance = predicted * (1 - predicted) - draws[i, j] / games / 4
+        spread = z * math.sqrt(max(variance, 0.0) / games)
+        found.append(
+            PairResidual(
+                names[i],
+                names[j],
+                int(games),
+                float(observed),
+                predicted,
+                max(predicted - spread, 0.0),
+                min(predicted + spread, 1.0),
+            )
+        )
+    return found

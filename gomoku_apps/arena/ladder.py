@@ -20,6 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agents.budget import Budget
+from agents.scales.reference import CODE_AGENTS
+from agents.specs.parse import make_agent, parse_spec
 from gomoku_apps.arena.bradley_terry import Ratings, check_draw_model, fit_ratings
 from gomoku_apps.arena.match import (
     Arena,
@@ -34,6 +37,7 @@ from gomoku_apps.arena.results import (
     thinking_time,
 )
 from gomoku_apps.arena.runner import GameResult, GameTask, ResultCallback
+from gomoku_env.config import GameConfig
 from gomoku_env.fields import check_number
 
 DEFAULT_ANCHOR = "random"
@@ -139,3 +143,18 @@ def run_ladder(
         fit_ratings(names, wins, draws, anchor, draw_model=draw_model),
         description,
     )
+
+
+def check_work_budget(spec: str, config: GameConfig) -> None:
+    """ValueError unless ``spec`` plays the same moves for the same seed on any
+    machine, as an anchor of a scale must: no clock budget, no code or program of its
+    own (``scripts/build_scale.py`` checks every anchor with it)."""
+    name, _ = parse_spec(spec)
+    if name in CODE_AGENTS:
+        raise ValueError(f"anchor {spec!r} is code or a program: not reproducible here")
+    budget = getattr(make_agent(spec, config), "budget", None)
+    if isinstance(budget, Budget) and budget.time is not None:
+        raise ValueError(
+            f"anchor {spec!r} searches on a clock (time={budget.time:g}); give it a "
+            "work budget (simulations=N, nodes=N) and time=none"
+        )

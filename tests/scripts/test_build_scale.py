@@ -4,6 +4,7 @@ game of its index, and its options are checked before any game is played."""
 
 from __future__ import annotations
 
+import csv
 import importlib.util
 import sys
 from pathlib import Path
@@ -39,16 +40,8 @@ def pair_file(out: Path) -> Path:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("scale")
-    build_or_sweep(out, "--board-size", "9")
+    build(out, "--board-size", "9")
     return out
-
-
-def build_or_sweep(out: Path, *flags: str) -> None:
-    """Build; two games may be a sweep, which has no finite gap (a one-line error)."""
-    try:
-        build(out, *flags)
-    except SystemExit as stopped:
-        assert "a sweep has no finite gap" in str(stopped)
 
 
 def copy_of(built: Path, tmp_path: Path) -> Path:
@@ -71,11 +64,10 @@ def test_a_resume_with_other_options_is_refused_naming_the_option(
     built: Path, tmp_path: Path, flags: tuple[str, ...], option: str
 ) -> None:
     out = copy_of(built, tmp_path)
-    before = pair_file(out).read_bytes()
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
     with pytest.raises(SystemExit, match=rf"build\.json: .*{option}"):
         build(out, *flags)
-    assert pair_file(out).read_bytes() == before
-    assert not (out / "toy-games.csv").exists()
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before
 
 
 def test_the_same_run_resumes_without_playing_again(
@@ -84,7 +76,7 @@ def test_the_same_run_resumes_without_playing_again(
     out = copy_of(built, tmp_path)
     pairs = {path.name: path.read_bytes() for path in out.glob("*.csv")}
     monkeypatch.setattr(build_scale.Arena, "play", refuse_to_play)
-    build_or_sweep(out, "--board-size", "9")
+    build(out, "--board-size", "9")
     assert pairs and all(
         (out / name).read_bytes() == data for name, data in pairs.items()
     )
@@ -115,7 +107,7 @@ def test_another_seeds_games_in_a_pair_file_are_refused(
     built: Path, tmp_path: Path
 ) -> None:
     other = tmp_path / "other"
-    build_or_sweep(other, "--board-size", "9", "--seed", "5")
+    build(other, "--board-size", "9", "--seed", "5")
     out = copy_of(built, tmp_path)
     pair_file(out).write_bytes(pair_file(other).read_bytes())
     with pytest.raises(SystemExit, match=r"line 2: opening|line 2: seeds"):
@@ -170,3 +162,35 @@ def test_a_board_the_rules_refuse_is_one_line(tmp_path: Path) -> None:
     argv = [*ANCHORS, "--name", "toy", "--out", str(tmp_path), "--board-size", "99"]
     with pytest.raises(SystemExit, match=r"build_scale\.py: error: .*99"):
         build_scale.main(argv)
+
+
+def test_a_span_plays_the_pairs_apart_and_fits_them_jointly(tmp_path: Path) -> None:
+    """--span 2 on three anchors plays all three pairs; the scale is one fit of them
+    (a sweep included: the fit's virtual draws keep it finite) and the residuals file
+    has a row per pair, the observed score within [0, 1] and inside or outside the
+    predicted interval as its flag says."""
+    anchors = [
+        "random",
+        "mcts:simulations=4,tactical=false,rollout=random",
+        "heuristic",
+    ]
+    out = tmp_path / "out"
+    build_scale.main(
+        [*anchors, "--name", "toy", "--games", "4", "--jobs", "1", "--span", "2",
+         "--board-size", "7", "--out", str(out)]
+    )  # fmt: skip
+    assert len(list(out.glob("pair--*.csv"))) == 3
+    scale = list(csv.DictReader((out / "toy.csv").open()))
+    assert [row["agent"] for row in scale] == anchors
+    assert float(scale[0]["rating"]) == 0 and float(scale[2]["rating"]) > 0
+    gap = float(scale[2]["rating"]) - float(scale[1]["rating"])
+    assert float(scale[2]["gap"]) == pytest.approx(gap, abs=0.11)
+    assert all(int(row["games"]) == 4 for row in scale[1:])
+    residuals = list(csv.DictReader((out / "toy-residuals.csv").open()))
+    assert {(row["first"], row["second"]) for row in residuals} == {
+        (anchors[0], anchors[1]), (anchors[1], anchors[2]), (anchors[0], anchors[2])
+    }  # fmt: skip
+    for row in residuals:
+        observed, low, high = (float(row[k]) for k in ("observed", "low", "high"))
+        assert 0 <= observed <= 1 and int(row["games"]) == 4
+        assert row["outside"] == str(int(not low <= observed <= high))

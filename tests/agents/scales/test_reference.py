@@ -17,7 +17,7 @@ from agents.scales.reference import (
     read_scale,
     reference_scale,
 )
-from gomoku_apps.arena.chain import check_work_budget
+from gomoku_apps.arena.ladder import check_work_budget
 from gomoku_apps.arena.runner import GameTask, play_task
 from gomoku_env import GameConfig, Rule
 

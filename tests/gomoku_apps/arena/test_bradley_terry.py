@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from gomoku_apps.arena.bradley_terry import fit_ratings
+from gomoku_apps.arena.bradley_terry import fit_ratings, pair_residuals
 
 NAMES = ["random", "b", "c", "d"]
 TRUE = np.array([0.0, 200.0, 450.0, -120.0])
@@ -110,3 +110,32 @@ def test_bad_inputs_are_rejected():
         fit_ratings(["a", "b"], linked, zeros, "a")
     with pytest.raises(ValueError, match="draw_model"):
         fit_ratings(["a", "b", "c"], linked, zeros, "a", draw_model="bayes")
+
+
+def test_a_gap_margin_counts_both_ratings_and_their_covariance():
+    wins, draws = _results(400, np.random.default_rng(2))
+    fit = fit_ratings(NAMES, wins, draws, "random")
+    gap, margin = fit.gap("c", "b")
+    assert gap == pytest.approx(fit.rating("c") - fit.rating("b"))
+    # Against the anchor the gap is the rating itself, with its margin.
+    assert fit.gap("b", "random") == pytest.approx((fit.rating("b"), fit.margins[1]))
+    # b and c share the games they played with the others: their errors correlate, so
+    # the gap is known better than the two margins added in quadrature.
+    assert 0 < margin < math.hypot(fit.margins[1], fit.margins[2])
+
+
+def test_residuals_find_a_matchup_that_the_ratings_do_not_explain():
+    """A transitive set of results fits: no pair outside its interval. Make d beat c
+    (which the ratings put 570 Elo above d) in most games and that pair is outside."""
+    wins, draws = _results(400)
+    fit = fit_ratings(NAMES, wins, draws, "random", prior=0)
+    residuals = pair_residuals(fit, wins, draws)
+    assert len(residuals) == 6 and not any(r.outside for r in residuals)
+    for r in residuals:
+        assert r.low < r.predicted < r.high
+    wins[3, 2], wins[2, 3] = wins[2, 3], wins[3, 2]
+    fit = fit_ratings(NAMES, wins, draws, "random", prior=0)
+    flagged = {
+        (r.first, r.second) for r in pair_residuals(fit, wins, draws) if r.outside
+    }
+    assert ("c", "d") in flagged
