@@ -216,7 +216,10 @@ def _plan(plan: _Fields) -> RatingPlan:
         raise CardError(
             "plan: expected games_per_anchor (an integer) or a margin (a number > 0)"
         )
-    return RatingPlan(games, margin, plan.integer("max_games", 1))
+    # A card from before families were met has no spread: its rounds played the two
+    # anchors nearest the estimate, which is spread 1.
+    spread = plan.integer("spread", 1) if "spread" in plan.data else 1
+    return RatingPlan(games, margin, plan.integer("max_games", 1), spread)
 
 
 def _games(card: _Fields, size: int) -> tuple[CardGame, ...]:

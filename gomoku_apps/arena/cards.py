@@ -16,7 +16,7 @@ runs when it is read)::
      "seed": 0,
      "openings": "book",
      "move_time": null,
-     "plan": {"games_per_anchor": 4, "margin": null, "max_games": 4000},
+     "plan": {"games_per_anchor": 4, "margin": null, "max_games": 4000, "spread": 3},
      "rating": {"rating": 12.3, "low": -80.1, "high": 104.9, "confidence": 0.95,
                 "report": "random on 9x9-v1 ..."},
      "games": [{"index": 0, "anchor": "random", "anchor_color": "white",
@@ -175,6 +175,7 @@ def card_text(card: RatingCard) -> str:
             "games_per_anchor": card.plan.games_per_anchor,
             "margin": card.plan.margin,
             "max_games": card.plan.max_games,
+            "spread": card.plan.spread,
         },
         "rating": {
             "rating": card.rating.rating,

@@ -25,10 +25,12 @@ the anchors played, weighed by how much their games tell about this agent (its g
 times ``p(1 - p)``), added in quadrature.
 
 :func:`rate_to_margin` plays until the rating's half-width is at most a margin: each
-round plays two games (one each colour, from the next book opening) against each of the
-two anchors rated nearest the running estimate, where a game says most about the agent
-(its expected score nearest ½), then fits again. With agents on work budgets, the same
-seed plays the same games and prints the same rating, whatever ``jobs``.
+round plays two games (one each colour, from the next book opening) against each anchor
+that :func:`~gomoku_apps.arena.families.round_anchors` chooses near the running
+estimate (one of each of ``spread`` families within reach, at least two anchors), then
+fits again. The report adds each family's own rating and names families that disagree
+(:mod:`gomoku_apps.arena.families`). With agents on work budgets, the same seed plays
+the same games and prints the same rating, whatever ``jobs``.
 """
 
 from __future__ import annotations
@@ -40,6 +42,14 @@ from dataclasses import dataclass
 from agents.scales.anchored_fit import AnchoredRating, fit_anchored_rating
 from agents.scales.reference import Anchor, RatingScale
 from agents.scales.stats import format_elo
+from gomoku_apps.arena.families import (
+    SPREAD,
+    FamilyRating,
+    family,
+    family_lines,
+    family_ratings,
+    round_anchors,
+)
 from gomoku_apps.arena.match import Arena, pair_tasks, pairing_tasks, player_names
 from gomoku_apps.arena.results import Tally, head_to_head
 from gomoku_apps.arena.runner import GameResult, GameTask, ResultCallback
@@ -86,6 +96,12 @@ class RatedAgent:
     def tally(self, anchor_name: str) -> Tally:
         """The new agent's W/D/L against the anchor named ``anchor_name``."""
         return head_to_head(self.games, self.name, anchor_name)
+
+    @property
+    def families(self) -> list[FamilyRating]:
+        """The rating from each anchor family's games alone."""
+        tallies = [self.tally(name) for name in self.anchor_names]
+        return family_ratings(self.scale.anchors, tallies)
 
 
 def _rules(config: GameConfig) -> str:
@@ -142,8 +158,6 @@ def _fixed_run(
 
 ROUND_GAMES = 2
 """Games a round of :func:`rate_to_margin` plays against each anchor it chooses."""
-ROUND_ANCHORS = 2
-"""Anchors a round plays: those rated nearest the running estimate."""
 MAX_GAMES = 4000
 """:func:`rate_to_margin`'s default cap on the games it plays."""
 
@@ -157,13 +171,15 @@ def rate_to_margin(
     margin: float,
     max_games: int = MAX_GAMES,
     on_round: RoundCallback | None = None,
+    spread: int = SPREAD,
 ) -> RatedAgent:
     """Play ``spec`` against the anchors most telling of it until the 95% interval's
     half-width is at most ``margin`` Elo (or ``max_games`` games are played: the last
     round is cut to end there, so no more are played than asked).
 
-    The first round plays the anchors nearest the scale's middle; each next round
-    those nearest the estimate so far. ``on_round`` sees the rating after each round.
+    The first round plays anchors near the scale's middle; each next round those near
+    the estimate so far, of ``spread`` families where the scale has them within reach.
+    ``on_round`` sees the rating after each round.
 
     Raises:
         ValueError: a margin that is not a finite number > 0, a bad ``max_games``,
@@ -175,6 +191,7 @@ def rate_to_margin(
     ):
         raise ValueError(f"margin must be a finite number of Elo > 0, got {margin!r}")
     check_number("max_games", max_games, minimum=1, integer=True)
+    check_number("spread", spread, minimum=1, integer=True)
     name, anchor_names = _prepare(arena, spec, scale)
     with arena.workers():  # one set of processes for every round
         return _margin_run(
@@ -182,7 +199,7 @@ def rate_to_margin(
             (name, spec),
             scale,
             anchor_names,
-            (margin, max_games),
+            RatingPlan(None, margin, max_games, spread),
             arena.play,
             on_round,
         )
@@ -193,18 +210,21 @@ def _margin_run(
     player: tuple[str, str],
     scale: RatingScale,
     anchor_names: Sequence[str],
-    target: tuple[float, int],
+    plan: RatingPlan,
     play: PlayTasks,
     on_round: RoundCallback | None = None,
 ) -> RatedAgent:
     """:func:`rate_to_margin`'s rounds, played by ``play``, until the interval is at
-    most ``target``'s margin wide or its number of games is played."""
-    margin, max_games = target
+    most ``plan``'s margin wide or its ``max_games`` are played."""
+    margin, max_games = plan.margin, plan.max_games
     ratings = [anchor.rating for anchor in scale.anchors]
     estimate = (min(ratings) + max(ratings)) / 2
     results: list[GameResult] = []
     while True:
-        tasks = _round_tasks(arena, player, scale, anchor_names, estimate, len(results))
+        nearest = round_anchors(
+            ratings, [family(a.spec) for a in scale.anchors], estimate, plan.spread
+        )
+        tasks = _round_tasks(arena, player, scale, anchor_names, nearest, len(results))
         results += play(tasks[: max_games - len(results)])
         rated = _rated(*player, scale, anchor_names, None, results)
         if on_round is not None:
@@ -218,11 +238,12 @@ def _margin_run(
 class RatingPlan:
     """Which games a rating plays: ``games_per_anchor`` against every anchor
     (:func:`rate_agent`), or rounds until the interval is ±``margin`` or
-    ``max_games`` are played (:func:`rate_to_margin`)."""
+    ``max_games`` are played, meeting ``spread`` families (:func:`rate_to_margin`)."""
 
     games_per_anchor: int | None = None
     margin: float | None = None
     max_games: int = MAX_GAMES
+    spread: int = SPREAD
 
 
 def rerun_rating(
@@ -238,8 +259,7 @@ def rerun_rating(
         )
     if plan.margin is None:
         raise ValueError("a rating plan needs games_per_anchor or a margin")
-    target = (plan.margin, plan.max_games)
-    return _margin_run(arena, (name, spec), scale, anchor_names, target, play)
+    return _margin_run(arena, (name, spec), scale, anchor_names, plan, play)
 
 
 def _round_tasks(
@@ -247,15 +267,10 @@ def _round_tasks(
     player: tuple[str, str],
     scale: RatingScale,
     anchor_names: Sequence[str],
-    estimate: float,
+    nearest: Sequence[int],
     first_index: int,
 ) -> list[GameTask]:
-    """A round's games: :data:`ROUND_GAMES` against each of the
-    :data:`ROUND_ANCHORS` anchors rated nearest ``estimate``."""
-    ratings = [anchor.rating for anchor in scale.anchors]
-    nearest = sorted(
-        range(len(ratings)), key=lambda k: (abs(ratings[k] - estimate), k)
-    )[:ROUND_ANCHORS]
+    """A round's games: :data:`ROUND_GAMES` against each anchor of ``nearest``."""
     tasks: list[GameTask] = []
     for k in nearest:
         index = first_index + len(tasks)
@@ -379,6 +394,7 @@ def format_rating(rated: RatedAgent) -> str:
         f"rating {format_elo(rating.rating)} ({percent}% CI "
         f"{format_elo(rating.low)} … {format_elo(rating.high)}, "
         f"±{rated.margin:.0f}) on {rated.scale.name}, {len(rated.games)} games",
+        *family_lines(rated.families),
         *_caveats(rated),
     ]
     return "\n".join(lines) + "\n"

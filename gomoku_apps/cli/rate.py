@@ -20,6 +20,7 @@ from gomoku_apps.cli.options import (
     arena_from_options,
     games_count,
     positive_float,
+    positive_int,
     progress_from_options,
 )
 
@@ -62,6 +63,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "(default 4000)",
     )
     parser.add_argument(
+        "--spread",
+        type=positive_int,
+        metavar="N",
+        help="with --margin: each round meets the nearest anchor of N families "
+        "within reach of the estimate, at least two anchors (default 3; 1 plays the "
+        "two nearest anchors, as ratings before families did)",
+    )
+    parser.add_argument(
         "--scale",
         metavar="VERSION",
         help="the shipped scale to rate on, e.g. 9x9-v1 (default: the newest for "
@@ -102,6 +111,7 @@ def run_rate(arguments: argparse.Namespace) -> int:
     from gomoku_apps.arena.cards import check_card_path
     from gomoku_apps.arena.rate import (
         MAX_GAMES,
+        SPREAD,
         format_rating,
         rate_agent,
         rate_to_margin,
@@ -110,6 +120,8 @@ def run_rate(arguments: argparse.Namespace) -> int:
 
     if arguments.max_games is not None and arguments.margin is None:
         raise ValueError("--max-games goes with --margin")
+    if arguments.spread is not None and arguments.margin is None:
+        raise ValueError("--spread goes with --margin")
     if arguments.card:
         if arguments.reference:
             raise ValueError(
@@ -135,7 +147,12 @@ def run_rate(arguments: argparse.Namespace) -> int:
         else:
             max_games = arguments.max_games or MAX_GAMES
             rated = rate_to_margin(
-                arena, arguments.spec, scale, arguments.margin, max_games
+                arena,
+                arguments.spec,
+                scale,
+                arguments.margin,
+                max_games,
+                spread=arguments.spread or SPREAD,
             )
     except RunStoppedError as stopped:
         print(f"gomoku: error: the rating stopped: {stopped.reason}", file=sys.stderr)
@@ -165,12 +182,17 @@ def write_rating_card(
 ) -> None:
     """Write the ``--card`` file of a finished rating and say how to check it."""
     from gomoku_apps.arena.cards import rating_card, write_card
-    from gomoku_apps.arena.rate import MAX_GAMES, RatingPlan
+    from gomoku_apps.arena.rate import MAX_GAMES, SPREAD, RatingPlan
 
     if arguments.margin is None:
         plan = RatingPlan(arguments.games or DEFAULT_GAMES)
     else:
-        plan = RatingPlan(None, arguments.margin, arguments.max_games or MAX_GAMES)
+        plan = RatingPlan(
+            None,
+            arguments.margin,
+            arguments.max_games or MAX_GAMES,
+            arguments.spread or SPREAD,
+        )
     command_line = getattr(arguments, "command_line", ["gomoku", "rate"])
     card = rating_card(rated, arena, arguments.openings, plan, command_line, command)
     write_card(arguments.card, card)
@@ -200,6 +222,8 @@ def reproducing_command(arguments: argparse.Namespace, scale: str) -> str:
         words += ["--margin", f"{arguments.margin:g}"]
         if arguments.max_games:
             words += ["--max-games", str(arguments.max_games)]
+        if arguments.spread:
+            words += ["--spread", str(arguments.spread)]
     if arguments.openings != "book":
         words += ["--openings", arguments.openings]
     if arguments.move_time is not None:

@@ -103,12 +103,26 @@ def test_margin_plays_until_the_interval_is_that_wide():
         on_round=lambda rated: margins.append(rated.margin),
     )
     assert rated.margin <= 220 < min(margins[:-1])
-    assert len(rated.games) == 4 * len(margins)  # two anchors, two games a round
+    # Two games against each anchor a round meets: the first round, from the scale's
+    # middle (350), reaches all three families; later ones at least two anchors.
+    first_round = {game.white if game.black == rated.name else game.black
+                   for game in rated.games[:6]}  # fmt: skip
+    assert first_round == {anchor.spec for anchor in TOY_SCALE.anchors}
+    assert 4 * len(margins) <= len(rated.games) <= 6 * len(margins)
     # Against random the anchors' margins add, weighed: between the smallest and
     # largest that were played, and never narrower than the games' interval.
     assert 0 < rated.anchors_margin <= 60
     low, high = rated.against_random
     assert low < rated.rating.low and high > rated.rating.high
+
+
+def test_spread_one_plays_the_two_nearest_anchors_every_round():
+    rated = rate_to_margin(
+        Arena(TOY, seed=3), "mcts:simulations=10", TOY_SCALE, margin=220, spread=1
+    )
+    assert len(rated.games) % 4 == 0
+    assert rated.tally("random").games + rated.tally("heuristic").games > 0
+    assert rated.tally("mcts:simulations=30").games == len(rated.games) // 2
 
 
 def test_the_same_seed_gives_the_same_rating_whatever_the_jobs():

@@ -79,7 +79,14 @@ def test_a_card_to_a_margin_from_an_opening_file_and_of_a_forfeiter_verify(
     assert main([*arguments, "--openings", str(openings), "--card", str(path)]) == 0
     card = json.loads(path.read_text(encoding="utf-8"))
     assert sorted(card["openings"]) == ["d4 e5", "e5"]
-    assert card["plan"] == {"games_per_anchor": None, "margin": 1, "max_games": 4}
+    plan = {"games_per_anchor": None, "margin": 1, "max_games": 4, "spread": 3}
+    assert card["plan"] == plan
+    code, line = verify(path, capsys)
+    assert code == 0 and VERIFIED.match(line), line
+    # A card from before spreads has none: read as spread 1, the two nearest anchors,
+    # which with two anchors are the rounds this card played.
+    del card["plan"]["spread"]
+    path.write_text(json.dumps(card), encoding="utf-8")
     code, line = verify(path, capsys)
     assert code == 0 and VERIFIED.match(line), line
     crashing = f"python:{faulty_agents.__file__}:Crashing"

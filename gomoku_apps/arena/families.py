@@ -1,0 +1,135 @@
+"""Agent families on a rating scale: which anchors a rating meets, and what each says.
+
+A scale's ratings hold across the pairs it was fitted on, and matchups between agents
+of different kinds (MCTS, the pattern heuristic, PPO, alpha-beta, AlphaZero) are where
+they stop being transitive: an agent trained against the heuristic may read ~150 Elo
+higher against it than against MCTS anchors of the same rating. So a rating should
+meet several families, and say when they disagree.
+
+An anchor's family is its agent's name, the spec's part before ``:`` (``mcts``,
+``heuristic``, ``alphabeta``...). :func:`round_anchors` chooses the anchors of a round
+of ``gomoku rate --margin``: the nearest anchor of each of the ``spread`` families
+nearest the running estimate, among the anchors within :data:`REACH` of it (where a
+game still tells something: an expected score between 0.1 and 0.9), then the nearest
+others until the round has two. ``spread=1`` is the rule from before families: the two
+anchors nearest the estimate. :func:`family_ratings` fits the rating again from each
+family's games alone, and :func:`family_lines` reports them, naming the families whose
+ratings differ by more than their intervals allow.
+
+>>> kinds = ["random", "mcts", "mcts", "heuristic", "alphabeta"]
+>>> round_anchors([0, 100, 120, 400, 900], kinds, 105, spread=3)
+[1, 0, 3]
+>>> round_anchors([0, 100, 120, 400, 900], kinds, 105, spread=1)
+[1, 2]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agents.scales.anchored_fit import AnchoredRating, fit_anchored_rating
+from agents.scales.reference import Anchor
+from agents.scales.stats import format_elo
+from gomoku_apps.arena.results import Tally
+
+REACH = 382.0
+"""Elo from the estimate within which an anchor still teaches a round something: a
+gap of 382 is an expected score of 0.1 (or 0.9)."""
+SPREAD = 3
+"""Families a round of ``gomoku rate --margin`` meets where the scale has them."""
+ROUND_ANCHORS = 2
+"""Anchors a round plays at least."""
+
+
+def family(spec: str) -> str:
+    """The family of the agent ``spec``: its name (``"mcts:simulations=50"``: mcts)."""
+    return spec.split(":", 1)[0]
+
+
+def round_anchors(
+    ratings: Sequence[float], families: Sequence[str], estimate: float, spread: int
+) -> list[int]:
+    """The indices of the anchors a round plays (see the module docstring), nearest
+    first within each step; ties go to the lower index."""
+    by_distance = sorted(
+        range(len(ratings)), key=lambda k: (abs(ratings[k] - estimate), k)
+    )
+    chosen: list[int] = []
+    for k in by_distance:
+        met = {families[j] for j in chosen}
+        within = abs(ratings[k] - estimate) <= REACH or not chosen
+        if within and families[k] not in met and len(met) < spread:
+            chosen.append(k)
+    for k in by_distance:
+        if len(chosen) >= ROUND_ANCHORS:
+            break
+        if k not in chosen:
+            chosen.append(k)
+    return chosen
+
+
+@dataclass(frozen=True)
+class FamilyRating:
+    """The rating that the games against one family's anchors give on their own."""
+
+    family: str
+    games: int
+    rating: AnchoredRating
+
+
+def family_ratings(
+    anchors: Sequence[Anchor], tallies: Sequence[Tally]
+) -> list[FamilyRating]:
+    """A rating from each family's games (families met in no game left out), in the
+    order of the families' first anchors."""
+    found = []
+    for name in dict.fromkeys(family(anchor.spec) for anchor in anchors):
+        mine = [
+            (anchor.rating, record)
+            for anchor, record in zip(anchors, tallies, strict=True)
+            if family(anchor.spec) == name and record.games
+        ]
+        if mine:
+            rating = fit_anchored_rating(
+                [rating for rating, _ in mine],
+                [record.wins + record.draws / 2 for _, record in mine],
+                [record.games for _, record in mine],
+            )
+            found.append(FamilyRating(name, sum(r.games for _, r in mine), rating))
+    return found
+
+
+def disagree(first: FamilyRating, second: FamilyRating) -> bool:
+    """Whether two families' ratings differ by more than their intervals allow: the
+    gap exceeds the two facing half-widths added in quadrature."""
+    low, high = sorted((first.rating, second.rating), key=lambda r: r.rating)
+    allowed = math.hypot(low.high - low.rating, high.rating - high.low)
+    return high.rating - low.rating > allowed
+
+
+def family_lines(ratings: Sequence[FamilyRating]) -> list[str]:
+    """The report's lines on the families: each one's rating, then the pairs that
+    disagree (nothing when the games met one family only)."""
+    if len(ratings) < 2:
+        return []
+    parts = [
+        f"{r.family} {format_elo(r.rating.rating)} ({format_elo(r.rating.low)} … "
+        f"{format_elo(r.rating.high)}, {r.games} games)"
+        for r in ratings
+    ]
+    lines = ["by family: " + "; ".join(parts)]
+    split = [
+        f"{a.family} and {b.family}"
+        for i, a in enumerate(ratings)
+        for b in ratings[i + 1 :]
+        if disagree(a, b)
+    ]
+    if split:
+        lines.append(
+            "the families disagree beyond their intervals: "
+            + ", ".join(split)
+            + " (the scale's ratings do not carry across them for this agent)"
+        )
+    return lines

@@ -1,0 +1,78 @@
+"""Anchor families: the anchors a rating round meets, and each family's own rating."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.scales.reference import Anchor
+from gomoku_apps.arena.families import (
+    REACH,
+    disagree,
+    family,
+    family_lines,
+    family_ratings,
+    round_anchors,
+)
+from gomoku_apps.arena.results import Tally
+
+RATINGS = [0.0, 650.0, 700.0, 760.0, 800.0, 1500.0]
+KINDS = ["random", "mcts", "mcts", "heuristic", "ppo", "alphabeta"]
+
+
+def test_a_family_is_the_agents_name():
+    assert family("mcts:simulations=50,c=1.4") == "mcts"
+    assert family("heuristic") == "heuristic"
+
+
+def test_a_round_meets_the_nearest_anchor_of_each_family_within_reach():
+    chosen = round_anchors(RATINGS, KINDS, 720, spread=3)
+    assert chosen == [2, 3, 4]  # mcts 700, heuristic 760, ppo 800: one each
+    assert round_anchors(RATINGS, KINDS, 720, spread=2) == [2, 3]
+    # Families out of reach are not met: alpha-beta is 780 away.
+    assert 5 not in round_anchors(RATINGS, KINDS, 720, spread=6)
+    assert abs(RATINGS[5] - 720) > REACH
+
+
+def test_a_round_plays_two_anchors_at_least():
+    # Near 0 only random is within reach: the nearest other anchor fills the round.
+    assert round_anchors(RATINGS, KINDS, -100, spread=3) == [0, 1]
+    # Far above every anchor: the nearest, whatever its distance.
+    assert round_anchors(RATINGS, KINDS, 5000, spread=3) == [5, 4]
+
+
+def test_spread_one_is_the_two_nearest_anchors():
+    for estimate in (-50, 640, 720, 790, 1200):
+        nearest = sorted(range(6), key=lambda k: (abs(RATINGS[k] - estimate), k))[:2]
+        assert round_anchors(RATINGS, KINDS, estimate, spread=1) == nearest
+
+
+ANCHORS = [
+    Anchor("mcts:simulations=100", 1000.0, 50.0),
+    Anchor("mcts:simulations=200", 1100.0, 50.0),
+    Anchor("heuristic", 1050.0, 50.0),
+    Anchor("alphabeta:nodes=500", 1400.0, 60.0),
+]
+
+
+def test_each_family_is_rated_from_its_own_games():
+    even = Tally(20, 0, 20)
+    ratings = family_ratings(ANCHORS, [even, even, Tally(0, 0, 0), even])
+    assert [r.family for r in ratings] == ["mcts", "alphabeta"]  # heuristic unplayed
+    assert ratings[0].games == 80 and ratings[1].games == 40
+    assert ratings[0].rating.rating == pytest.approx(1050, abs=1)
+    assert ratings[1].rating.rating == pytest.approx(1400, abs=1)
+    assert disagree(*ratings)
+    lines = family_lines(ratings)
+    assert lines[0].startswith("by family: mcts +1050")
+    assert "mcts and alphabeta" in lines[1]
+
+
+def test_families_that_agree_within_their_intervals_are_not_named():
+    ratings = family_ratings(
+        ANCHORS, [Tally(5, 0, 5), Tally(4, 0, 6), Tally(6, 0, 4), Tally(1, 0, 9)]
+    )
+    assert len(ratings) == 3 and not any(
+        disagree(a, b) for a in ratings for b in ratings if a is not b
+    )
+    assert len(family_lines(ratings)) == 1
+    assert family_lines(ratings[:1]) == []  # one family: nothing to compare
