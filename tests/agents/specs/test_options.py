@@ -86,13 +86,16 @@ def test_a_bad_flag_value_names_the_flag(argv, capsys):
     assert argv[0] in capsys.readouterr().err
 
 
-def test_unset_flags_and_prefixes():
+def test_prefixed_flags_are_read_back_as_the_fields():
     parser = argparse.ArgumentParser()
-    add_flags(parser, Knobs, only=("rounds",), prefix="warm-", unset={"rounds": "auto"})
-    assert parser.parse_args([]).warm_rounds is None
-    args = parser.parse_args(["--warm-rounds", "2"])
-    assert flag_values(Knobs, args, prefix="warm_") == {"rounds": 2}
-    assert "(unset: auto)" in parser.format_help()
+    add_flags(parser, Knobs, prefix="warm-")
+    args = parser.parse_args(["--warm-rounds", "2", "--warm-limit", "none"])
+    assert flag_values(Knobs, args, prefix="warm_") == {
+        "rounds": 2,
+        "share": 0.5,
+        "verbose": False,
+    }
+    assert "--rounds" not in parser.format_help()
 
 
 @dataclass(frozen=True)
