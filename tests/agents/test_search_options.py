@@ -25,7 +25,6 @@ from agents.search import (
     SearchTree,
     run_searches,
 )
-from agents.search.mcts import SPEC_ALIASES
 from agents.specs import parse as specs
 from gomoku_env import Board, GameConfig
 from gomoku_env.fields import field_help
@@ -83,8 +82,8 @@ def test_spec_options_and_their_listing_come_from_the_declaration(
         shown = "none" if default is None else str(default).lower()
         assert listed[field].default == shown, (name, field)
         assert listed[field].meaning == meanings[field], (name, field)
-    for alias, option in SPEC_ALIASES.items():
-        assert listed[option].aliases == (alias,)
+    assert listed["exploration"].aliases == ("c",)
+    assert listed["leaves_per_round"].aliases == ("batch",)
     assert all(option.meaning for option in listed.values()), name
 
 
