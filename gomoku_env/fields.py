@@ -52,11 +52,6 @@ def option(
     )
 
 
-def field_help(item: dataclasses.Field) -> str:
-    """The help of a field declared with :func:`option` (``""`` for another)."""
-    return item.metadata.get("help", "")
-
-
 def check_fields(instance: Any) -> None:
     """Check each int or float field of the dataclass ``instance`` that :func:`option`
     declared against its range (call it from ``__post_init__``)."""
@@ -121,13 +116,6 @@ def convert(name: str, text: str, annotation: Any) -> Any:
             word = "an integer" if base is int else "a number"
             raise ValueError(f"{name} must be {word}, got {quoted(text)}") from None
     return text
-
-
-def type_name(annotation: Any) -> str:
-    """A short name for an option's type in help texts: int, number, bool, text."""
-    base, optional = base_type(annotation)
-    name = {int: "int", float: "number", bool: "bool"}.get(base, "text")
-    return f"{name} or none" if optional else name
 
 
 def base_type(annotation: Any) -> tuple[Any, bool]:

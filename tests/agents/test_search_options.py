@@ -27,7 +27,6 @@ from agents.search import (
 )
 from agents.specs import parse as specs
 from gomoku_env import Board, GameConfig
-from gomoku_env.fields import field_help
 
 ROOT = Path(__file__).resolve().parents[2]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
@@ -52,7 +51,7 @@ def test_the_presets_differ_from_the_base_only_where_they_say() -> None:
 
 
 def docs(owner: type) -> dict[str, str]:
-    return {item.name: field_help(item) for item in dataclasses.fields(owner)}
+    return {item.name: item.metadata["help"] for item in dataclasses.fields(owner)}
 
 
 def test_every_search_field_has_a_meaning() -> None:
