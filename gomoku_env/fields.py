@@ -40,10 +40,9 @@ def option(
     flag: str | None = None,
     unset: str | None = None,
 ) -> Any:
-    """A dataclass field with its ``help``, the range that :func:`check_fields`
-    enforces, older names still accepted (a spec's ``c``, a flag's ``-o``), the help
-    group of its flag and, with ``unset``, what happens when that flag is not given
-    (it then defaults to None)."""
+    """A dataclass field with its ``help``, the range :func:`check_fields` enforces, older
+    names still accepted (spec ``c``, flag ``-o``), its flag's help group and, with
+    ``unset``, what happens when that flag is not given (it then defaults to None)."""
     bounds = {"minimum": minimum, "above": above, "maximum": maximum}
     help = " ".join(help.split())
     metadata = dict(help=help, bounds=bounds, aliases=aliases, flag=flag, unset=unset)
@@ -75,9 +74,8 @@ def check_number(
     maximum: float | None = None,
     integer: bool = False,
 ) -> int | float:
-    """``value`` as an int (``integer=True``) or a float; a TypeError for a bool or a
-    non-number, a ValueError for NaN, infinity or a value out of range (``minimum``
-    and ``maximum`` inclusive, ``above`` exclusive), each naming ``name``."""
+    """``value`` as an int (``integer=True``) or a float; else a TypeError (a bool, not a
+    number) or a ValueError (NaN, infinity, out of range) that names ``name``."""
     kind = "an int" if integer else "a finite number"
     wanted = (numbers.Integral,) if integer else (numbers.Real,)
     if isinstance(value, bool) or not isinstance(value, wanted):

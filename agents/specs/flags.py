@@ -57,10 +57,8 @@ def flag_values(
 ) -> dict[str, Any]:
     """The keyword arguments of ``owner`` that flags made by :func:`add_flags` gave:
     every field whose flag exists and was not left unset."""
-    values = {
-        item.name: getattr(arguments, f"{prefix}{item.name}", None)
-        for item in dataclasses.fields(owner)
-    }
+    names = [item.name for item in dataclasses.fields(owner)]
+    values = {name: getattr(arguments, prefix + name, None) for name in names}
     return {name: value for name, value in values.items() if value is not None}
 
 

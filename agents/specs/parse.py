@@ -70,8 +70,7 @@ def usage(name: str) -> str:
     ]
     items += ["key=value,..."] if registration.open_options else []
     head = f"{name}:{positional.upper()}" if positional else name
-    joiner = "," if positional else ":"
-    return f"{head}[{joiner}{','.join(items)}]" if items else head
+    return f"{head}[{',' if positional else ':'}{','.join(items)}]" if items else head
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -153,10 +152,9 @@ def make_agent(
         options["search"] = dataclasses.replace(registration.search, **search)
     if "build" in inspect.signature(registration.factory).parameters:
         options["build"] = make_agent
+    game = config or GameConfig()
     try:
-        agent = registration.factory(
-            config=config or GameConfig(), seed=seed, **options
-        )
+        agent = registration.factory(config=game, seed=seed, **options)
     except (ValueError, FileNotFoundError, AgentFailedError) as error:
         if len(str(error)) <= MESSAGE_LIMIT:
             raise
