@@ -54,11 +54,6 @@ from gomoku_env.fields import check_number, quoted
 from gomoku_env.kernels import EMPTY
 from gomoku_env.planes import board_from_observation
 
-SPEC_ALIASES = {"c": "exploration", "batch": "leaves_per_round"}
-"""Spec options kept under their first names (``mcts:c=1.2,batch=8`` means
-``exploration=1.2, leaves_per_round=8``), for
-:func:`agents.specs.registry.register_agent`."""
-
 
 @dataclass(frozen=True)
 class SearchSummary:

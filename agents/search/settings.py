@@ -42,7 +42,7 @@ class SearchOptions:
         ),
     )
     exploration: float = option(
-        1.0, help="the exploration constant c of the formula", minimum=0
+        1.0, help="the exploration constant c of the formula", minimum=0, aliases=("c",)
     )
     leaves_per_round: int = option(
         1,
@@ -51,6 +51,7 @@ class SearchOptions:
             "evaluator, leaves per evaluate call"
         ),
         minimum=1,
+        aliases=("batch",),
     )
     distance: int = option(
         2,

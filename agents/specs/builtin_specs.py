@@ -33,7 +33,7 @@ from agents.classic.heuristic import HeuristicAgent
 from agents.curriculum import CurriculumOptions, curriculum_from_spec
 from agents.patterns.point_shapes import ATTACK_WEIGHT, DEFENCE_WEIGHT
 from agents.search import ALPHAZERO_PRESET, MCTS_PRESET, SearchOptions
-from agents.search.mcts import SPEC_ALIASES, mcts_from_spec, split_spec_options
+from agents.search.mcts import mcts_from_spec, split_spec_options
 from agents.specs.python_agent import load_python_agent
 from agents.specs.registry import register_agent
 from gomoku_env.config import GameConfig
@@ -163,7 +163,6 @@ register_agent(
     mcts_from_spec,
     options=(MCTSSpecOptions, MCTS_BUDGET),
     search=MCTS_PRESET,
-    aliases=SPEC_ALIASES,
     withheld=uncounted(TREE_SEARCH_LIMITS),
 )
 
@@ -219,7 +218,6 @@ register_agent(
     _make_alphazero,
     options=(AlphaZeroSpecOptions, ALPHAZERO_BUDGET),
     search=ALPHAZERO_PRESET,
-    aliases=SPEC_ALIASES,
     # The network evaluates every leaf: no rollouts to choose.
     withheld=(*uncounted(TREE_SEARCH_LIMITS), "rollout"),
 )

@@ -1,24 +1,9 @@
 """Agent specs: one text syntax to name an agent everywhere (CLI, arena, gym opponent).
 
-A spec is ``NAME[:OPTIONS]``: a registered agent name, then ``key=value`` options
-separated by commas: ``"random"``, ``"mcts:simulations=1000,c=1.4"``,
-``"alphazero:weights=9x9,simulations=200"``. Each option is typed by the dataclass
-field that declares it (int, float, bool, text, or ``none`` where None is allowed),
-older names (``c`` for ``exploration``) are renamed to the declared ones, and
-:func:`check_spec` refuses what the agent does not declare, naming the nearest
-option; ``gomoku agents`` lists every agent's options.
-
-An agent registered with a ``positional`` option takes the first item after the colon
-as that option's value, verbatim (it may hold ``:``, ``/`` or ``=``, not ``,``):
-``"engine:/path/to/pbrain,time=1"`` passes ``path="/path/to/pbrain"``, and
-``"python:my_module:make_agent,depth=3"`` passes ``target="my_module:make_agent"``
-(your own agent, see :mod:`agents.specs.python_agent`).
-
-Importing this module registers the built-in agents (``random``, ``python``, ``mcts``,
-``engine``, ``heuristic``, ``alphabeta``, ``alphazero``, ``ppo``, ``curriculum``: see
-:mod:`agents.specs.builtin_specs`); other code may add its own with
-:func:`register_agent` (from :mod:`agents.specs.registry`, which holds the agents by
-name). :func:`make_agent` builds the agent for a given game.
+A spec is ``NAME[:key=value,...]``, each option typed by the field that declares it
+and an older name (``c``) renamed to the declared one; a ``positional`` option is the
+first item after the colon, verbatim (``engine:/path/to/pbrain,time=1``). Importing
+this module registers the built-in agents (:mod:`agents.specs.builtin_specs`).
 
 >>> parse_spec("mcts:simulations=1000,c=1.4")
 ('mcts', {'simulations': 1000, 'exploration': 1.4})
@@ -28,68 +13,25 @@ name). :func:`make_agent` builds the agent for a given game.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
+import inspect
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import agents.specs.builtin_specs  # noqa: F401  (registers the built-in agents)
 from agents.base import Agent, AgentFailedError
-from agents.search import SearchOptions
-from agents.specs.registry import (
-    RESERVED,
-    Registration,
-    SpecOption,
-    find_registration,
-    register_agent,
-    registered_names,
-)
+from agents.specs import registry
+from agents.specs.registry import RESERVED, registered_names
 from gomoku_env.config import GameConfig
-from gomoku_env.fields import convert, quoted, type_name
+from gomoku_env.fields import base_type, convert, quoted
 
-__all__ = [
-    "OptionHelp",
-    "accepted_specs",
-    "check_spec",
-    "make_agent",
-    "option_help",
-    "parse_spec",
-    "register_agent",
-    "registered_names",
-    "usage",
-]
+MESSAGE_LIMIT = 600
+"""Characters of an agent factory's error message shown (it may echo a long value)."""
 
 
-def usage(name: str) -> str:
-    """The spec syntax of agent ``name``, from its options' signatures:
-    ``"mcts[:simulations=int,time=number or none,...]"``."""
-    registration = _known(name)
-    head = (
-        f"{name}:{registration.positional.upper()}" if registration.positional else name
-    )
-    declared = registration.options
-    items = [
-        "|".join(
-            [
-                option,
-                *(old for old, new in registration.aliases.items() if new == option),
-            ]
-        )
-        + f"={type_name(parameter.annotation)}"
-        for option, parameter in declared.items()
-        if option != registration.positional
-    ]
-    if registration.open_options:
-        items.append("key=value,...")
-    if not items:
-        return head
-    joiner = "," if registration.positional else ":"
-    return f"{head}[{joiner}{','.join(items)}]"
-
-
-@dataclass(frozen=True)
-class OptionHelp:
+class OptionHelp(NamedTuple):
     """One option of an agent spec, as ``gomoku agents`` lists it."""
 
     name: str
@@ -100,71 +42,59 @@ class OptionHelp:
 
 
 def option_help(name: str) -> list[OptionHelp]:
-    """Every option of agent ``name``: its type, default and help, from the field
-    that declares it.
+    """Every option of agent ``name`` with its type, default and help, from the field
+    that declares it (a KeyError when no agent has that name)."""
+    registration = registry.AGENTS[name]
+    listed = []
+    for key, declared in registration.options.items():
+        default, metadata = declared.default, declared.field.metadata
+        shown = "required" if default is dataclasses.MISSING else str(default)
+        if default is None or isinstance(default, bool):
+            shown = shown.lower()
+        base, optional = base_type(declared.annotation)
+        kind = {int: "int", float: "number", bool: "bool"}.get(base, "text")
+        kind += " or none" if optional else ""
+        aliases, meaning = metadata["aliases"], metadata["help"]
+        listed.append(OptionHelp(key, aliases, kind, shown, meaning))
+    return listed
 
-    Raises:
-        KeyError: no agent of that name.
-    """
-    registration = _known(name)
-    return [
-        OptionHelp(
-            option,
-            tuple(old for old, new in registration.aliases.items() if new == option),
-            *_type_and_default(declared, option == registration.positional),
-            declared.help,
-        )
-        for option, declared in registration.options.items()
+
+def usage(name: str) -> str:
+    """The spec syntax of agent ``name``: ``"mcts[:simulations=int,...]"``."""
+    registration = registry.AGENTS[name]
+    positional = registration.positional
+    items = [
+        "|".join((option.name, *option.aliases)) + f"={option.type}"
+        for option in option_help(name)
+        if option.name != positional
     ]
-
-
-def _type_and_default(option: SpecOption, positional: bool) -> tuple[str, str]:
-    """An option's type and default as ``gomoku agents`` shows them; the positional
-    option (the syntax's TARGET or PATH) is always given, so it is required text."""
-    kind = type_name(option.annotation)
-    if positional:
-        return kind.removesuffix(" or none"), "required"
-    default = option.default
-    if option.required or default == "":
-        return kind, "required"
-    if default is None:
-        return kind, "none"
-    return kind, str(default).lower() if isinstance(default, bool) else str(default)
-
-
-def accepted_specs() -> str:
-    """The accepted names, and where their options are listed, for error texts."""
-    return (
-        f"accepted names: {', '.join(registered_names())} "
-        "('gomoku agents' lists each one's options)"
-    )
+    items += ["key=value,..."] if registration.open_options else []
+    head = f"{name}:{positional.upper()}" if positional else name
+    return f"{head}[{',' if positional else ':'}{','.join(items)}]" if items else head
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``"NAME:key=value,..."`` into the name and its options, each typed by the
-    registered agent's signature (an option it does not declare: by its look).
-
-    Raises:
-        ValueError: an empty spec, an option that is not ``key=value``, an option
-            given twice, or a value that is not of its option's type.
-    """
+    """The name and options of ``"NAME:key=value,..."``, each typed by the field that
+    declares it (an undeclared one by its look); a ValueError says what is malformed."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(
             f"an agent spec must be a non-empty string, got {quoted(str(spec))}"
         )
-    name, _, option_text = spec.strip().partition(":")
-    name = name.strip()
+    name, _, option_text = (part.strip() for part in spec.strip().partition(":"))
+    registration = registry.AGENTS.get(name)
+    declared = registration.options if registration else {}
+    aliases = {
+        alias: key
+        for key, option in declared.items()
+        for alias in option.field.metadata.get("aliases", ())
+    }
     items = [part.strip() for part in option_text.split(",")]
     options: dict[str, Any] = {}
-    registration = find_registration(name)
-    declared = registration.options if registration else {}
-    aliases = registration.aliases if registration else {}
-    positional = registration.positional if registration else None
-    if positional is not None and items[0]:
+    if registration and registration.positional and items[0]:
+        positional = registration.positional
         options[positional] = items.pop(0).removeprefix(f"{positional}=")
     for item in filter(None, items):
-        written, equals, value = item.partition("=")
-        written = written.strip()
+        written, equals, value = (part.strip() for part in item.partition("="))
         if not equals or not written.isidentifier():
             raise ValueError(
                 f"bad option {quoted(item)} in agent spec {quoted(spec)}: "
@@ -172,33 +102,28 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             )
         key = aliases.get(written, written)
         if key in options:
+            older = f" ({quoted(written)} is its older name)" if key != written else ""
             raise ValueError(
-                f"option {quoted(key)} given twice in agent spec {quoted(spec)}"
-                + (f" ({quoted(written)} is its older name)" if key != written else "")
+                f"option {quoted(key)} given twice in agent spec {quoted(spec)}{older}"
             )
         if key in declared:
-            options[key] = convert(key, value.strip(), declared[key].annotation)
+            options[key] = convert(key, value, declared[key].annotation)
         else:
-            options[key] = _guess_value(value.strip())
+            options[key] = _guess_value(value)
     return name, options
 
 
 def check_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """The name and typed options of ``spec``, after checking everything that can be
-    checked without building the agent: the syntax, the name, each option's name and
-    type. The one spec check of the CLI, the web page and the brain.
-
-    Raises:
-        ValueError: saying what is wrong in the spec's own terms, with the nearest
-            name ("did you mean") and the options the agent accepts.
-    """
+    """The name and typed options of ``spec``, with every check that needs no agent
+    built (the CLI's, the web page's and the brain's); a ValueError says "did you mean"."""
     name, options = parse_spec(spec)
-    registration = find_registration(name)
+    registration = registry.AGENTS.get(name)
     if registration is None:
         nearest = _nearest(name, registered_names())
         raise ValueError(
             f"unknown agent {quoted(name)} in spec {quoted(spec)}{nearest}; "
-            f"{accepted_specs()}"
+            f"accepted names: {', '.join(registered_names())} ('gomoku agents' lists "
+            "each one's options)"
         )
     for key in options:
         if key in RESERVED:
@@ -217,90 +142,42 @@ def check_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_agent(
     spec: str, config: GameConfig | None = None, seed: int | None = None
 ) -> Agent:
-    """Build the agent named by ``spec`` for games of ``config``, seeded with ``seed``.
-
-    Raises:
-        ValueError: the spec is malformed, names no registered agent, its options
-            do not suit the agent (the message lists what is accepted), or the
-            agent's factory failed.
-    """
+    """Build the agent named by ``spec`` for games of ``config``, seeded with ``seed``;
+    a ValueError says what is wrong with the spec (or that its factory failed)."""
     name, options = check_spec(spec)
-    registration = _known(name)
-    if registration.search is not None:
-        search = {key: options.pop(key) for key in _SEARCH_FIELDS if key in options}
+    registration = registry.AGENTS[name]
+    if registration.search is not None:  # its options go to the tree as one object
+        fields = [item.name for item in dataclasses.fields(registration.search)]
+        search = {key: options.pop(key) for key in fields if key in options}
         options["search"] = dataclasses.replace(registration.search, **search)
-    if registration.builds_agents:
+    if "build" in inspect.signature(registration.factory).parameters:
         options["build"] = make_agent
+    game = config or GameConfig()
     try:
-        agent = registration.factory(
-            config=config or GameConfig(), seed=seed, **options
-        )
-    except TypeError as error:
-        raise ValueError(
-            f"bad options for agent {name!r} in spec {quoted(spec)}: {error}; "
-            f"expected {usage(name)}"
-        ) from None
+        agent = registration.factory(config=game, seed=seed, **options)
     except (ValueError, FileNotFoundError, AgentFailedError) as error:
         if len(str(error)) <= MESSAGE_LIMIT:
             raise
-        raise _shortened(error) from error
+        raise type(error)(quoted(str(error), MESSAGE_LIMIT, str)) from error
     except Exception as error:  # a factory's own failure, told as the spec's error
         raise ValueError(
             f"agent spec {quoted(spec)} failed to build: {type(error).__name__}: "
-            f"{_cut(str(error))}"
+            f"{quoted(str(error), MESSAGE_LIMIT, str)}"
         ) from error
     if not isinstance(agent, Agent):
         raise TypeError(
-            f"agent spec {quoted(spec)} built {_cut(repr(agent))}, which is not an Agent "
-            "(it needs act(observation) and reset(seed=None))"
+            f"agent spec {quoted(spec)} built {quoted(repr(agent), MESSAGE_LIMIT, str)},"
+            " which is not an Agent (it needs act(observation) and reset(seed=None))"
         )
     return agent
-
-
-_SEARCH_FIELDS = tuple(item.name for item in dataclasses.fields(SearchOptions))
-"""The options that a tree search's spec gives as one ``search=`` object."""
-
-MESSAGE_LIMIT = 600
-"""Characters of an agent factory's error message shown; a longer one (which may
-echo a long option value) is cut, with a note of how much was left out."""
-
-
-def _cut(message: str) -> str:
-    """``message``, cut to :data:`MESSAGE_LIMIT` characters with a note of the rest."""
-    if len(message) <= MESSAGE_LIMIT:
-        return message
-    return (
-        f"{message[:MESSAGE_LIMIT]}... ({len(message) - MESSAGE_LIMIT} more characters)"
-    )
-
-
-def _shortened(error: Exception) -> Exception:
-    """An error of the same kind as ``error`` whose message is cut (see :func:`_cut`)."""
-    try:
-        return type(error)(_cut(str(error)))
-    except Exception:  # a kind that takes other arguments
-        return ValueError(_cut(str(error)))
-
-
-def _known(name: str) -> Registration:
-    """The registration of ``name``, which the caller knows to be registered."""
-    registration = find_registration(name)
-    if registration is None:
-        raise KeyError(f"no agent is registered as {name!r}")
-    return registration
 
 
 def _guess_value(text: str) -> Any:
     """An undeclared option's value (for a user's own factory) typed by its look."""
     for kind in (int, float):
-        try:
+        with contextlib.suppress(ValueError):
             return kind(text)
-        except ValueError:
-            pass
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    return text
+    return {"true": True, "false": False}.get(text.lower(), text)
 
 
 def _nearest(word: str, choices: Iterable[str]) -> str:

@@ -1,5 +1,5 @@
 """``gomoku agents [NAME]``: every agent spec with every option, its type, default and
-meaning, generated from the signatures and docstrings that the factories use."""
+meaning, generated from the fields that declare the options."""
 
 from __future__ import annotations
 
@@ -40,11 +40,7 @@ def agent_text(name: str) -> str:
     from agents.specs import parse as specs
 
     lines = [specs.usage(name)]
-    try:
-        options = specs.option_help(name)
-    except ImportError as error:  # its options are declared where an extra is needed
-        return "\n".join([*lines, f"    ({error})", ""])
-    for option in options:
+    for option in specs.option_help(name):
         names = " | ".join((option.name, *option.aliases))
         head = f"  {names} ({option.type}, default {option.default})"
         lines.append(head)

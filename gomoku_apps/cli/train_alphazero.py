@@ -51,7 +51,7 @@ GROUPS = {
     "learning": "learning",
     "evaluation": "evaluation",
 }
-"""The help's groups: flag group (``bounded(..., flag=NAME)``) and title."""
+"""The help's groups: flag group (``option(..., flag=NAME)``) and title."""
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ GROUPS = {
     "ppo": "PPO against the heuristic",
     "curve": "learning curve",
 }
-"""The help's groups: flag group (``bounded(..., flag=NAME)``) and title."""
+"""The help's groups: flag group (``option(..., flag=NAME)``) and title."""
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 closing lines.
 
 A training flag is a field of a route's config dataclass, declared once with its
-default, range and docstring (the flag's help); ``bounded(..., flag=GROUP)`` puts it
+default, range and help (the flag's help); ``option(..., flag=GROUP)`` puts it
 in the help's GROUP (:func:`add_groups`), so no command lists flags by name.
 """
 

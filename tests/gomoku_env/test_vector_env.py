@@ -217,7 +217,7 @@ def test_spec_opponents_are_one_agent_per_game_reset_at_each_new_game(
     # The built-in agents registered first, so that the copy (undone after) holds
     # them: registered into the copy only, they would be gone for every later test.
     importlib.import_module("agents.specs.parse")
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    monkeypatch.setattr(registry, "AGENTS", dict(registry.AGENTS))
     registry.register_agent("reset_counter", ResetCounter)
     ResetCounter.instances.clear()
     env = GomokuVectorEnv(

@@ -14,8 +14,9 @@ from agents.budget import Budget
 from agents.search import SearchOptions
 from agents.specs import registry
 from agents.specs.flags import add_flags, flag_values
-from agents.specs.registry import find_registration, register_agent
-from gomoku_env.fields import check_fields, check_number, convert, field_help, option
+from agents.specs.parse import check_spec, parse_spec, usage
+from agents.specs.registry import register_agent
+from gomoku_env.fields import check_fields, check_number, convert, option
 
 
 @dataclass(frozen=True)
@@ -86,13 +87,16 @@ def test_a_bad_flag_value_names_the_flag(argv, capsys):
     assert argv[0] in capsys.readouterr().err
 
 
-def test_unset_flags_and_prefixes():
+def test_prefixed_flags_are_read_back_as_the_fields():
     parser = argparse.ArgumentParser()
-    add_flags(parser, Knobs, only=("rounds",), prefix="warm-", unset={"rounds": "auto"})
-    assert parser.parse_args([]).warm_rounds is None
-    args = parser.parse_args(["--warm-rounds", "2"])
-    assert flag_values(Knobs, args, prefix="warm_") == {"rounds": 2}
-    assert "(unset: auto)" in parser.format_help()
+    add_flags(parser, Knobs, prefix="warm-")
+    args = parser.parse_args(["--warm-rounds", "2", "--warm-limit", "none"])
+    assert flag_values(Knobs, args, prefix="warm_") == {
+        "rounds": 2,
+        "share": 0.5,
+        "verbose": False,
+    }
+    assert "--rounds" not in parser.format_help()
 
 
 @dataclass(frozen=True)
@@ -124,7 +128,7 @@ def test_a_preset_gives_the_flags_their_defaults():
 def test_every_training_field_has_its_help():
     for config in (TrainingConfig, SelfPlayConfig, SearchOptions, Budget):
         for item in dataclasses.fields(config):
-            assert field_help(item), (config, item.name)
+            assert item.metadata["help"], (config, item.name)
 
 
 def test_training_configs_refuse_non_finite_values():
@@ -134,21 +138,40 @@ def test_training_configs_refuse_non_finite_values():
         SearchOptions(exploration=float("nan"))
 
 
+@dataclass(frozen=True)
+class Typed:
+    weights: str | None = option(None, help="a file")
+    depth: int | None = option(3, help="plies")
+    time: float = option(1.0, help="seconds")
+    reuse: bool = option(True, help="keep the tree")
+
+
 def test_spec_text_is_converted_by_the_declared_type(monkeypatch):
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-
-    def factory(config, seed, weights: str | None = None, depth: int | None = 3,
-                time: float = 1.0, reuse: bool = True):  # fmt: skip
-        return None
-
-    register_agent("test_typed", factory)
-    declared = find_registration("test_typed").options
+    monkeypatch.setattr(registry, "AGENTS", dict(registry.AGENTS))
+    register_agent("test_typed", lambda config, seed, **options: None, options=[Typed])
+    declared = registry.AGENTS["test_typed"].options
     assert list(declared) == ["weights", "depth", "time", "reuse"]
     assert convert("weights", "15", declared["weights"].annotation) == "15"
     assert convert("depth", "none", declared["depth"].annotation) is None
-    assert convert("time", "2", declared["time"].annotation) == 2
+    assert convert("time", "2", declared["time"].annotation) == 2.0
     assert convert("reuse", "no", declared["reuse"].annotation) is False
     with pytest.raises(ValueError, match=r"depth must be an integer, got '1\.5'"):
         convert("depth", "1.5", declared["depth"].annotation)
     with pytest.raises(ValueError, match="reuse must be true or false"):
         convert("reuse", "maybe", declared["reuse"].annotation)
+
+
+def test_undeclared_options_are_typed_by_their_look(monkeypatch):
+    """A factory registered without options dataclasses takes any option."""
+    monkeypatch.setattr(registry, "AGENTS", dict(registry.AGENTS))
+    register_agent("test_open", lambda config, seed, depth=1: None)
+    assert usage("test_open") == "test_open[:key=value,...]"
+    assert parse_spec("test_open:depth=3,weights=15,fast=true,name=x")[1] == {
+        "depth": 3,
+        "weights": 15,
+        "fast": True,
+        "name": "x",
+    }
+    register_agent("test_closed", lambda config, seed: None)
+    with pytest.raises(ValueError, match="unknown option 'depth'"):
+        check_spec("test_closed:depth=3")

@@ -11,7 +11,8 @@ import pytest
 from agents import RandomAgent
 from agents.specs import parse as specs
 from agents.specs import registry
-from agents.specs.parse import make_agent, parse_spec, register_agent
+from agents.specs.parse import make_agent, parse_spec
+from agents.specs.registry import register_agent
 from gomoku_env import GameConfig
 
 
@@ -57,7 +58,7 @@ def test_parse_spec_rejects_malformed_specs(spec, message):
 
 
 def test_registered_positional_option(monkeypatch):
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    monkeypatch.setattr(registry, "AGENTS", dict(registry.AGENTS))
     register_agent(
         "test_positional",
         lambda config, seed, path, **options: RandomAgent(seed),

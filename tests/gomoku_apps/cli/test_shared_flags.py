@@ -21,7 +21,6 @@ import pytest
 
 from agents.training.example_runs import ExampleArgs
 from gomoku_apps.cli.main import build_parser
-from gomoku_env.fields import field_help
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -78,7 +77,7 @@ def _example_flags() -> list[tuple[str, str, Any, str]]:
     """(example, flag, default, help) of every shared flag of the examples' ``Args``,
     their base :class:`ExampleArgs` included."""
     base = {
-        item.name: (item.default, field_help(item))
+        item.name: (item.default, item.metadata["help"])
         for item in dataclasses.fields(ExampleArgs)
     }
     rows = []

@@ -30,7 +30,6 @@ from gomoku_apps.cli.train_alphazero import (
     run_training,
     training_config,
 )
-from gomoku_env.fields import field_help
 
 TINY_RUN = [
     "train", "--board-size", "6", "--win-length", "4", "--cpu-hours", "0.00001",
@@ -312,7 +311,7 @@ def test_every_alphazero_flag_is_a_field_with_its_docstring_as_help() -> None:
         if action.dest in SHARED:
             continue
         owner, name = fields[action.dest]
-        doc = field_help(owner.__dataclass_fields__[name])
+        doc = owner.__dataclass_fields__[name].metadata["help"]
         assert doc and action.help.startswith(doc.replace("%", "%%")), action.dest
         metadata = {item.name: item.metadata for item in dataclasses.fields(owner)}
         if metadata[name].get("flag") is None:
