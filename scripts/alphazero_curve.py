@@ -7,8 +7,8 @@ chosen anchors of the stored reference ladder with their ratings held fixed (as
 against CPU hours and self-play games. Run from the repository root, e.g.:
 
     .venv/bin/python scripts/alphazero_curve.py runs/az9 --board-size 9 \\
-        --anchors random mcts:simulations=400 heuristic alphabeta:time=0.2 \\
-        --games 6 --jobs 2 --output docs/alphazero/curve-9x9
+        --anchors mcts:simulations=400 heuristic alphabeta:nodes=2000 \\
+        --games 8 --jobs 2 --output docs/alphazero/curve-9x9-2h
 """
 
 from __future__ import annotations
