@@ -26,6 +26,7 @@ from gomoku_env.batch_state import (
     ILLEGAL_LOSE,
     LINE_KEY,
     OUTCOME,
+    START_DRAWS,
     START_FAILED,
     GameBatch,
     StepOutput,
@@ -37,8 +38,8 @@ from gomoku_env.batch_state import (
     random_move,
     remove_empty,
     reset_game,
+    start_stones,
 )
-from gomoku_env.game_start import START_DRAWS
 from gomoku_env.game_step import play_move
 from gomoku_env.kernels import (
     BLACK,
@@ -55,6 +56,10 @@ from gomoku_env.outcome import (
     line_key,
     outcome_index,
 )
+
+AREA_DRAWS = 64
+"""Random draws of an opening stone before the centre area is scanned for a legal
+point (:func:`random_opening_point`)."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -91,27 +96,50 @@ def place(batch: GameBatch, game: int, action: int) -> int:
 
 @njit(cache=True, nogil=True)
 def random_opening_point(batch: GameBatch, game: int) -> int:
-    """A uniformly drawn legal point of ``opening_area`` (drawn again until legal: the
-    area holds at most half its points in stones)."""
-    area = batch.opening_area
+    """A uniformly drawn legal point of the centre area (``opening_points`` after the
+    fixed opening): drawn again until legal, and where AREA_DRAWS draws found none
+    (an area crowded by the fixed opening, or by black's forbidden points), one drawn
+    among the area's legal points by a scan; -1 if it has none."""
+    area = batch.opening_points[batch.fixed_stones :]
     base = game * cell_count(batch)
-    while True:
+    for _ in range(AREA_DRAWS):
         high = next_random(batch.rng_state, game) >> np.uint64(32)
         cell = area[(high * np.uint64(area.size)) >> np.uint64(32)]
         if is_legal_given(batch.cells[base + cell], batch.forbidden[game, cell]):
             return cell
+    legal = 0
+    for cell in area:
+        legal += is_legal_given(batch.cells[base + cell], batch.forbidden[game, cell])
+    if legal == 0:
+        return -1
+    high = next_random(batch.rng_state, game) >> np.uint64(32)
+    skip = (high * np.uint64(legal)) >> np.uint64(32)
+    for cell in area:
+        if is_legal_given(batch.cells[base + cell], batch.forbidden[game, cell]):
+            if skip == 0:
+                return cell
+            skip -= np.uint64(1)
+    return -1
 
 
 @njit(cache=True, nogil=True)
 def play_opening(batch: GameBatch, game: int) -> int:
-    """Reset ``game`` and play its random opening stones: ONGOING, or the result of
-    the stone that ended the game."""
+    """Reset ``game`` and play its opening: the fixed stones, then the random ones.
+    ONGOING; the result of the stone that ended the game; or ILLEGAL when the centre
+    area had no legal point left for a random stone."""
     reset_game(batch, game)
     result = ONGOING
-    for _ in range(batch.opening_stones):
-        result = place(batch, game, random_opening_point(batch, game))
+    for index in range(batch.fixed_stones):
+        result = place(batch, game, batch.opening_points[index])
         if result != ONGOING:
-            break
+            return result
+    for _ in range(batch.random_stones):
+        cell = random_opening_point(batch, game)
+        if cell < 0:
+            return ILLEGAL
+        result = place(batch, game, cell)
+        if result != ONGOING:
+            return result
     return result
 
 
@@ -132,7 +160,7 @@ def start_game(
     the game. After START_DRAWS such starts the game's record says START_FAILED."""
     out.needs_opponent[game] = False
     for _ in range(START_DRAWS):
-        if batch.opening_stones == 0:
+        if start_stones(batch) == 0:
             reset_game(batch, game)
             result = ONGOING
         else:
@@ -319,7 +347,7 @@ def apply_opponent_moves(
     for index in range(games.size):
         game = games[index]
         out.needs_opponent[game] = False
-        if batch.move_count[game] == batch.opening_stones:
+        if batch.move_count[game] == start_stones(batch):
             if place(batch, game, actions[index]) != ONGOING:
                 start_game(batch, out, game, False)
             continue

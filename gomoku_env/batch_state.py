@@ -11,6 +11,7 @@ draws only from its own generator, so a game's course does not depend on the oth
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -39,8 +40,12 @@ class GameBatch(NamedTuple):
     (``cell_step``, ``channel_step``) of :mod:`gomoku_env.planes` (a tuple field
     would not pass into a ``prange`` loop); ``forbidden`` (n, cells) holds black's
     forbidden points while black is to move (renju), ``forbidden_count`` their number;
-    every game starts with ``opening_stones`` stones on random legal points of
-    ``opening_area`` and is truncated when it reaches ``max_moves`` stones."""
+    every game starts with the ``fixed_stones`` first points of ``opening_points``
+    (the fixed opening), then ``random_stones`` stones on random legal points of the
+    rest (the centre area), and is truncated when it reaches ``max_moves`` stones.
+    Each game's ``empty_cells`` list ends with its stones in reverse move order (a
+    placed stone swaps into the slot after the empty ones), so a batch keeps every
+    game's moves without an array of its own: :func:`moves_of`."""
 
     cells: np.ndarray
     planes: np.ndarray
@@ -55,8 +60,9 @@ class GameBatch(NamedTuple):
     empty_index: np.ndarray
     forbidden: np.ndarray
     forbidden_count: np.ndarray
-    opening_area: np.ndarray
-    opening_stones: int
+    opening_points: np.ndarray
+    fixed_stones: int
+    random_stones: int
     size: int
     win_length: int
     rule_code: int
@@ -78,6 +84,8 @@ RECORD_WIDTH = 4
 START_FAILED = -1
 """The ``OUTCOME`` of a game whose start could not give a game to play
 (:mod:`gomoku_env.game_start`): the env raises a ValueError."""
+START_DRAWS = 1000
+"""Starts drawn before the options are judged unable to give a game to play."""
 
 
 class StepOutput(NamedTuple):
@@ -168,6 +176,19 @@ def random_move(batch: GameBatch, game: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def start_stones(batch: GameBatch) -> int:
+    """The stones of a game's start: the fixed opening and the random ones."""
+    return batch.fixed_stones + batch.random_stones
+
+
+def moves_of(batch: GameBatch, game: int) -> list[int]:
+    """``game``'s moves in the order they were played (see :class:`GameBatch`)."""
+    count = cell_count(batch)
+    played = batch.empty_cells[game, count - batch.move_count[game] :]
+    return [int(cell) for cell in played[::-1]]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def remove_empty(batch: GameBatch, game: int, cell: int) -> None:
     """Take ``cell`` out of the empty list (the last empty cell fills its slot)."""
     last = cell_count(batch) - batch.move_count[game] - 1
@@ -205,12 +226,14 @@ def allocate_batch(
     n: int,
     config: GameConfig,
     channels_first: bool,
-    opening_stones: int,
+    random_stones: int,
     play_as: int,
     max_moves: int | None,
+    opening: Sequence[int] = (),
 ) -> GameBatch:
     """The zeroed arrays of ``n`` games of ``config`` (planes channels first or last),
-    which :func:`gomoku_env.batch_kernels.reset_games` starts."""
+    which :func:`gomoku_env.batch_kernels.reset_games` starts with the fixed
+    ``opening`` (validated actions) and ``random_stones`` random ones."""
     cells = config.cells
     layout = (n, PLANE_COUNT, cells) if channels_first else (n, cells, PLANE_COUNT)
     planes = np.zeros(layout, dtype=np.int8)
@@ -228,8 +251,11 @@ def allocate_batch(
         empty_index=np.zeros((n, cells), dtype=np.int16),
         forbidden=np.zeros((n, cells), dtype=np.int8),
         forbidden_count=np.zeros(n, dtype=np.int64),
-        opening_area=centre_area(config.board_size).astype(np.int64),
-        opening_stones=opening_stones,
+        opening_points=np.concatenate(
+            [np.asarray(opening, dtype=np.int64), centre_area(config.board_size)]
+        ).astype(np.int64),
+        fixed_stones=len(opening),
+        random_stones=random_stones,
         size=config.board_size,
         win_length=config.win_length,
         rule_code=config.rule.code,

@@ -28,7 +28,6 @@ from gomoku_env.errors import IllegalMoveError
 from gomoku_env.game_step import play_move
 from gomoku_env.kernels import BLACK, EMPTY, WHITE
 from gomoku_env.legal import illegal_code, illegal_move_text, legal_from_forbidden
-from gomoku_env.openings import centre_area
 from gomoku_env.outcome import END_CODE_REASONS, TRUNCATION_REASON, WON, end_info
 from gomoku_env.planes import CHANNELS_LAST, PLANE_COUNT, ObservationPlanes
 from gomoku_env.renju import FORBIDDEN_REASONS, forbidden_code
@@ -89,6 +88,9 @@ class GameState:
         self._rule_code = config.rule.code
         self._view_step = config.cells * PLANE_COUNT
         self._masks_forbidden = self._renju and forbidden == "mask"
+        self.start_batches: dict[tuple[tuple[int, ...], int], Any] = {}
+        """The one-game batches that :func:`gomoku_env.game_start.start_game` starts
+        this game in, by opening and random stone count, kept between starts."""
         self.reset()
 
     def reset(self, opening: Iterable[int] = ()) -> None:
@@ -100,24 +102,6 @@ class GameState:
         self.reason: str | None = None
         for action in opening:
             self.play(action)
-
-    def play_random_opening(self, stones: int, rng: np.random.Generator) -> None:
-        """Play ``stones`` moves on points drawn from ``rng`` among the legal ones near
-        the centre (:func:`gomoku_env.openings.centre_area`), colours alternating as
-        usual; stops early if one ends the game (:func:`gomoku_env.game_start.start_game`
-        starts again). ValueError if no point near the centre is free."""
-        area = centre_area(self.config.board_size)
-        for _ in range(stones):
-            # The board's mask: forbidden points are left out even under "lose".
-            legal = self.board.legal_mask()[area] == 1
-            if not legal.any():
-                raise ValueError(
-                    f"random_opening={stones}: no free point is left near the centre "
-                    f"after {len(self.board.moves)} stones"
-                )
-            self.play(int(rng.choice(area[legal])))
-            if self.over:
-                return
 
     @property
     def over(self) -> bool:

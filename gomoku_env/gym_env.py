@@ -152,7 +152,7 @@ class GomokuEnv(gymnasium.Env):
             self.learner_color = BLACK if self.np_random.random() < 0.5 else WHITE
         else:
             self.learner_color = COLORS[play_as]
-        self._start_game(self._play_opponent)
+        self._start_game(self._opponent_move)
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -209,9 +209,9 @@ class GomokuEnv(gymnasium.Env):
         if self.renderer is not None:
             self.renderer.close()
 
-    def _start_game(self, opponent_reply: Callable[[], None] | None = None) -> None:
+    def _start_game(self, opponent_reply: Callable[[], int] | None = None) -> None:
         """A new game by the envs' one start rule (:mod:`gomoku_env.game_start`);
-        ``opponent_reply`` plays the opponent's first move when it is to move."""
+        ``opponent_reply`` gives the opponent's first move when it is to move."""
         self._forfeited = False
         self._opponent_failure: str | None = None
         start_game(
@@ -256,16 +256,20 @@ class GomokuEnv(gymnasium.Env):
         self.game.play(action)
 
     def _play_opponent(self) -> None:
+        self._play(self._opponent_move())
+
+    def _opponent_move(self) -> int:
+        """The opponent's legal reply in the game as it stands; a failure of the
+        opponent ends the episode."""
         observation = {
             "observation": self.game.observation(self.board.to_move),
             "action_mask": self.game.legal_mask(),
         }
         try:
-            action = self._opponent_action(observation)
+            return self._opponent_action(observation)
         except BaseException as error:
             self._opponent_failure = f"{type(error).__name__}: {error}"
             raise
-        self._play(action)
 
     def _opponent_action(self, observation: dict[str, np.ndarray]) -> int:
         """The opponent's legal reply; IllegalMoveError if it chooses another."""

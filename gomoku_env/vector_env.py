@@ -48,7 +48,7 @@ from gomoku_env.config import GameConfig, Rule
 from gomoku_env.env_options import LearnerOptions
 from gomoku_env.errors import IllegalMoveError
 from gomoku_env.fields import check_number
-from gomoku_env.game_start import START_DRAWS, unplayable_start_text
+from gomoku_env.game_start import check_starts, play_replies
 from gomoku_env.game_state import COLORS, SEED_BOUND, observation_box
 from gomoku_env.kernels import EMPTY
 from gomoku_env.legal import (
@@ -320,47 +320,33 @@ class GomokuVectorEnv(VectorEnv):
         return opponent_view(planes, self.batch.forbidden[games])
 
     def _play_opponents(self) -> int:
-        """Ask the non-compiled opponent for every pending reply until none is left;
-        the number of games the replies ended. A failure of the opponent ends the
-        games (see the module docstring)."""
-        ended = 0
-        rounds = 0
-        while self.out.needs_opponent.any():
-            rounds += 1
-            if rounds > START_DRAWS:
-                self._check_starts(unplayable=True)
-            games = np.flatnonzero(self.out.needs_opponent)
-            try:
-                replies = self._legal_replies(games)
-            except BaseException as error:
-                self._opponent_failure = f"{type(error).__name__}: {error}"
-                raise
-            ended += batch_kernels.apply_opponent_moves(
-                self.batch, self.out, games, replies
-            )
-            self._check_starts()
-        return ended
+        """Ask the non-compiled opponent for every pending reply until none is left
+        (:func:`gomoku_env.game_start.play_replies`); the number of games the replies
+        ended."""
+        return play_replies(self.batch, self.out, self.config, self._asked_replies)
 
-    def _check_starts(self, unplayable: bool = False) -> None:
+    def _asked_replies(self, games: np.ndarray) -> np.ndarray:
+        """:meth:`_legal_replies`; a failure of the opponent ends the games (see the
+        module docstring)."""
+        try:
+            return self._legal_replies(games)
+        except BaseException as error:
+            self._opponent_failure = f"{type(error).__name__}: {error}"
+            raise
+
+    def _check_starts(self) -> None:
         """ValueError naming the options if a game's start could not give a game to
-        play (:mod:`gomoku_env.game_start`), or if ``unplayable`` says so."""
-        failed = self.out.record[:, batch_state.OUTCOME] == batch_state.START_FAILED
-        if unplayable or failed.any():
-            raise ValueError(
-                unplayable_start_text(
-                    self.config,
-                    0,
-                    self.options.random_opening,
-                    not self.random_opponent,
-                )
-            )
+        play (:mod:`gomoku_env.game_start`)."""
+        check_starts(self.batch, self.out, self.config, not self.random_opponent)
 
     def _legal_replies(self, games: np.ndarray) -> np.ndarray:
         """The opponents' replies in ``games``; IllegalMoveError if one is illegal."""
         masks = self._legal(games).astype(np.int8)
         # A game's first reply comes right after its opening (and the learner's first
         # move, when the learner opens): its per-game agent starts a new game.
-        first_reply = self.batch.move_count[games] <= self.batch.opening_stones + 1
+        first_reply = (
+            self.batch.move_count[games] <= batch_state.start_stones(self.batch) + 1
+        )
         view = self._opponent_view(games)
         replies = self._opponents.ask(games, view, masks, first_reply)
         bad = (replies < 0) | (replies >= masks.shape[1])

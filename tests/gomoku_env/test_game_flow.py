@@ -12,11 +12,16 @@ from typing import Any
 import numpy as np
 import pytest
 
+from gomoku_env import batch_kernels
 from gomoku_env.aec_env import env as aec_env
 from gomoku_env.aec_env import raw_env
+from gomoku_env.batch_state import allocate_batch, moves_of
 from gomoku_env.board import Board
 from gomoku_env.config import GameConfig
+from gomoku_env.game_start import start_game
+from gomoku_env.game_state import GameState
 from gomoku_env.gym_env import GomokuEnv
+from gomoku_env.openings import centre_area
 from gomoku_env.vector_env import GomokuVectorEnv
 
 SIZE = 9
@@ -180,3 +185,40 @@ def test_an_opening_that_cannot_start_a_game_is_a_value_error() -> None:
         raw_env(board_size=5, opening=filled, random_opening=12)
     assert "random_opening=12" in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+def test_one_start_function_draws_the_same_start_for_every_env(rule: str) -> None:
+    """The AEC env's start (a batch of one game, replayed on its GameState) and a vector
+    env game seeded with the same generator state place the same stones in the same
+    order: one function starts both."""
+    for seed in range(20):
+        game = GameState(GameConfig(15, rule=rule))
+        start_game(game, np.random.default_rng(seed), (112, 113), random_stones=6)
+        vector = GomokuVectorEnv(1, board_size=15, rule=rule, random_opening=6)
+        vector.batch = allocate_batch(
+            1, vector.config, False, 6, 1, None, opening=(112, 113)
+        )
+        state = np.random.default_rng(seed).integers(2**64, dtype=np.uint64)
+        vector.batch.rng_state[0] = state
+        batch_kernels.reset_games(vector.batch, vector.out, True)
+        assert moves_of(vector.batch, 0) == game.board.moves, seed
+        assert game.board.moves[:2] == [112, 113] and len(game.board.moves) == 8
+        assert np.array_equal(vector.batch.cells, game.board.cells)
+
+
+def test_a_start_that_finds_no_free_point_near_the_centre_is_a_value_error() -> None:
+    """A fixed opening that fills the centre area leaves the random stones no point:
+    a one-line ValueError, not a search that never ends."""
+    config = GameConfig(7)
+    board = Board(config)
+    for point in centre_area(7)[:18]:
+        board.play(int(point))
+        if board.is_over:
+            board.undo()
+    free = int((board.cells[centre_area(7)] == 0).sum())
+    with pytest.raises(ValueError, match="found no free point near the centre"):
+        raw_env(board_size=7, opening=board.moves, random_opening=free + 1)
+    environment = raw_env(board_size=7, opening=board.moves, random_opening=1)
+    environment.reset(seed=0)
+    assert len(environment.unwrapped.board.moves) == len(board.moves) + 1
