@@ -63,8 +63,10 @@ def start_game(
         )
         game.start_batches[key] = (batch, allocate_output(batch))
     batch, out = game.start_batches[key]
-    batch = batch._replace(play_as=learner_color)
-    batch.rng_state[0] = rng.integers(2**64, dtype=np.uint64)
+    if batch.play_as != learner_color:
+        batch = batch._replace(play_as=learner_color)
+        game.start_batches[key] = (batch, out)
+    batch.rng_state[0] = rng.bit_generator.random_raw()
 
     def replies(games: np.ndarray) -> np.ndarray:
         game.reset(moves_of(batch, 0))

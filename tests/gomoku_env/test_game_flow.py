@@ -199,7 +199,7 @@ def test_one_start_function_draws_the_same_start_for_every_env(rule: str) -> Non
         vector.batch = allocate_batch(
             1, vector.config, False, 6, 1, None, opening=(112, 113)
         )
-        state = np.random.default_rng(seed).integers(2**64, dtype=np.uint64)
+        state = np.random.default_rng(seed).bit_generator.random_raw()
         vector.batch.rng_state[0] = state
         batch_kernels.reset_games(vector.batch, vector.out, True)
         assert moves_of(vector.batch, 0) == game.board.moves, seed
