@@ -1,0 +1,30 @@
+"""scripts/curriculum_probe.py: the curriculum's reading of an agent that does not learn."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "curriculum_probe.py"
+
+
+def load_probe():
+    spec = importlib.util.spec_from_file_location("curriculum_probe", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.probe
+
+
+def test_the_probe_reads_a_rating_from_the_games_it_played() -> None:
+    result = load_probe()("random", "black", 4, 0, 9)
+    assert sum(count for _, count in result["anchors"]) == 4
+    assert 0.0 <= result["score"] <= 1.0
+    # Random against the weakest anchors: its running rating stays near the bottom.
+    assert -400 < result["final_rating"] < 400
+
+
+def test_the_probe_refuses_a_game_count_out_of_range() -> None:
+    with pytest.raises(ValueError, match="games"):
+        load_probe()("random", "black", 0, 0, 9)
