@@ -73,9 +73,11 @@ class GomokuEnv(gymnasium.Env):
         channels_first: observation shape (C, N, N) instead of (N, N, C).
         observation_dtype: "int8" (the planes as the env keeps them), or "uint8" or
             "float32" (copies, 0 and 1 still) for libraries that expect those.
-        random_opening: stones placed at random near the centre before the learner's
-            first move (colours alternating, black first; the opponent answers first
-            when the opening leaves it to move), drawn from the ``reset`` seed's
+        opening: moves played first in every episode, as actions or a notation string
+            such as "h8 i9 h9" (as in the AEC env).
+        random_opening: stones placed at random near the centre after ``opening``,
+            before the learner's first move (colours alternating; the opponent answers
+            first when the opening leaves it to move), drawn from the ``reset`` seed's
             generator: varied starts, as the arena's openings give in evaluation.
         render_mode: None, "ansi" (text), "human" (a pygame window) or "rgb_array"
             (pictures), as in the AEC env.
@@ -106,10 +108,12 @@ class GomokuEnv(gymnasium.Env):
         random_opening: int = LearnerOptions.random_opening,
         forbidden: str = LearnerOptions.forbidden,
         max_moves: int | None = LearnerOptions.max_moves,
+        opening: str | list[int] | None = None,
     ) -> None:
         self.options = LearnerOptions(
             game=GameConfig.from_options(config, board_size, win_length, rule),
             forbidden=forbidden,
+            opening=opening,
             random_opening=random_opening,
             max_moves=max_moves,
             play_as=play_as,
@@ -217,7 +221,8 @@ class GomokuEnv(gymnasium.Env):
         start_game(
             self.game,
             self.np_random,
-            random_stones=self.options.random_opening,
+            self.options.opening,
+            self.options.random_opening,
             opponent_reply=opponent_reply,
             learner_color=self.learner_color,
         )

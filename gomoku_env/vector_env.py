@@ -112,8 +112,9 @@ class GomokuVectorEnv(VectorEnv):
     agent per game, reset when its game starts; an Agent object
     or a callable is shared by all games, so it should not keep per-game state.
     ``action_masks()`` gives the (num_envs, N*N) legal mask for MaskablePPO.
-    ``random_opening`` stones are drawn from each game's own generator, so they are
-    not the stones ``GomokuEnv`` draws for the same seed.
+    ``opening`` is played first in every game; ``random_opening`` stones are drawn
+    after it from each game's own generator, so they are not the stones ``GomokuEnv``
+    draws for the same seed.
     ``max_moves`` truncates a game at that many stones, as in ``GomokuEnv``.
     ``num_threads`` > 1 shares the games of a step among that many numba threads
     (same results; worth it for hundreds of games on idle cores, while on a busy
@@ -140,10 +141,12 @@ class GomokuVectorEnv(VectorEnv):
         observation_dtype: str = LearnerOptions.observation_dtype,
         random_opening: int = LearnerOptions.random_opening,
         max_moves: int | None = LearnerOptions.max_moves,
+        opening: str | list[int] | None = None,
     ) -> None:
         check_number("num_envs", num_envs, minimum=1, integer=True)
         self.options = LearnerOptions(
             game=GameConfig.from_options(config, board_size, win_length, rule),
+            opening=opening,
             random_opening=random_opening,
             max_moves=max_moves,
             play_as=play_as,
@@ -169,6 +172,7 @@ class GomokuVectorEnv(VectorEnv):
             options.random_opening,
             COLORS.get(options.play_as, batch_state.PLAY_AS_RANDOM),
             options.max_moves,
+            options.opening,
         )
         self.out = allocate_output(self.batch)
         # Set once: looked up at every step.

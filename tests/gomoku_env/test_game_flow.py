@@ -222,3 +222,23 @@ def test_a_start_that_finds_no_free_point_near_the_centre_is_a_value_error() -> 
     environment = raw_env(board_size=7, opening=board.moves, random_opening=1)
     environment.reset(seed=0)
     assert len(environment.unwrapped.board.moves) == len(board.moves) + 1
+
+
+def test_every_env_plays_the_fixed_opening_first() -> None:
+    """The three envs take ``opening``: its stones come first, then the random ones."""
+    opening = [40, 49]
+    aec = raw_env(board_size=SIZE, opening=opening, random_opening=1)
+    aec.reset(seed=0)
+    assert aec.board.moves[:2] == [40, 49] and len(aec.board.moves) == 3
+    gym = GomokuEnv(board_size=SIZE, opening=opening, random_opening=1, play_as="white")
+    gym.reset(seed=0)
+    # Three opening stones leave white to move: the learner's turn, no reply first.
+    assert gym.board.moves[:2] == [40, 49] and len(gym.board.moves) == 3
+    vector = GomokuVectorEnv(3, board_size=SIZE, opening=opening, random_opening=1)
+    vector.reset(seed=0)
+    for game in range(3):
+        moves = moves_of(vector.batch, game)
+        # Black learner, white to move after three stones: the random reply follows.
+        assert moves[:2] == [40, 49] and len(moves) == 4
+    with pytest.raises(ValueError, match="opening move 2"):
+        GomokuVectorEnv(1, board_size=SIZE, opening=[40, 40])
