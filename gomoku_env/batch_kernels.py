@@ -57,10 +57,6 @@ from gomoku_env.outcome import (
     outcome_index,
 )
 
-AREA_DRAWS = 64
-"""Random draws of an opening stone before the centre area is scanned for a legal
-point (:func:`random_opening_point`)."""
-
 
 @njit(cache=True, nogil=True, inline="always")
 def place(batch: GameBatch, game: int, action: int) -> int:
@@ -97,29 +93,20 @@ def place(batch: GameBatch, game: int, action: int) -> int:
 @njit(cache=True, nogil=True)
 def random_opening_point(batch: GameBatch, game: int) -> int:
     """A uniformly drawn legal point of the centre area (``opening_points`` after the
-    fixed opening): drawn again until legal, and where AREA_DRAWS draws found none
-    (an area crowded by the fixed opening, or by black's forbidden points), one drawn
-    among the area's legal points by a scan; -1 if it has none."""
+    fixed opening), drawn again until legal; -1 if the area has no legal point left
+    (crowded by the fixed opening, or by black's forbidden points)."""
     area = batch.opening_points[batch.fixed_stones :]
     base = game * cell_count(batch)
-    for _ in range(AREA_DRAWS):
+    free = 0
+    for cell in area:
+        free += is_legal_given(batch.cells[base + cell], batch.forbidden[game, cell])
+    if free == 0:
+        return -1
+    while True:
         high = next_random(batch.rng_state, game) >> np.uint64(32)
         cell = area[(high * np.uint64(area.size)) >> np.uint64(32)]
         if is_legal_given(batch.cells[base + cell], batch.forbidden[game, cell]):
             return cell
-    legal = 0
-    for cell in area:
-        legal += is_legal_given(batch.cells[base + cell], batch.forbidden[game, cell])
-    if legal == 0:
-        return -1
-    high = next_random(batch.rng_state, game) >> np.uint64(32)
-    skip = (high * np.uint64(legal)) >> np.uint64(32)
-    for cell in area:
-        if is_legal_given(batch.cells[base + cell], batch.forbidden[game, cell]):
-            if skip == 0:
-                return cell
-            skip -= np.uint64(1)
-    return -1
 
 
 @njit(cache=True, nogil=True)
