@@ -26,12 +26,19 @@ class HeuristicAgent:
     always completes its own five, otherwise blocks the opponent's, and prefers making
     an open four to blocking a three; a higher ``defence`` plays more cautiously.
 
+    With ``noise`` above 0, that share of its moves (each drawn alone) goes to a legal
+    point drawn uniformly instead: a family of weaker agents, from the heuristic
+    (``noise=0``) down to ``random`` (``noise=1``), that cost no more than it does, so
+    a rating scale has cheap anchors between the two.
+
     Args:
         config: the game; observations must match it. Without one the agent plays
             five in a row, freestyle, on the board size each observation has.
         seed: seeds the tie-breaking generator; ``reset(seed)`` reseeds.
         attack: weight of the point's value to the mover (an int >= 0).
         defence: weight of the point's value to the opponent (an int >= 0).
+        noise: the share of moves played at a uniformly drawn legal point (a number
+            in [0, 1]; 0: none, the generator's draws are then as without it).
 
     ``act`` accepts a PettingZoo observation or a :class:`gomoku_env.Board`;
     ``last_report`` describes the last move.
@@ -50,11 +57,13 @@ class HeuristicAgent:
         seed: int | None = None,
         attack: int = ATTACK_WEIGHT,
         defence: int = DEFENCE_WEIGHT,
+        noise: float = 0.0,
     ) -> None:
         self.config = config if config is not None else GameConfig()
         self._any_size = config is None  # no game given: fit the board it is shown
         self.attack = check_number("attack", attack, minimum=0, integer=True)
         self.defence = check_number("defence", defence, minimum=0, integer=True)
+        self.noise = float(check_number("noise", noise, minimum=0, maximum=1))
         self._rng = np.random.default_rng(seed)
         self._table = build_shape_table(self.config.win_length)
         self.last_report: SearchReport | None = None
@@ -93,12 +102,10 @@ class HeuristicAgent:
             move, score, reason = centre_point(self.config.board_size), 0, "opening"
         else:
             scores = self.scores(board)
-            best = np.flatnonzero(scores == scores.max())
-            move, score, reason = (
-                int(self._rng.choice(best)),
-                int(scores.max()),
-                "pattern",
-            )
+            noisy = self.noise > 0 and self._rng.random() < self.noise
+            least, reason = (0, "noise") if noisy else (scores.max(), "pattern")
+            move = int(self._rng.choice(np.flatnonzero(scores >= least)))
+            score = int(scores[move])
         self.last_report = SearchReport(
             move=move, score=score, principal_variation=(move,),
             nodes=self.config.cells - len(board.moves), depth=1, reason=reason,
@@ -116,14 +123,17 @@ class HeuristicAgent:
 
         Each move is one ``act`` could choose: the same when the best point is unique;
         among tied points one drawn uniformly with this agent's generator (one draw per
-        game), which is not the point ``act`` would draw.
+        game), which is not the point ``act`` would draw. With ``noise``, one more
+        draw per game decides whether its move is a random one.
         """
         planes = self._checked_planes(planes)
         self.last_report = None
+        games = planes.shape[0]
+        noise_draws = self._rng.random(games) if self.noise > 0 else np.ones(games)
         return heuristic_moves(
             planes, self.config.board_size, self.config.win_length,
             self.config.rule.code, self._table, self._weights(),
-            self._rng.random(planes.shape[0]),
+            self._rng.random(games), self.noise, noise_draws,
         )  # fmt: skip
 
     def scores_batch(self, planes: np.ndarray) -> np.ndarray:

@@ -5,7 +5,7 @@ every point as :meth:`agents.classic.heuristic.HeuristicAgent.scores` does (the 
 :func:`agents.patterns.values.point_values`) and plays the best. Ties are broken with one
 uniform draw per game supplied by the caller, so the choice among equally good points
 is uniform, as in ``HeuristicAgent.act``, but not the same point that ``act`` would
-draw from the same seed.
+draw from the same seed; so is the choice of a noisy heuristic's random moves.
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from gomoku_env.planes import read_cells
 
 
 @njit(cache=True, nogil=True)
-def pick_best(scores: np.ndarray, draw: float) -> int:
-    """The ``draw``-th (a uniform number in [0, 1)) of the points with the top score."""
-    best = scores.max()
+def pick_at_least(scores: np.ndarray, least: int, draw: float) -> int:
+    """The ``draw``-th (a uniform number in [0, 1)) of the points scoring ``least`` or
+    more: with the top score, one of the best points; with 0, any legal point."""
     ties = 0
     for point in range(scores.size):
-        ties += scores[point] == best
+        ties += scores[point] >= least
     chosen = int(draw * ties)
     for point in range(scores.size):
-        if scores[point] == best:
+        if scores[point] >= least:
             if chosen == 0:
                 return point
             chosen -= 1
@@ -74,12 +74,16 @@ def heuristic_scores(
 def heuristic_moves(
     planes: np.ndarray, size: int, win_length: int, rule_code: int,
     table: np.ndarray, weights: np.ndarray, draws: np.ndarray,
+    noise: float, noise_draws: np.ndarray,
 ) -> np.ndarray:  # fmt: skip
     """The heuristic's move in each game of ``planes``: the best of
-    :func:`heuristic_scores`, ties broken by ``draws`` (one uniform number per game).
-    An empty board gets the centre point."""
+    :func:`heuristic_scores`, ties broken by ``draws`` (one uniform number per game);
+    where the game's ``noise_draws`` number is below ``noise``, a legal point drawn
+    uniformly (with the same ``draws`` number) instead. An empty board gets the centre
+    point."""
     scores = heuristic_scores(planes, size, win_length, rule_code, table, weights)
     moves = np.empty(planes.shape[0], dtype=np.int64)
     for game in range(planes.shape[0]):
-        moves[game] = pick_best(scores[game], draws[game])
+        least = 0 if noise_draws[game] < noise else scores[game].max()
+        moves[game] = pick_at_least(scores[game], least, draws[game])
     return moves

@@ -115,13 +115,21 @@ class EngineSpecOptions:
 
 @dataclass(frozen=True)
 class HeuristicSpecOptions:
-    """The ``heuristic`` spec's options: the weights of its one-ply score."""
+    """The ``heuristic`` spec's options: the weights of its one-ply score, and the
+    share of random moves."""
 
     attack: int = option(
         ATTACK_WEIGHT, help="weight of the point's value to the mover", minimum=0
     )
     defence: int = option(
         DEFENCE_WEIGHT, help="weight of the point's value to the opponent", minimum=0
+    )
+    noise: float = option(
+        0.0,
+        help="share of moves played at a uniformly drawn legal point (0: none, 1: "
+        "random); cheap weaker anchors",
+        minimum=0,
+        maximum=1,
     )
 
 

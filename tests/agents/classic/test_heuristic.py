@@ -80,3 +80,34 @@ def test_defence_weight_turns_attack_into_blocking() -> None:
     assert HeuristicAgent(seed=0, defence=5).act(board) in blocks
     with pytest.raises(ValueError, match="defence must be"):
         HeuristicAgent(defence=-1)
+
+
+def test_noise_plays_that_share_of_moves_at_random_legal_points() -> None:
+    # a position with one best point (the win): every pattern move takes it, so the
+    # moves elsewhere are the random ones, about `noise` of them
+    board = board_from_diagram(["XXXX.", ".....", "OOO.."], top=5, left=3)
+    win = 5 * 15 + 7
+    legal = set(board.legal_actions())
+    for noise, low, high in ((0.0, 0, 0), (0.3, 0.22, 0.38), (1.0, 0.97, 1.0)):
+        agent = make_agent(f"heuristic:noise={noise}", GameConfig(), seed=3)
+        moves = [agent.act(board) for _ in range(400)]
+        assert set(moves) <= legal
+        elsewhere = sum(move != win for move in moves) / len(moves)
+        assert low <= elsewhere <= high, (noise, elsewhere)
+        if noise == 1.0:
+            assert agent.last_report.reason == "noise" and len(set(moves)) > 100
+
+
+def test_noise_zero_draws_as_the_plain_heuristic() -> None:
+    # the scale's heuristic anchor must keep its games: noise=0 draws nothing more
+    board = board_from_diagram(
+        [".........", "..XXX....", ".........", "....OOO.."], top=4, left=2
+    )
+    plain, silent = HeuristicAgent(seed=5), HeuristicAgent(seed=5, noise=0.0)
+    assert [plain.act(board) for _ in range(30)] == [silent.act(board) for _ in range(30)]
+
+
+@pytest.mark.parametrize("noise", [-0.1, 1.5, float("nan"), float("inf")])
+def test_noise_out_of_range_is_refused_by_name(noise: float) -> None:
+    with pytest.raises(ValueError, match=f"noise must be .*{noise}"):
+        HeuristicAgent(noise=noise)

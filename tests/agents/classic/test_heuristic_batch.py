@@ -106,3 +106,17 @@ def test_the_heuristic_is_the_vector_envs_batch_opponent():
     env = GomokuVectorEnv(2, board_size=9, opponent=agent)
     assert env.opponents == [agent]
     env.close()
+
+
+def test_batched_noise_plays_random_legal_points_in_that_share() -> None:
+    config = GameConfig(board_size=9)
+    board = Board.from_moves([40, 0, 41, 1, 42, 2, 43], config)  # white must block
+    planes = np.repeat(planes_of(board)[None], 1000, axis=0)
+    masks = np.zeros((1000, 81), np.int8)
+    best = HeuristicAgent(config, seed=2).act_batch(planes, masks, np.arange(1000))
+    noisy = HeuristicAgent(config, seed=2, noise=0.25)
+    moves = noisy.act_batch(planes, masks, np.arange(1000))
+    assert set(best) == {44} or set(best) == {39, 44}
+    legal = set(np.flatnonzero(board.legal_mask()))
+    assert set(moves) <= legal and len(set(moves)) > 40
+    assert 0.18 <= np.mean(~np.isin(moves, best)) <= 0.3
