@@ -104,7 +104,9 @@ def test_noise_zero_draws_as_the_plain_heuristic() -> None:
         [".........", "..XXX....", ".........", "....OOO.."], top=4, left=2
     )
     plain, silent = HeuristicAgent(seed=5), HeuristicAgent(seed=5, noise=0.0)
-    assert [plain.act(board) for _ in range(30)] == [silent.act(board) for _ in range(30)]
+    assert [plain.act(board) for _ in range(30)] == [
+        silent.act(board) for _ in range(30)
+    ]
 
 
 @pytest.mark.parametrize("noise", [-0.1, 1.5, float("nan"), float("inf")])
