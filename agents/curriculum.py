@@ -9,7 +9,11 @@ at every stage, where a fixed opponent is soon either unbeatable or beaten every
 rating of :func:`agents.scales.anchored_fit.anchored_rating`, as ``gomoku rate``
 fits it, on the learner's latest ``window`` games against the anchors) and, for each
 new game, picks the anchor whose expected score for the learner at that rating is
-nearest ``target``: as the learner wins, the rating and the anchors move up.
+nearest ``target``: as the learner wins, the rating and the anchors move up. Within
+``leeway`` Elo of that anchor's rating the cheapest anchor plays instead (by the
+thinking time a move the scale lists): a rollout search of 50 ms a move and a noisy
+heuristic of 0.3 ms a few dozen Elo apart teach about the same, and the learner's
+own steps, not its opponent's, should take the CPU.
 
 It is an opponent for the single-agent envs (``opponent="curriculum"``, or
 ``"curriculum:target=0.4,window=400"``): the Gymnasium env plays it through ``act``;
@@ -73,6 +77,13 @@ class CurriculumOptions:
         maximum=1_000_000,
         help="the learner's latest games that its running rating is fitted on",
     )
+    leeway: float = option(
+        75.0,
+        minimum=0,
+        maximum=400,
+        help="Elo either side of the rating the target asks for within which the "
+        "cheapest anchor plays (by the scale's ms a move); 0: the nearest anchor",
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -112,6 +123,10 @@ class CurriculumOpponent:
             sorted(scale.anchors, key=lambda anchor: anchor.rating)
         )
         self._ratings = np.array([anchor.rating for anchor in self.anchors])
+        self._costs = [
+            math.inf if anchor.ms_per_move is None else anchor.ms_per_move
+            for anchor in self.anchors
+        ]
         self._build = build
         self._results: deque[tuple[int, float]] = deque(maxlen=self.options.window)
         self.rating = float(self._ratings[0])
@@ -194,10 +209,14 @@ class CurriculumOpponent:
         self.rating = anchored_rating(self._ratings[met], scored[met], games[met])
 
     def _choose(self) -> int:
-        """The anchor whose expected score for the learner is nearest the target."""
+        """The cheapest anchor within ``leeway`` of the rating at which the learner's
+        expected score is the target (the nearest where none is that near; among
+        equal costs, or costs the scale does not list, the nearest)."""
         target = self.options.target
         wanted = self.rating + 400 * math.log10((1 - target) / target)
-        return int(np.argmin(np.abs(self._ratings - wanted)))
+        distance = np.abs(self._ratings - wanted)
+        near = np.flatnonzero(distance <= max(self.options.leeway, distance.min()))
+        return int(min(near, key=lambda k: (self._costs[k], distance[k], k)))
 
     def _game(self, slot: int) -> tuple[int, Agent]:
         """The anchor index and agent of the game in ``slot``, starting it (a chosen

@@ -31,7 +31,7 @@ import csv
 import io
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
@@ -64,11 +64,14 @@ CODE_AGENTS = ("python", "engine")
 
 @dataclass(frozen=True)
 class Anchor:
-    """An agent of a reference ladder, with its rating and the 95% margin on it."""
+    """An agent of a reference ladder, with its rating and the 95% margin on it, and
+    its thinking time a move where the scale was built (None where the file has
+    none): a clock figure, which only ranks anchors by cost."""
 
     spec: str
     rating: float
     margin: float
+    ms_per_move: float | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,7 @@ def parse_anchors(
             ) from None
         if not (math.isfinite(rating) and math.isfinite(margin) and margin >= 0):
             raise ValueError(f"{where}: bad rating {rating!r} or margin {margin!r}")
+        cost = thinking_time(row.get("ms_per_move"), where)
         if abs(rating) > MAX_RATING:
             raise ValueError(f"{where}: rating {rating!r} is beyond ±{MAX_RATING}")
         if any(anchor.spec == spec for anchor in anchors):
@@ -155,10 +159,24 @@ def parse_anchors(
         versions.add(row.get("scale") or "")
         if len(versions) > 1:
             raise ValueError(f"{where}: scale {row.get('scale')!r} differs from above")
-        anchors.append(Anchor(spec, rating, margin))
+        anchors.append(Anchor(spec, rating, margin, cost))
     if not anchors:
         raise ValueError(f"{source}: no anchors in the file")
     return (versions.pop() or None), tuple(anchors)
+
+
+def thinking_time(text: str | None, where: str) -> float | None:
+    """A row's ``ms_per_move`` (None when the column is missing or empty); a
+    ValueError naming ``where`` unless it is a finite number >= 0."""
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{where}: ms_per_move {text[:80]!r} is no number") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"{where}: ms_per_move {value!r} is not a time >= 0")
+    return value
 
 
 MAX_RATING = 10_000.0

@@ -78,12 +78,26 @@ def test_the_rating_is_the_anchored_fit_of_the_window() -> None:
 
 
 def test_the_chosen_anchor_is_expected_to_score_the_target() -> None:
-    opponent, _ = recording_curriculum(target=0.35)
+    opponent, _ = recording_curriculum(target=0.35, leeway=0)
     opponent.rating = 1000.0
     chosen = opponent.anchor_for(0).rating
     ratings = [anchor.rating for anchor in reference_scale(9).anchors]
     wanted = 1000 + 400 * math.log10(0.65 / 0.35)
     assert abs(chosen - wanted) == min(abs(rating - wanted) for rating in ratings)
+
+
+@pytest.mark.parametrize("rating", [400.0, 1000.0, 1500.0, 1800.0, 2000.0])
+def test_within_the_leeway_the_cheapest_anchor_plays(rating: float) -> None:
+    anchors = reference_scale(9).anchors
+    wanted = rating + 400 * math.log10(0.65 / 0.35)
+    near = [a for a in anchors if abs(a.rating - wanted) <= 120]
+    cheapest = min(near, key=lambda anchor: anchor.ms_per_move)
+    opponent, _ = recording_curriculum(target=0.35, leeway=120)
+    opponent.rating = rating
+    assert opponent.anchor_for(0) == cheapest
+    nearest, _ = recording_curriculum(target=0.35, leeway=0)
+    nearest.rating = rating
+    assert abs(nearest.anchor_for(0).rating - wanted) <= abs(cheapest.rating - wanted)
 
 
 def test_a_batching_anchor_answers_all_its_games_in_one_call() -> None:
@@ -103,6 +117,8 @@ def test_a_batching_anchor_answers_all_its_games_in_one_call() -> None:
         ("curriculum:target=1.5", "target"),
         ("curriculum:target=nan", "target"),
         ("curriculum:window=0", "window"),
+        ("curriculum:leeway=-1", "leeway"),
+        ("curriculum:leeway=inf", "leeway"),
         ("curriculum:scale=15x15-v1", "15x15-v1"),
         ("curriculum:scale=9x9-v9", "9x9-v9"),
     ],

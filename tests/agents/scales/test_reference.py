@@ -259,3 +259,17 @@ def test_a_built_scale_has_no_anchor_on_a_clock_and_close_neighbours(version):
 def test_every_built_scale_has_its_games_stored_for_replay():
     stored = {version for version, _ in stored_games()}
     assert stored == set(BUILT)
+
+
+@pytest.mark.parametrize("value", ["fast", "-1", "nan", "inf"])
+def test_a_bad_thinking_time_is_named(tmp_path, value):
+    path = tmp_path / "mine.csv"
+    path.write_text(f"agent,rating,ms_per_move\nrandom,0,0.1\nheuristic,5,{value}\n")
+    with pytest.raises(ValueError, match=f"mine.csv, line 3: ms_per_move .*{value}"):
+        read_scale(path, GameConfig(7))
+
+
+def test_the_thinking_time_is_read_where_the_file_has_it():
+    scale = reference_scale(version="9x9-v1")
+    assert scale.anchor("heuristic").ms_per_move == 0.23
+    assert scale.anchor("mcts:simulations=3200").ms_per_move == 70.39
