@@ -94,7 +94,7 @@ def test_example_trains_against_the_curriculum_by_default(
     tmp_path: Path, example_name: str, library: str, extra: str, flags: dict
 ) -> None:
     """At its defaults (9x9, five in a row, the curriculum) a few hundred env steps:
-    every training game was played against an anchor of 9x9-v1, and the progress
+    every training game was played against an anchor of the newest 9x9 scale, and the progress
     lines are the learner's running rating."""
     pytest.importorskip(library, reason=f"needs the {extra} extra")
     from agents.scales.reference import reference_scale

@@ -71,7 +71,7 @@ def test_rate_places_an_agent_between_the_anchors_it_beats_and_loses_to(
     [
         (
             ["--board-size", "9", "--rule", "renju"],
-            "9x9-v1 was played under 9x9 freestyle, win length 5, not 9x9 renju",
+            "was played under 9x9 freestyle, win length 5, not 9x9 renju",
         ),
         (["--board-size", "13"], "no reference scale for board size 13"),
         (["--board-size", "9", "--anchors", "mcts"], "'mcts' matches several"),

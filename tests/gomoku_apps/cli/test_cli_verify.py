@@ -1,6 +1,6 @@
 """Rating cards: ``gomoku rate --card`` writes one, ``gomoku verify`` replays it.
 
-Every card here is tiny (9x9, two cheap anchors of 9x9-v1, two games each), so each
+Every card here is tiny (9x9, two cheap anchors of the newest 9x9 scale, two games each), so each
 verification replays four short games.
 """
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.scales.reference import latest_scale
 from gomoku_apps.arena.cards import CARD_LIMIT
 from gomoku_apps.cli.main import main
 from gomoku_env.notation import action_to_notation, parse_moves
@@ -20,7 +21,8 @@ from tests.agents import faulty_agents
 
 CHEAP = "mcts:simulations=4,tactical=false,rollout=random"
 RATE = ["rate", "random", "--board-size", "9", "--anchors", "random", CHEAP]
-VERIFIED = re.compile(r"^verified: random [+-]\d+ on 9x9-v1 \(4 games\)$", re.M)
+NINE = latest_scale(9)
+VERIFIED = re.compile(rf"^verified: random [+-]\d+ on {NINE} \(4 games\)$", re.M)
 
 
 def rate_with_card(path: Path, *options: str) -> str:
@@ -54,7 +56,7 @@ def tampered(tmp_path: Path, text: str, change) -> Path:
 
 def test_a_card_holds_the_run_and_verifies(tmp_path, card_text, capsys):
     card = json.loads(card_text)
-    assert card["card_version"] == 1 and card["scale"]["name"] == "9x9-v1"
+    assert card["card_version"] == 1 and card["scale"]["name"] == NINE
     assert [a["spec"] for a in card["scale"]["anchors"]] == ["random", CHEAP]
     assert card["command"][:3] == ["gomoku", "rate", "random"]
     assert card["reproduce"].startswith("gomoku rate random --board-size 9")
@@ -62,7 +64,7 @@ def test_a_card_holds_the_run_and_verifies(tmp_path, card_text, capsys):
     assert card["plan"]["games_per_anchor"] == 2
     assert len(card["games"]) == 4
     assert {g["anchor_color"] for g in card["games"]} == {"black", "white"}
-    assert card["rating"]["report"].startswith("random on 9x9-v1")
+    assert card["rating"]["report"].startswith(f"random on {NINE}")
     path = tmp_path / "card.json"
     path.write_text(card_text, encoding="utf-8")
     code, line = verify(path, capsys)
