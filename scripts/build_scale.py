@@ -7,8 +7,9 @@ away, which cross the agent families where the order mixes them) ``--games`` gam
 after ``--min-games``) in the arena (book openings, colours alternating, seeded), in
 chunks kept in ``--out`` so that a stopped run resumes. Then fits all games at once
 (:func:`gomoku_apps.arena.bradley_terry.fit_ratings`, the ladder's fit, the first anchor
-at 0) and writes ``OUT/NAME.csv``: per anchor its rating and 95% margin, the gap to the
-anchor below with its margin, the games of that pair, its thinking time per move.
+at 0) and writes ``OUT/NAME.csv``, weakest first by the fit: per anchor its rating and
+95% margin, the gap to the next weaker anchor with its margin, the games of that pair,
+its thinking time per move.
 ``OUT/NAME-residuals.csv`` checks the fit pair by pair (observed and predicted score,
 whether the observed one is outside its 95% interval; the count is printed beside what
 chance gives). ``OUT/NAME-games.csv`` holds each pair's first game with its opening
@@ -348,17 +349,21 @@ def main(argv: list[str] | None = None) -> None:
             draws[high, low] = draws[low, high]
             played.append(rows)
     used = thinking([row for rows in played for row in rows])
+    ms_per_move = {
+        spec: 1000 * seconds / moves for spec, (seconds, moves) in used.items()
+    }
     fit = fit_ratings(names, wins, draws, names[0])
+    order = sorted(range(len(names)), key=lambda k: (fit.ratings[k], k))
     scale_rows = [
         {
             "scale": args.name,
-            "agent": spec,
+            "agent": names[index],
             "rating": f"{fit.ratings[index]:.1f}",
             "margin": f"{fit.margins[index]:.1f}",
-            **neighbour_columns(fit, names, index, wins, draws),
-            "ms_per_move": f"{1000 * used[spec][0] / used[spec][1]:.2f}",
+            **neighbour_columns(fit, names, index, below, wins, draws),
+            "ms_per_move": f"{ms_per_move[names[index]]:.2f}",
         }
-        for index, spec in enumerate(names)
+        for index, below in zip(order, [order[0], *order[:-1]], strict=True)
     ]
     residuals = pair_residuals(fit, wins, draws)
     write_rows(args.out / f"{args.name}.csv", scale_rows, SCALE_COLUMNS)
@@ -376,11 +381,16 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def neighbour_columns(
-    fit: Ratings, names: list[str], index: int, wins: np.ndarray, draws: np.ndarray
+    fit: Ratings,
+    names: list[str],
+    index: int,
+    below: int,
+    wins: np.ndarray,
+    draws: np.ndarray,
 ) -> dict[str, str | int]:
-    """The gap to the anchor below with its margin, and the games of that pair
-    (0 for the first anchor)."""
-    below = max(index - 1, 0)
+    """The gap from the anchor ``below`` (the next weaker by the fit) with its margin
+    from the fit (all games), and the games the two played each other (0 for the
+    weakest anchor, and for two that did not meet)."""
     gap, margin = fit.gap(names[index], names[below])
     games = wins[index, below] + wins[below, index] + draws[index, below]
     return {"gap": f"{gap:.1f}", "gap_margin": f"{margin:.1f}", "games": int(games)}
