@@ -15,8 +15,9 @@ hours for every run.
 
 ``evaluate`` draws the learning curve: five of the checkpoints, each played 100 games
 against ``heuristic`` (colours alternating, seeded openings) and rated with ``gomoku
-rate SPEC --margin 100`` on the newest shipped scale (9x9-v1); the last is rated with
-``--margin 50``, the table's rating. The checkpoints are loaded through agent specs, as
+rate SPEC --margin 100`` on the table's scale (:data:`ZOO_SCALE`: it stays the one
+the table was rated on when a newer scale ships); the last is rated with ``--margin
+50``, the table's rating. The checkpoints are loaded through agent specs, as
 the arena, ladder and GUI load them.
 """
 
@@ -61,6 +62,8 @@ from scripts.zoo_routes import (  # noqa: E402
 
 HEURISTIC_GAMES = 100
 RATE_MARGIN = 50
+ZOO_SCALE = "9x9-v1"
+"""The scale of every rating in the table (the training curriculum uses the newest)."""
 CURVE_MARGIN = 100
 """The curve's ratings (every point but the last, which is the table's) are coarser:
 half the games' worth of precision, for four times fewer games."""
@@ -132,7 +135,7 @@ def rate_command(
     spec: str, budget: Budget, seed: int, rate_flags: Sequence[str]
 ) -> list[str]:
     """The ``gomoku rate`` command of a model (``rate_flags``: the scale, games and
-    jobs; the table's: ``--margin 50`` on the newest shipped scale, which any
+    jobs; the table's: ``--margin 50`` on :data:`ZOO_SCALE`, which any
     ``--jobs`` gives the same rating)."""
     return ["gomoku", "rate", spec, *budget.game, "--seed", str(seed), "--no-progress",
             *rate_flags]  # fmt: skip
@@ -234,7 +237,7 @@ def take_step(parser: argparse.ArgumentParser, arguments: argparse.Namespace) ->
     if arguments.step == "run":
         print(json.dumps(run(route, BUDGET, arguments.seed, folder), indent=1))
     else:
-        jobs = ["--jobs", str(arguments.jobs)]
+        jobs = ["--jobs", str(arguments.jobs), "--scale", ZOO_SCALE]
         result = evaluate(
             route, BUDGET, arguments.seed, folder,
             ["--margin", str(RATE_MARGIN), *jobs], ["--margin", str(CURVE_MARGIN), *jobs],

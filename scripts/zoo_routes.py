@@ -129,7 +129,7 @@ def alphazero_recipe(budget: Budget, seed: int, folder: Path) -> list[str]:
     ]  # fmt: skip
 
 
-CURRICULUM = "curriculum (anchors of 9x9-v1 near the learner's rating)"
+CURRICULUM = "curriculum (anchors of the newest scale near the learner's rating)"
 """The library examples' opponent since the table was made (it was random then)."""
 OFF_SCALE = ("--opponent", "random")
 """The CI's 6x6 board has no rating scale for the curriculum's anchors."""

@@ -41,6 +41,7 @@ from gomoku_env.files import read_text_file
 REFERENCE_SCALES = {
     "9x9-v0": GameConfig(9, 5, Rule.FREESTYLE),
     "9x9-v1": GameConfig(9, 5, Rule.FREESTYLE),
+    "9x9-v2": GameConfig(9, 5, Rule.FREESTYLE),
     "15x15-v0": GameConfig(15, 5, Rule.FREESTYLE),
     "15x15-v1": GameConfig(15, 5, Rule.FREESTYLE),
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import itertools
 import sys
 from pathlib import Path
 
@@ -184,8 +185,8 @@ def test_a_span_plays_the_pairs_apart_and_fits_them_jointly(tmp_path: Path) -> N
     ratings = [float(row["rating"]) for row in scale]
     assert sorted(row["agent"] for row in scale) == sorted(anchors)
     assert ratings == sorted(ratings)  # weakest first by the fit, gaps from below
-    assert ratings[scale.index(next(r for r in scale if r["agent"] == "random"))] == 0
-    for below, row in zip(scale, scale[1:], strict=False):
+    assert float(next(r for r in scale if r["agent"] == "random")["rating"]) == 0
+    for below, row in itertools.pairwise(scale):
         gap = float(row["rating"]) - float(below["rating"])
         assert float(row["gap"]) == pytest.approx(gap, abs=0.11)
     assert all(int(row["games"]) == 4 for row in scale[1:])
