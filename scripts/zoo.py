@@ -1,12 +1,14 @@
-"""The baselines zoo: every training route of the docs, trained at one budget on 9×9
-(freestyle, five) and measured alike. The table is docs/zoo.md.
+"""The baselines zoo: every training route of the docs, trained at the same budgets on
+9×9 (freestyle, five) and measured alike. The table is docs/zoo.md.
 
     python scripts/zoo.py run sb3 --seed 1        # trains into runs/zoo/sb3-s1
     python scripts/zoo.py evaluate sb3 --seed 1   # its checkpoints vs heuristic, its rating
+    python scripts/zoo.py run sb3 --seed 1 --cpu-hours 2   # into runs/zoo/sb3-s1-2h
     python scripts/zoo.py report                  # docs/zoo.csv, zoo-curve.csv, zoo.png
 
-The budget (:data:`BUDGET`): 1,000,000 env steps of the learner or 0.5 CPU hour,
-whichever ends first, with 8 checkpoints along it. A :class:`Route` is the command a
+The budgets (:data:`BUDGET`, ``--cpu-hours``): 1,000,000 env steps of the learner or
+0.5 CPU hour, whichever ends first; or 4,000,000 steps or 2 CPU hours. Each keeps 8
+checkpoints along it. A :class:`Route` is the command a
 user would run (an example of ``examples/`` or ``gomoku train``) at its documented
 defaults, with the budget's flags added; each route's process uses one core (torch one
 thread), so two runs share the two cores of the machine the table was made on.
@@ -54,10 +56,13 @@ from scripts.zoo_files import (  # noqa: E402
 from scripts.zoo_report import markdown, report  # noqa: E402
 from scripts.zoo_routes import (  # noqa: E402
     BUDGET,
+    BUDGET_HOURS,
     ROUTES,
     TINY,  # noqa: F401 - the CI's budget, as `zoo.TINY` to the tests
     Budget,
     Route,
+    budget_of,
+    run_folder,
 )
 
 HEURISTIC_GAMES = 100
@@ -123,7 +128,8 @@ def run(route: Route, budget: Budget, seed: int, folder: Path) -> dict[str, obje
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     record = {
-        "route": route.name, "seed": seed, "command": command_line(argv),
+        "route": route.name, "seed": seed, "budget_hours": budget.hours,
+        "command": command_line(argv),
         "libraries": versions(route), "wall_seconds": round(time.monotonic() - started, 1),
         "process_cpu_seconds": round(cpu, 1),
     }  # fmt: skip
@@ -213,6 +219,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("step", choices=("run", "evaluate", "report"))
     parser.add_argument("route", nargs="?", choices=sorted(ROUTES))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--cpu-hours",
+        type=float,
+        default=BUDGET.hours,
+        choices=BUDGET_HOURS,
+        help="the budget: 0.5 (1M env steps) or 2 (4M env steps) CPU hours",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "zoo")
     parser.add_argument("--docs", type=Path, default=ROOT / "docs")
     parser.add_argument(
@@ -232,14 +245,14 @@ def take_step(parser: argparse.ArgumentParser, arguments: argparse.Namespace) ->
         return
     if arguments.route is None:
         parser.error(f"{arguments.step} needs a ROUTE: {', '.join(sorted(ROUTES))}")
-    route = ROUTES[arguments.route]
-    folder = arguments.out / f"{route.name}-s{arguments.seed}"
+    route, budget = ROUTES[arguments.route], budget_of(arguments.cpu_hours)
+    folder = run_folder(arguments.out, route.name, arguments.seed, budget.hours)
     if arguments.step == "run":
-        print(json.dumps(run(route, BUDGET, arguments.seed, folder), indent=1))
+        print(json.dumps(run(route, budget, arguments.seed, folder), indent=1))
     else:
         jobs = ["--jobs", str(arguments.jobs), "--scale", ZOO_SCALE]
         result = evaluate(
-            route, BUDGET, arguments.seed, folder,
+            route, budget, arguments.seed, folder,
             ["--margin", str(RATE_MARGIN), *jobs], ["--margin", str(CURVE_MARGIN), *jobs],
         )  # fmt: skip
         print(json.dumps(result, indent=1))

@@ -75,9 +75,12 @@ def _check_keys(
 
 
 def read_run_record(path: Path, routes: Collection[str]) -> dict[str, Any]:
-    """A run's ``zoo-run.json``: its route (one of ``routes``), seed and command."""
+    """A run's ``zoo-run.json``: its route (one of ``routes``), seed, budget in CPU
+    hours (0.5 where the file predates budgets) and command."""
     record = _json_object(path, "a zoo run file")
     _check_keys(path, record, RUN_KEYS)
+    record.setdefault("budget_hours", 0.5)  # the one budget of the runs before budgets
+    _check_keys(path, record, {"budget_hours": float})
     if record["route"] not in routes:
         raise ZooFileError(
             f"{path}: unknown route {record['route'][:80]!r}; the zoo's routes are "

@@ -26,11 +26,12 @@ from scripts.zoo_files import (
 )
 
 RUN_COLUMNS = (
-    "route", "seed", "libraries", "algorithm", "scheme", "learner_steps", "cpu_hours",
-    "wall_hours", "rating", "low", "high", "rated_games", "scale", "score_vs_heuristic",
-    "model_bytes", "command", "rate_command",
+    "route", "budget_hours", "seed", "libraries", "algorithm", "scheme",
+    "learner_steps", "cpu_hours", "wall_hours", "rating", "low", "high",
+    "rated_games", "scale", "score_vs_heuristic", "model_bytes", "command",
+    "rate_command",
 )  # fmt: skip
-CURVE_COLUMNS = ("route", "seed", "learner_steps", "cpu_hours", "wall_hours",
+CURVE_COLUMNS = ("route", "budget_hours", "seed", "learner_steps", "cpu_hours", "wall_hours",
                  "score_vs_heuristic", "rating", "low", "high", "rated_games",
                  "rate_command")  # fmt: skip
 
@@ -56,9 +57,10 @@ def report(
         trained = read_run_record(folder / RUN_FILE, routes)
         route, last = routes[trained["route"]], rated["curve"][-1]
         rows.append({
-            "route": route.name, "seed": trained["seed"],
-            "libraries": trained["libraries"], "algorithm": route.algorithm,
-            "scheme": route.scheme, "learner_steps": last["learner_steps"],
+            "route": route.name, "budget_hours": trained["budget_hours"],
+            "seed": trained["seed"], "libraries": trained["libraries"],
+            "algorithm": route.algorithm, "scheme": route.scheme,
+            "learner_steps": last["learner_steps"],
             "cpu_hours": last["cpu_hours"], "wall_hours": last["wall_hours"],
             "rating": last["rating"], "low": last["low"], "high": last["high"],
             "rated_games": last["rated_games"], "scale": last["scale"],
@@ -66,8 +68,9 @@ def report(
             "model_bytes": rated["model_bytes"], "command": trained["command"],
             "rate_command": last["rate_command"],
         })  # fmt: skip
-        points += [{"route": route.name, "seed": trained["seed"],
-                    **{name: point[name] for name in CURVE_COLUMNS[2:]}}
+        points += [{"route": route.name, "budget_hours": trained["budget_hours"],
+                    "seed": trained["seed"],
+                    **{name: point[name] for name in CURVE_COLUMNS[3:]}}
                    for point in rated["curve"]]  # fmt: skip
     if not rows:
         raise ZooFileError(
@@ -76,7 +79,9 @@ def report(
         )
     best = {row["route"]: max(r["rating"] for r in rows if r["route"] == row["route"])
             for row in rows}  # fmt: skip
-    rows.sort(key=lambda row: (-best[row["route"]], row["route"], row["seed"]))
+    rows.sort(
+        key=lambda r: (-best[r["route"]], r["route"], r["budget_hours"], r["seed"])
+    )
     write_csv(docs / "zoo.csv", rows, RUN_COLUMNS)
     write_csv(docs / "zoo-curve.csv", points, CURVE_COLUMNS)
     plot(points, docs / "zoo.png")
@@ -124,9 +129,10 @@ def plot(points: list[dict[str, object]], path: Path) -> None:
 
     figure, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
     routes = sorted({point["route"] for point in points})
-    runs = sorted({(point["route"], point["seed"]) for point in points})
-    for route, seed in runs:
-        mine = [p for p in points if (p["route"], p["seed"]) == (route, seed)]
+    runs = sorted({(p["route"], p["budget_hours"], p["seed"]) for p in points})
+    for route, hours, seed in runs:
+        mine = [p for p in points
+                if (p["route"], p["budget_hours"], p["seed"]) == (route, hours, seed)]  # fmt: skip
         ratings = [p["rating"] for p in mine]
         interval = ([p["rating"] - p["low"] for p in mine],
                     [p["high"] - p["rating"] for p in mine])  # fmt: skip
@@ -135,7 +141,7 @@ def plot(points: list[dict[str, object]], path: Path) -> None:
                  "linestyle": ("-", "--", ":")[(seed - 1) % 3]}  # fmt: skip
         for axis, x in zip(axes, ("learner_steps", "cpu_hours"), strict=True):
             axis.errorbar([p[x] for p in mine], ratings, interval, **style,
-                          label=f"{route} (seed {seed})")  # fmt: skip
+                          label=f"{route} ({hours:g} CPU h, seed {seed})")  # fmt: skip
     axes[0].set_xscale("log")
     axes[0].set_xlabel("env steps of the learner (AlphaZero: self-play positions)")
     axes[1].set_xlabel("CPU hours")
@@ -152,12 +158,13 @@ def plot(points: list[dict[str, object]], path: Path) -> None:
 
 def markdown(rows: list[dict[str, object]]) -> str:
     """The table of docs/zoo.md, then each row's commands (training, rating)."""
-    lines = ["| route | libraries | algorithm | opponent | env steps | CPU h | wall h "
-             "| 9x9-v1 rating (95% CI) | vs heuristic | model | seed |",
-             "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|"]  # fmt: skip
+    lines = ["| route | budget (CPU h) | libraries | algorithm | opponent | env steps "
+             "| CPU h | wall h | 9x9-v1 rating (95% CI) | vs heuristic | model | seed |",
+             "|---|--:|---|---|---|--:|--:|--:|--:|--:|--:|--:|"]  # fmt: skip
     for row in rows:
         lines.append(
-            f"| {row['route']} | {row['libraries']} | {row['algorithm']} "
+            f"| {row['route']} | {row['budget_hours']:g} | {row['libraries']} "
+            f"| {row['algorithm']} "
             f"| {row['scheme']} | {row['learner_steps']:,} | {row['cpu_hours']:.2f} "
             f"| {row['wall_hours']:.2f} | {row['rating']:+d} ({row['low']:+d} … "
             f"{row['high']:+d}) | {row['score_vs_heuristic']:.2f} "
@@ -165,7 +172,8 @@ def markdown(rows: list[dict[str, object]]) -> str:
         )
     lines.append("")
     for row in rows:
-        lines += [f"**{row['route']}, seed {row['seed']}**:", "", "```bash",
+        lines += [f"**{row['route']}, {row['budget_hours']:g} CPU h, seed "
+                  f"{row['seed']}**:", "", "```bash",
                   row["command"], row["rate_command"], "```", ""]  # fmt: skip
     return "\n".join(lines).rstrip() + "\n"
 

@@ -30,6 +30,26 @@ class Budget:
 
 
 BUDGET = Budget()
+BUDGET_HOURS = (0.5, 2.0)
+"""The zoo's budgets in CPU hours: the table's first (0.5), and four times that, which
+asks whether more compute makes a stronger agent."""
+
+
+def budget_of(hours: float) -> Budget:
+    """The zoo's budget of ``hours`` CPU hours: env steps in proportion (1,000,000 a
+    half hour), so whichever ends first ends both at any budget."""
+    if hours not in BUDGET_HOURS:
+        raise ValueError(f"the zoo's budgets are {BUDGET_HOURS} CPU hours, not {hours}")
+    return replace(BUDGET, hours=hours, learner_steps=int(2 * hours * 1_000_000))
+
+
+def run_folder(out: Path, route: str, seed: int, hours: float) -> Path:
+    """Where a run keeps its models: ``OUT/ROUTE-sSEED`` at the table's first budget
+    (as before budgets), ``OUT/ROUTE-sSEED-2h`` at 2 CPU hours."""
+    suffix = "" if hours == BUDGET.hours else f"-{hours:g}h"
+    return out / f"{route}-s{seed}{suffix}"
+
+
 TINY = Budget(board_size=6, win_length=4, learner_steps=256, hours=0.003, checkpoints=2)
 """The CI's budget: seconds a route (the examples end at their steps, AlphaZero at its
 11 seconds)."""

@@ -81,11 +81,15 @@ def test_the_report_tables_every_evaluated_run_and_draws_their_curves(
     pytest.importorskip("matplotlib", reason="needs the plot extra")
     out, docs = tmp_path / "runs", tmp_path / "docs"
     docs.mkdir()
-    for route, seed, rating in (("sb3", 1, 420), ("ppo", 2, 610), ("rllib", 1, None)):
-        folder = out / f"{route}-s{seed}"
+    runs = (("sb3", 1, 420, None), ("ppo", 2, 610, None), ("rllib", 1, None, None),
+            ("sb3", 1, 500, 2.0))  # fmt: skip
+    for route, seed, rating, hours in runs:
+        folder = zoo.run_folder(out, route, seed, hours or 0.5)
         folder.mkdir(parents=True)
         trained = {"route": route, "seed": seed, "command": f"train {route}",
                    "libraries": "torch 2", "wall_seconds": 60.0}  # fmt: skip
+        if hours is not None:  # a record from before budgets has none: 0.5
+            trained["budget_hours"] = hours
         (folder / "zoo-run.json").write_text(json.dumps(trained))
         if rating is None:
             continue  # trained, not evaluated yet: no row
@@ -110,20 +114,25 @@ def test_the_report_tables_every_evaluated_run_and_draws_their_curves(
     page = "# Zoo\n\n<!-- table: python scripts/zoo.py report -->\nold\n<!-- end of table -->\n"
     (docs / "zoo.md").write_text(page)
     rows = zoo.report(out, docs, zoo.ROUTES)
-    assert [(row["route"], row["seed"], row["rating"]) for row in rows] == [
-        ("ppo", 2, 610),
-        ("sb3", 1, 420),
-    ]
+    assert [
+        (row["route"], row["budget_hours"], row["seed"], row["rating"]) for row in rows
+    ] == [("ppo", 0.5, 2, 610), ("sb3", 0.5, 1, 420), ("sb3", 2.0, 1, 500)]
+    assert (out / "sb3-s1-2h").is_dir()
     table = (docs / "zoo.csv").read_text().splitlines()
-    assert table[0].startswith("route,seed,libraries,algorithm") and len(table) == 3
+    assert table[0].startswith("route,budget_hours,seed,libraries") and len(table) == 4
     curve_rows = (docs / "zoo-curve.csv").read_text().splitlines()
-    assert len(curve_rows) == 1 + 2 * 3
-    assert curve_rows[-1].startswith("sb3,1,1000000,1.0,0.1,0.5,420,380,465,700,")
+    assert len(curve_rows) == 1 + 3 * 3
+    assert "sb3,0.5,1,1000000,1.0,0.1,0.5,420,380,465,700," in "\n".join(curve_rows)
+    assert curve_rows[-1].startswith("sb3,2.0,1,1000000,1.0,0.1,0.5,500,460,545,700,")
     assert (docs / "zoo.png").read_bytes()[:4] == b"\x89PNG"
     text = zoo.markdown(rows)
-    assert "| ppo | torch 2 | PPO after a warm start" in text
+    assert "| ppo | 0.5 | torch 2 | PPO after a warm start" in text
+    assert "| sb3 | 2 | torch 2 |" in text
     assert "| 1,000,000 | 1.00 | 0.10 | +610 (+570 … +655) | 0.50 | 1 kB | 2 |" in text
-    assert "**ppo, seed 2**:\n\n```bash\ntrain ppo\ngomoku rate ppo\n```" in text
+    assert (
+        "**ppo, 0.5 CPU h, seed 2**:\n\n```bash\ntrain ppo\ngomoku rate ppo\n```"
+        in text
+    )
     # The page's table is the report's, between its markers.
     assert (docs / "zoo.md").read_text() == page.replace("\nold\n", f"\n\n{text}\n")
 
@@ -230,3 +239,18 @@ def test_a_malformed_run_file_stops_run_and_evaluate_in_one_line(
         zoo.main(["run", "sb3", "--out", str(tmp_path / "runs")])
     assert stopped.value.code == 1
     assert capsys.readouterr().err.startswith(f"zoo.py: error: {folder}")
+
+
+def test_the_budgets_scale_the_steps_and_refuse_others() -> None:
+    two = zoo.budget_of(2.0)
+    assert (two.hours, two.learner_steps) == (2.0, 4_000_000)
+    assert zoo.budget_of(0.5) == zoo.BUDGET
+    assert zoo.run_folder(Path("runs"), "sb3", 1, 0.5) == Path("runs/sb3-s1")
+    assert zoo.run_folder(Path("runs"), "sb3", 1, 2.0) == Path("runs/sb3-s1-2h")
+    assert "--cpu-hours 2" in shlex.join(
+        zoo.ROUTES["alphazero"].argv(two, 1, Path("x"))
+    )
+    with pytest.raises(ValueError, match=r"not 1\.0"):
+        zoo.budget_of(1.0)
+    with pytest.raises(SystemExit):
+        zoo.main(["run", "sb3", "--cpu-hours", "3"])
