@@ -225,7 +225,7 @@ def test_spec_options_are_typed_by_the_signature():
 
 
 def test_usage_lists_every_declared_option_with_its_type():
-    assert specs.usage("heuristic") == "heuristic[:attack=int,defence=int]"
+    assert specs.usage("heuristic") == "heuristic[:attack=int,defence=int,noise=number]"
     assert "time=number or none" in specs.usage("alphabeta")
     assert specs.usage("engine").startswith("engine:PATH[,time=number")
 

@@ -21,7 +21,7 @@ def test_every_agent_and_option_is_listed_with_type_default_and_meaning(capsys):
 def test_one_agent_and_a_misspelled_one(capsys):
     assert main(["agents", "heuristic"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("heuristic[:attack=int,defence=int]")
+    assert out.startswith("heuristic[:attack=int,defence=int,noise=number]")
     assert "mcts" not in out
     assert main(["agents", "heuristc"]) == 2
     assert "did you mean 'heuristic'" in capsys.readouterr().err
