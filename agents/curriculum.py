@@ -13,7 +13,10 @@ nearest ``target``: as the learner wins, the rating and the anchors move up. Wit
 ``leeway`` Elo of that anchor's rating the cheapest anchor plays instead (by the
 thinking time a move the scale lists): a rollout search of 50 ms a move and a noisy
 heuristic of 0.3 ms a few dozen Elo apart teach about the same, and the learner's
-own steps, not its opponent's, should take the CPU.
+own steps, not its opponent's, should take the CPU. A learner that meets one family
+only learns to beat that family, though, so ``families`` above 1 takes the families
+within the leeway in turn, game by game (cheapest family first), each game the
+cheapest anchor of its family.
 
 It is an opponent for the single-agent envs (``opponent="curriculum"``, or
 ``"curriculum:target=0.4,window=400"``): the Gymnasium env plays it through ``act``;
@@ -46,7 +49,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.scales.anchored_fit import anchored_rating
-from agents.scales.reference import Anchor, reference_scale
+from agents.scales.reference import Anchor, family, reference_scale
 from gomoku_env.config import GameConfig
 from gomoku_env.fields import check_fields, option
 
@@ -83,6 +86,13 @@ class CurriculumOptions:
         maximum=400,
         help="Elo either side of the rating the target asks for within which the "
         "cheapest anchor plays (by the scale's ms a move); 0: the nearest anchor",
+    )
+    families: int = option(
+        1,
+        minimum=1,
+        maximum=16,
+        help="families within the leeway met in turn, game by game, cheapest "
+        "family first (1: always the cheapest anchor)",
     )
 
     def __post_init__(self) -> None:
@@ -133,6 +143,7 @@ class CurriculumOpponent:
         """The learner's running rating on the scale (the weakest anchor's before any
         game)."""
         self._rng = np.random.default_rng(seed)
+        self._chosen = 0  # games given an anchor: whose family's turn it is
         self._games: dict[int, tuple[int, Agent]] = {}
         self._batched: dict[int, Agent] = {}
 
@@ -211,12 +222,17 @@ class CurriculumOpponent:
     def _choose(self) -> int:
         """The cheapest anchor within ``leeway`` of the rating at which the learner's
         expected score is the target (the nearest where none is that near; among
-        equal costs, or costs the scale does not list, the nearest)."""
+        equal costs, or costs the scale does not list, the nearest), of the family
+        whose turn it is."""
         target = self.options.target
         wanted = self.rating + 400 * math.log10((1 - target) / target)
         distance = np.abs(self._ratings - wanted)
         near = np.flatnonzero(distance <= max(self.options.leeway, distance.min()))
-        return int(min(near, key=lambda k: (self._costs[k], distance[k], k)))
+        ranked = sorted(near, key=lambda k: (self._costs[k], distance[k], k))
+        kinds = list(dict.fromkeys(family(self.anchors[k].spec) for k in ranked))
+        turn = kinds[self._chosen % min(self.options.families, len(kinds))]
+        self._chosen += 1
+        return int(next(k for k in ranked if family(self.anchors[k].spec) == turn))
 
     def _game(self, slot: int) -> tuple[int, Agent]:
         """The anchor index and agent of the game in ``slot``, starting it (a chosen

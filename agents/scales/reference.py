@@ -63,6 +63,11 @@ CODE_AGENTS = ("python", "engine")
 """Agents whose spec runs code or a program of the spec's choosing."""
 
 
+def family(spec: str) -> str:
+    """The family of the agent ``spec``: its name (``"mcts:simulations=50"``: mcts)."""
+    return spec.split(":", 1)[0]
+
+
 @dataclass(frozen=True)
 class Anchor:
     """An agent of a reference ladder, with its rating and the 95% margin on it, and

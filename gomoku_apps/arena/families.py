@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agents.scales.anchored_fit import AnchoredRating, fit_anchored_rating
-from agents.scales.reference import Anchor
+from agents.scales.reference import Anchor, family
 from agents.scales.stats import format_elo
 from gomoku_apps.arena.results import Tally
 
@@ -41,11 +41,6 @@ SPREAD = 3
 """Families a round of ``gomoku rate --margin`` meets where the scale has them."""
 ROUND_ANCHORS = 2
 """Anchors a round plays at least."""
-
-
-def family(spec: str) -> str:
-    """The family of the agent ``spec``: its name (``"mcts:simulations=50"``: mcts)."""
-    return spec.split(":", 1)[0]
 
 
 def round_anchors(

@@ -119,6 +119,7 @@ def test_a_batching_anchor_answers_all_its_games_in_one_call() -> None:
         ("curriculum:window=0", "window"),
         ("curriculum:leeway=-1", "leeway"),
         ("curriculum:leeway=inf", "leeway"),
+        ("curriculum:families=0", "families"),
         ("curriculum:scale=15x15-v1", "15x15-v1"),
         ("curriculum:scale=9x9-v9", "9x9-v9"),
     ],
@@ -169,3 +170,23 @@ def test_the_vector_env_reports_the_finished_games_only() -> None:
         else:
             assert "opponent" not in info
     assert reported > 0
+
+
+def test_families_above_one_take_the_families_within_the_leeway_in_turn() -> None:
+    # at +1300 the target asks for about +1408: noisy heuristics (0.2 ms) and
+    # MCTS (8-13 ms) lie within 120 Elo of it
+    rating = 1300.0
+    wanted = rating + 400 * math.log10(0.65 / 0.35)
+    near = [a for a in reference_scale(9).anchors if abs(a.rating - wanted) <= 120]
+    cheapest = {}
+    for anchor in sorted(near, key=lambda a: a.ms_per_move):
+        cheapest.setdefault(anchor.spec.split(":")[0], anchor)
+    assert list(cheapest) == ["heuristic", "mcts"]
+    met = []
+    for families in (1, 2, 5):
+        opponent, _ = recording_curriculum(leeway=120, families=families)
+        opponent.rating = rating
+        met.append([opponent.anchor_for(slot) for slot in range(4)])
+    assert met[0] == [cheapest["heuristic"]] * 4
+    assert met[1] == [cheapest["heuristic"], cheapest["mcts"]] * 2
+    assert met[2] == met[1]  # only two families are that near
