@@ -149,9 +149,11 @@ class CurriculumOpponent:
 
     def reset(self, seed: int | None = None) -> None:
         """New games in every slot (the envs call it at their reset); reseed the
-        anchors' generator when ``seed`` is given. The running rating is kept."""
+        anchors' generator and restart the families' turns when ``seed`` is given.
+        The running rating is kept."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+            self._chosen = 0
         self._games.clear()
 
     def act(self, observation: dict[str, np.ndarray]) -> int:

@@ -190,3 +190,6 @@ def test_families_above_one_take_the_families_within_the_leeway_in_turn() -> Non
     assert met[0] == [cheapest["heuristic"]] * 4
     assert met[1] == [cheapest["heuristic"], cheapest["mcts"]] * 2
     assert met[2] == met[1]  # only two families are that near
+    opponent.anchor_for(4)  # a fifth game: MCTS's turn would be next
+    opponent.reset(seed=4)  # a seed restarts the turns: the same opponents again
+    assert [opponent.anchor_for(slot) for slot in range(4)] == met[1]
