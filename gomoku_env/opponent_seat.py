@@ -64,11 +64,14 @@ class OpponentSeat(BaseWrapper):
             its last step inside ``step`` too, so that only the learner is ever
             selected. PettingZoo's ``api_test`` expects every agent to take its own
             last step (False, the default), as do Tianshou's and TorchRL's wrappers.
+        name: what a fixed opponent's games are counted under in ``opponents``
+            (default: ``opponent`` itself when it is a spec, else its repr).
 
     Attributes:
         learner: the learner's agent in the current game.
         opponents: finished games by the opponent's name in them (the anchor's spec
-            for the curriculum, else the opponent's repr).
+            for the curriculum, else ``name``).
+        name: the name of a fixed opponent's games in ``opponents``.
         last_result: the adaptive opponent's info of the latest finished game
             (``opponent``, ``learner_rating`` for the curriculum); empty before one.
 
@@ -83,6 +86,7 @@ class OpponentSeat(BaseWrapper):
         learner: str,
         slot: int = 0,
         opponent_leaves: bool = False,
+        name: str | None = None,
     ) -> None:
         super().__init__(env)
         if learner != RANDOM_SEAT and learner not in env.possible_agents:
@@ -93,6 +97,9 @@ class OpponentSeat(BaseWrapper):
         self.seat = learner
         self.learner = env.possible_agents[0] if learner == RANDOM_SEAT else learner
         self.opponent = resolve_opponent(opponent, env.unwrapped.config)
+        if name is None:
+            name = opponent if isinstance(opponent, str) else repr(self.opponent)
+        self.name = name
         self.slot = slot
         self.opponent_leaves = opponent_leaves
         self.opponents: Counter[str] = Counter()
@@ -162,5 +169,4 @@ class OpponentSeat(BaseWrapper):
         if isinstance(self.opponent, AdaptiveOpponent):
             games, scores = np.array([self.slot]), np.array([(reward + 1) / 2])
             self.last_result = self.opponent.game_results(games, scores)[0]
-        name = self.last_result.get("opponent", repr(self.opponent))
-        self.opponents[str(name)] += 1
+        self.opponents[str(self.last_result.get("opponent", self.name))] += 1

@@ -136,7 +136,9 @@ class TrainingEnvs:
         )
         if isinstance(opponent, BatchOpponent):
             self.shared = opponent
-        seat = OpponentSeat(counter, opponent, learner, slot, opponent_leaves)
+        seat = OpponentSeat(
+            counter, opponent, learner, slot, opponent_leaves, name=args.opponent
+        )
         self.counters.append(counter)
         self.seats.append(seat)
         return seat

@@ -71,6 +71,7 @@ def test_example_learns_to_beat_random(
     )
     result = example.run(args)
     check_learned(result, steps)
+    assert set(result.training_games) == {"random"}  # named by spec, not repr
     assert sum(result.training_games.values()) > 0
     # The networks along the run, for a learning curve: three, the last at the end
     # (past the budget by at most the last batch: RLlib's 500 learner moves are about

@@ -80,7 +80,24 @@ def test_the_learner_sees_its_result_when_the_game_ends(
         else:
             assert last_steps == [(learner, result), (opponent, -result)]
     assert results[1.0] > 0 and results[-1.0] > 0
-    assert sum(env.opponents.values()) == 30
+    assert env.opponents == Counter({"random": 30})
+
+
+def test_an_agent_opponent_is_counted_under_the_name_given() -> None:
+    config = gomoku_env.GameConfig(5, 3)
+    agent = make_agent("random", config, seed=0)
+    named, unnamed = (
+        OpponentSeat(
+            gomoku_env.env(board_size=5, win_length=3), agent, "black_0", name=name
+        )
+        for name in ("random", None)
+    )
+    rng = np.random.default_rng(0)
+    for env in (named, unnamed):
+        env.reset(seed=0)
+        play_game(env, rng)
+    assert named.opponents == Counter({"random": 1})
+    assert unnamed.opponents == Counter({repr(agent): 1})
 
 
 def test_a_random_seat_draws_both_colours() -> None:
