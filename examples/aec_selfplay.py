@@ -146,22 +146,6 @@ def loss_of(steps: list, returns: list, args: Args) -> torch.Tensor:
     )
 
 
-class SampledAgent(NetworkAgent):
-    """The network's policy as it trains: a move drawn from its masked softmax."""
-
-    def __init__(self, network: PolicyNetwork, seed: int) -> None:
-        super().__init__(network)
-        self.generator = torch.Generator().manual_seed(seed)
-
-    def act(self, observation: dict) -> int:
-        with torch.no_grad():
-            scores, _ = self.network(observation["observation"][None])
-        probabilities = torch.softmax(
-            mask_scores(scores, observation["action_mask"]), -1
-        )
-        return int(torch.multinomial(probabilities[0], 1, generator=self.generator))
-
-
 def scores_against(network: PolicyNetwork, args: Args) -> dict[str, float]:
     """Seeded scores (games from random two-stone openings, colours alternating):
     the sampled policy against random (what the training improves first: about 0.5
@@ -169,7 +153,10 @@ def scores_against(network: PolicyNetwork, args: Args) -> dict[str, float]:
     and heuristic."""
     config = gomoku_env.GameConfig(args.board_size, args.win_length)
     matches = {
-        "sampled vs random": (SampledAgent(network, args.seed), "random"),
+        "sampled vs random": (
+            NetworkAgent(network, sample=True, seed=args.seed),
+            "random",
+        ),
         "greedy vs random": (NetworkAgent(network), "random"),
         "greedy vs heuristic": (NetworkAgent(network), "heuristic"),
     }

@@ -266,34 +266,55 @@ def load_failure(error: Exception, path: Path) -> str:
 
 
 class NetworkAgent:
-    """Plays the legal cell a :class:`PolicyNetwork` scores highest (deterministic)."""
+    """Plays the legal cell a :class:`PolicyNetwork` scores highest (deterministic),
+    or with ``sample=True`` a cell drawn from its masked softmax, as the
+    policy-gradient examples play while they train (seeded by ``seed`` and by
+    ``reset``): the policy that a training run's running rating measures."""
 
-    def __init__(self, network: PolicyNetwork) -> None:
+    def __init__(
+        self, network: PolicyNetwork, sample: bool = False, seed: int | None = None
+    ) -> None:
+        if not isinstance(sample, bool):
+            raise ValueError(f"sample must be true or false, got {sample!r}")
         self.network = network.eval()
+        self.sample = sample
+        self.generator = torch.Generator()
+        self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        """Nothing to forget: the agent keeps no state between moves."""
+        """Reseed the draws of a sampling agent (a greedy one keeps no state)."""
+        if seed is None:
+            self.generator.seed()
+        else:
+            self.generator.manual_seed(seed)
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         legal_actions(observation)  # a clear error when the agent is not to move
         with torch.no_grad():
             scores, _ = self.network(observation["observation"][None])
-        legal = np.flatnonzero(observation["action_mask"])
+        mask = observation["action_mask"]
+        if self.sample:
+            probabilities = torch.softmax(mask_scores(scores, mask), -1)[0]
+            return int(torch.multinomial(probabilities, 1, generator=self.generator))
+        legal = np.flatnonzero(mask)
         return int(legal[scores[0, torch.as_tensor(legal)].argmax()])
 
 
 def load_agent(
-    config: GameConfig | None = None, seed: int | None = None, path: str = ""
+    config: GameConfig | None = None,
+    seed: int | None = None,
+    path: str = "",
+    sample: bool = False,
 ) -> NetworkAgent:
     """The agent of the spec
-    ``python:agents.training.torch_policy:load_agent,path=FILE``.
+    ``python:agents.training.torch_policy:load_agent,path=FILE[,sample=true]``.
 
     The network plays any board size (it warns when ``config``'s rules are not those
-    it was trained for) and draws no randomness; ``seed`` is accepted for the spec
-    loader.
+    it was trained for). It plays its greedy move, or with ``sample=true`` a move
+    drawn from its softmax, seeded by ``seed``.
     """
     if not path:
         raise ValueError(
             "load_agent needs a path: python:agents.training.torch_policy:load_agent,path=FILE"
         )
-    return NetworkAgent(load_policy(path, config))
+    return NetworkAgent(load_policy(path, config), sample=sample, seed=seed)

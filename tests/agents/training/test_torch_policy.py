@@ -152,3 +152,31 @@ def test_a_policy_file_with_python_objects_gets_no_unsafe_advice(tmp_path) -> No
     torch.save({"shape": {}, "state_dict": {}, "x": fractions.Fraction(1, 3)}, path)
     with pytest.raises(ValueError, match="never loaded because loading them could run"):
         load_policy(path)
+
+
+def test_a_sampling_agent_draws_legal_cells_by_its_seed(tmp_path: Path) -> None:
+    """``sample=true``: moves drawn from the masked softmax (the policy the
+    policy-gradient examples train and their running rating measures), legal,
+    the same for the same seed, spread where the greedy agent plays one cell."""
+    torch.manual_seed(0)
+    path = save_policy(
+        tmp_path / "p.pt", PolicyNetwork(PolicyShape(4, 1)), GameConfig(5, 4)
+    )
+    observation = {
+        "observation": np.zeros((5, 5, 5), dtype=np.int8),
+        "action_mask": np.ones(25, dtype=np.int8),
+    }
+    observation["action_mask"][[0, 12]] = 0
+    spec = f"python:agents.training.torch_policy:load_agent,path={path}"
+
+    def moves(agent_spec: str, seed: int) -> list[int]:
+        agent = make_agent(agent_spec, GameConfig(5, 4), seed=seed)
+        return [agent.act(observation) for _ in range(40)]
+
+    greedy, sampled = moves(spec, 1), moves(f"{spec},sample=true", 1)
+    assert len(set(greedy)) == 1
+    assert len(set(sampled)) > 5 and not {0, 12} & set(sampled)
+    assert moves(f"{spec},sample=true", 1) == sampled
+    assert moves(f"{spec},sample=true", 2) != sampled
+    with pytest.raises(ValueError, match="sample must be true or false, got 'yes'"):
+        make_agent(f"{spec},sample=yes", GameConfig(5, 4))
