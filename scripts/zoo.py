@@ -20,7 +20,9 @@ against ``heuristic`` (colours alternating, seeded openings) and rated with ``go
 rate SPEC --margin 100`` on the table's scale (:data:`ZOO_SCALE`: it stays the one
 the table was rated on when a newer scale ships); the last is rated with ``--margin
 50``, the table's rating. The checkpoints are loaded through agent specs, as
-the arena, ladder and GUI load them.
+the arena, ladder and GUI load them. The last (the table's model) is copied into
+``docs/zoo/`` as ``ROUTE-sSEED[-2h]`` with its suffix, when it is at most 1 MB, and
+rated from there: the table's ``gomoku rate`` commands run on a fresh clone.
 """
 
 from __future__ import annotations
@@ -44,7 +46,11 @@ sys.path.insert(0, str(ROOT))  # a script run from anywhere imports this checkou
 from agents.specs.parse import make_agent  # noqa: E402
 from agents.training.head_to_head import play_match  # noqa: E402
 from gomoku_env.config import GameConfig  # noqa: E402
-from gomoku_env.files import write_text_atomically  # noqa: E402
+from gomoku_env.files import (  # noqa: E402
+    read_file_bytes,
+    write_bytes_atomically,
+    write_text_atomically,
+)
 from scripts.zoo_files import (  # noqa: E402
     EVALUATION_FILE,
     RUN_FILE,
@@ -73,6 +79,10 @@ CURVE_MARGIN = 100
 """The curve's ratings (every point but the last, which is the table's) are coarser:
 half the games' worth of precision, for four times fewer games."""
 CURVE_POINTS = 5
+SHIPPED_BYTES = 1024 * 1024
+"""The largest model the zoo ships in the repository (docs/zoo/): the table's model of
+a run, when it is no larger, is copied there and rated from there, so the row's
+``gomoku rate`` command runs on a fresh clone."""
 RATING_LINE = re.compile(
     r"^rating ([+-]?\d+) \(95% CI ([+-]?\d+) … ([+-]?\d+), ±(\d+)\) on (.+?), "
     r"(\d+) games",
@@ -176,11 +186,15 @@ def evaluate(
     curve_flags: Sequence[str],
     points: int = CURVE_POINTS,
     games: int = HEURISTIC_GAMES,
+    ship: Path | None = None,
 ) -> dict[str, object]:
     """The learning curve: ``points`` of the run's checkpoints, each scored over
     ``games`` games against heuristic and rated (the last with ``rate_flags``, the
     table's rating; the others with ``curve_flags``). What an earlier evaluation of
-    the folder measured for a checkpoint is kept, so an interrupted one resumes."""
+    the folder measured for a checkpoint is kept, so an interrupted one resumes.
+
+    With ``ship`` (a folder), the table's model goes there as ``<run folder's
+    name><suffix>`` when it is at most :data:`SHIPPED_BYTES`, and is rated there."""
     config = GameConfig(budget.board_size, budget.win_length)
     kept = checkpoints(route, folder)
     if not kept:
@@ -191,7 +205,10 @@ def evaluate(
         earlier = {point["learner_steps"]: point for point in found["curve"]}
     chosen, curve = spread(kept, points), []
     for checkpoint in chosen:
-        spec = route.spec.format(path=checkpoint.path)
+        path = checkpoint.path
+        if checkpoint is chosen[-1] and ship is not None:
+            path = shipped(path, ship / f"{folder.name}{path.suffix}")
+        spec = route.spec.format(path=path)
         point = {**earlier.get(checkpoint.learner_steps, {}),
                  "learner_steps": checkpoint.learner_steps,
                  "cpu_hours": round(checkpoint.cpu_hours, 4),
@@ -201,7 +218,9 @@ def evaluate(
             heuristic = make_agent("heuristic", config, seed=seed)
             match = play_match(agent, heuristic, config, games, seed=seed)
             point["score_vs_heuristic"] = match.score
-        if "rating" not in point:
+        if not point.get("rate_command", "").startswith(
+            shown(rate_command(spec, budget, seed, []))
+        ):  # not rated yet, or rated from another copy of the model
             flags = rate_flags if checkpoint is chosen[-1] else curve_flags
             point.update(rate(spec, budget, seed, flags))
         curve.append(point)
@@ -212,6 +231,16 @@ def evaluate(
             folder / EVALUATION_FILE, json.dumps(result, indent=1) + "\n"
         )
     return result
+
+
+def shipped(model: Path, copy: Path) -> Path:
+    """``model`` copied to ``copy`` (atomically; the same run's earlier copy is
+    replaced) when it is at most :data:`SHIPPED_BYTES`; else ``model`` itself."""
+    if model.stat().st_size > SHIPPED_BYTES:
+        return model
+    data = read_file_bytes(model, "a zoo model", SHIPPED_BYTES)
+    write_bytes_atomically(copy, data, create_parents=True)
+    return copy
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -254,6 +283,7 @@ def take_step(parser: argparse.ArgumentParser, arguments: argparse.Namespace) ->
         result = evaluate(
             route, budget, arguments.seed, folder,
             ["--margin", str(RATE_MARGIN), *jobs], ["--margin", str(CURVE_MARGIN), *jobs],
+            ship=arguments.docs / "zoo",
         )  # fmt: skip
         print(json.dumps(result, indent=1))
 

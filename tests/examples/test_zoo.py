@@ -65,10 +65,25 @@ def test_every_zoo_route_trains_and_its_model_is_rated(
         assert point["low"] < point["rating"] < point["high"]
     spec = route.spec.format(path=kept[-1].path)
     assert curve[-1]["rate_command"].startswith(f"gomoku rate {shlex.quote(spec)} ")
+    # Shipped, the table's model is rated from its copy, to the same rating.
+    ship = tmp_path / "docs" / "zoo"
+    shipped = zoo.evaluate(route, zoo.TINY, 1, folder, flags, flags, 2, 2, ship=ship)
+    copy = ship / f"{name}{kept[-1].path.suffix}"
+    if kept[-1].path.stat().st_size <= zoo.SHIPPED_BYTES:
+        assert copy.read_bytes() == kept[-1].path.read_bytes()
+        last = shipped["curve"][-1]
+        assert shlex.quote(route.spec.format(path=copy)) in last["rate_command"]
+        assert last["rating"] == curve[-1]["rating"]
+        assert shipped["curve"][:-1] == curve[:-1]
+    else:
+        assert not copy.exists() and shipped == result
     # Evaluating again keeps what was measured: no game is played twice.
     monkeypatch.setattr(zoo, "play_match", refuse_to_play)
     monkeypatch.setattr(zoo, "rate", refuse_to_play)
-    assert zoo.evaluate(route, zoo.TINY, 1, folder, flags, flags, 2, 2) == result
+    assert (
+        zoo.evaluate(route, zoo.TINY, 1, folder, flags, flags, 2, 2, ship=ship)
+        == shipped
+    )
 
 
 def refuse_to_play(*arguments: object) -> None:
