@@ -146,6 +146,7 @@ class CurriculumOpponent:
         self._chosen = 0  # games given an anchor: whose family's turn it is
         self._games: dict[int, tuple[int, Agent]] = {}
         self._batched: dict[int, Agent] = {}
+        self._built: dict[tuple[int, int], Agent] = {}  # (slot, anchor): reused
 
     def reset(self, seed: int | None = None) -> None:
         """New games in every slot (the envs call it at their reset); reseed the
@@ -238,16 +239,20 @@ class CurriculumOpponent:
 
     def _game(self, slot: int) -> tuple[int, Agent]:
         """The anchor index and agent of the game in ``slot``, starting it (a chosen
-        anchor, reset with a seed of the generator) if it has none."""
+        anchor, reset with a seed of the generator) if it has none. An anchor is
+        built once for all slots if it batches, else once per slot; each game then
+        resets it (building one, a search's tree, cost as much as its moves)."""
         if slot in self._games:
             return self._games[slot]
         index = self._choose()
         seed = int(self._rng.integers(SEED_BOUND))
-        agent = self._batched.get(index)
+        agent = self._batched.get(index) or self._built.get((slot, index))
         if agent is None:
             agent = self._build(self.anchors[index].spec, self.config, seed)
             if hasattr(agent, "act_batch"):
                 self._batched[index] = agent
+            else:
+                self._built[slot, index] = agent
         agent.reset(seed=seed)
         self._games[slot] = (index, agent)
         return index, agent

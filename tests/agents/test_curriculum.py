@@ -8,11 +8,13 @@ import math
 import numpy as np
 import pytest
 
+import gomoku_env
 from agents.curriculum import CurriculumOpponent, CurriculumOptions
 from agents.scales.anchored_fit import fit_anchored_rating
 from agents.scales.reference import reference_scale
 from agents.specs.parse import make_agent
 from gomoku_env.config import GameConfig
+from gomoku_env.game_state import SEED_BOUND
 from gomoku_env.gym_env import GomokuEnv
 from gomoku_env.vector_env import GomokuVectorEnv
 
@@ -193,3 +195,34 @@ def test_families_above_one_take_the_families_within_the_leeway_in_turn() -> Non
     opponent.anchor_for(4)  # a fifth game: MCTS's turn would be next
     opponent.reset(seed=4)  # a seed restarts the turns: the same opponents again
     assert [opponent.anchor_for(slot) for slot in range(4)] == met[1]
+
+
+def test_a_slot_builds_its_anchor_once_and_each_game_plays_as_a_fresh_one() -> None:
+    """An anchor that does not batch is built once per slot and reset for each game
+    with the game's seed: its moves are those of an agent built for that game."""
+    built: list[str] = []
+
+    def build(spec: str, config: GameConfig, seed: int | None):
+        built.append(spec)
+        return make_agent(spec, config, seed=seed)
+
+    opponent = CurriculumOpponent(NINE, build, seed=0)
+    env = gomoku_env.env(board_size=9)
+    env.reset(seed=0)
+    observation = env.observe("black_0")
+    planes, mask = observation["observation"][None], observation["action_mask"][None]
+    replies = []
+    for _ in range(6):
+        replies.append(int(opponent.act_batch(planes, mask, np.array([0]))[0]))
+        # scoring the target keeps the rating where this anchor is chosen again
+        opponent.game_results(np.array([0]), np.array([0.35]))
+    spec = opponent.anchor_for(0).spec
+    assert built == [spec] and spec.startswith("mcts:")
+    draws = np.random.default_rng(0)
+    fresh = []
+    for _ in range(6):
+        seed = int(draws.integers(SEED_BOUND))
+        agent = make_agent(spec, NINE, seed=seed)
+        agent.reset(seed=seed)
+        fresh.append(agent.act(observation))
+    assert replies == fresh and len(set(replies)) > 1
