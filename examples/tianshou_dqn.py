@@ -48,6 +48,7 @@ from agents.training.example_runs import (
     evaluate_policy_file,
     run_budget,
 )
+from agents.training.run_budget import RunBudget
 from agents.training.torch_policy import PolicyNetwork, PolicyShape, save_policy
 from gomoku_env.fields import option
 
@@ -78,6 +79,15 @@ class Args(ExampleArgs):
         0.5, help="exploration at the start (a random legal move with this probability)"
     )
     epsilon_end: float = option(0.05, help="exploration at the end, reached linearly")
+    exploration_steps: int = option(
+        1_000_000,
+        help=(
+            "env steps over which exploration falls to its end (sooner if the budget "
+            "ends first); a longer budget then learns greedily for longer instead of "
+            "exploring longer"
+        ),
+        minimum=1,
+    )
     target_update: int = option(
         100, help="gradient steps between copies of the target network"
     )
@@ -100,9 +110,18 @@ class QNetwork(torch.nn.Module):
         return scores, state
 
 
+def epsilon(args: Args, budget: RunBudget, env_steps: int) -> float:
+    """The exploration after ``env_steps``: from ``epsilon_start`` down to
+    ``epsilon_end`` linearly over ``exploration_steps``, or over the budget when it
+    ends sooner; then ``epsilon_end``."""
+    progress = min(budget.progress(env_steps, env_steps / args.exploration_steps), 1.0)
+    return args.epsilon_start + (args.epsilon_end - args.epsilon_start) * progress
+
+
 def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
-    """Alternate the learner's seat each round; epsilon decays over the whole run
-    (its env steps, or its CPU hours if they run out first)."""
+    """Alternate the learner's seat each round; epsilon decays over the first
+    ``exploration_steps`` env steps, or over the whole run if its budget (env steps or
+    CPU hours) ends sooner."""
     budget = run_budget(args, trainer="tianshou DQN")
     probe = PettingZooEnv(envs.make(PLAYERS[0]))
     learner = DQN(
@@ -131,10 +150,7 @@ def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
         collector.reset()
         round_end = (round_index + 1) * args.steps // args.rounds
         while not spent and envs.env_steps() < round_end:
-            progress = min(budget.progress(envs.env_steps()), 1.0)
-            learner.policy.set_eps_training(
-                args.epsilon_start + (args.epsilon_end - args.epsilon_start) * progress
-            )
+            learner.policy.set_eps_training(epsilon(args, budget, envs.env_steps()))
             with policy_within_training_step(algorithm.policy):
                 collector.collect(n_step=args.steps_per_update)
                 if len(buffer) >= args.batch_size:

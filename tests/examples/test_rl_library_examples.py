@@ -112,6 +112,30 @@ def test_example_trains_against_the_curriculum_by_default(
     assert result.illegal_actions == 0 and result.env_actions >= 300
 
 
+def test_tianshou_exploration_falls_over_its_steps_or_a_shorter_budget(
+    tmp_path: Path,
+) -> None:
+    """Epsilon reaches its end after ``exploration_steps`` env steps whatever the
+    budget (a longer budget learns greedily for longer), or at a shorter budget's end."""
+    pytest.importorskip("tianshou", reason="needs the tianshou extra")
+    from agents.training.run_budget import RunBudget
+
+    example = load_example("tianshou_dqn")
+    args = example.Args(epsilon_start=0.5, epsilon_end=0.1, exploration_steps=1_000)
+    long_budget = RunBudget(
+        8_000, None, 0, tmp_path / "policy.pt", lambda path, model: None
+    )
+    assert example.epsilon(args, long_budget, 0) == pytest.approx(0.5)
+    assert example.epsilon(args, long_budget, 500) == pytest.approx(0.3)
+    assert example.epsilon(args, long_budget, 1_000) == pytest.approx(0.1)
+    assert example.epsilon(args, long_budget, 5_000) == pytest.approx(0.1)
+    short_budget = RunBudget(
+        400, None, 0, tmp_path / "policy.pt", lambda path, model: None
+    )
+    assert example.epsilon(args, short_budget, 200) == pytest.approx(0.3)
+    assert example.epsilon(args, short_budget, 400) == pytest.approx(0.1)
+
+
 @pytest.mark.slow
 def test_sb3_recipe_writes_its_learning_curve(tmp_path: Path, monkeypatch) -> None:
     """The recipe's machinery at a tiny budget: curve rows and picture, model saved."""
