@@ -235,7 +235,17 @@ def evaluate(
 
 def shipped(model: Path, copy: Path) -> Path:
     """``model`` copied to ``copy`` (atomically; the same run's earlier copy is
-    replaced) when it is at most :data:`SHIPPED_BYTES`; else ``model`` itself."""
+    replaced) when it is at most :data:`SHIPPED_BYTES`; else ``model`` itself. A
+    MaskablePPO zip (4.5 MB with its optimizer) ships as its policy's weights alone,
+    ``copy`` ending in ``.pt`` (:func:`agents.sb3.policy_agent.export_policy`)."""
+    if model.suffix == ".zip":
+        from agents.sb3.policy_agent import export_policy  # needs the sb3 extra
+
+        copy = export_policy(model, copy.with_suffix(".pt"))
+        if copy.stat().st_size <= SHIPPED_BYTES:
+            return copy
+        copy.unlink()
+        return model
     if model.stat().st_size > SHIPPED_BYTES:
         return model
     data = read_file_bytes(model, "a zoo model", SHIPPED_BYTES)

@@ -14,8 +14,12 @@ import numpy as np
 import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
+from agents.sb3.policy_file import load_policy_weights, save_policy_weights
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import PLANE_COUNT
+
+POLICY_SUFFIX = ".pt"
+"""The ending of a policy file's name (any other is read as a MaskablePPO zip)."""
 
 
 def policy_of(model: Any) -> MaskableActorCriticPolicy:
@@ -92,14 +96,19 @@ def load_agent(
     path: str | Path = "gomoku_maskable_ppo.zip",
     deterministic: bool = True,
 ) -> PolicyAgent:
-    """A :class:`PolicyAgent` for a MaskablePPO model saved at ``path``.
+    """A :class:`PolicyAgent` for a MaskablePPO model saved at ``path``: its zip
+    (``model.save``), or its policy alone in a ``.pt`` file written by
+    :func:`export_policy` (weights only, a sixth of the size).
 
     Has the agent-factory signature ``(config, seed, **options)``, so it can back an
     agent spec; ``config`` is checked against the model's board size when given.
     """
     if not Path(path).is_file():
         raise ValueError(f"no saved MaskablePPO model at {str(path)!r}")
-    model = _read_model(Path(path))
+    if Path(path).suffix == POLICY_SUFFIX:
+        model = load_policy_weights(path)
+    else:
+        model = _read_model(Path(path))
     agent = PolicyAgent(model, deterministic=deterministic, seed=seed)
     shape = agent.policy.observation_space.shape
     size = shape[1] if agent.channels_first else shape[0]
@@ -109,6 +118,17 @@ def load_agent(
             f"not board_size {config.board_size}"
         )
     return agent
+
+
+def export_policy(model_path: str | Path, path: str | Path) -> Path:
+    """Write the policy of the MaskablePPO zip at ``model_path`` to ``path`` (a
+    ``.pt`` file) as weights only: what the zoo ships, and what ``load_agent`` reads
+    like the zip (:func:`agents.sb3.policy_file.save_policy_weights`)."""
+    if Path(path).suffix != POLICY_SUFFIX:
+        raise ValueError(
+            f"a policy file's name ends in {POLICY_SUFFIX}, not {str(path)!r}"
+        )
+    return save_policy_weights(policy_of(_read_model(Path(model_path))), path)
 
 
 def _read_model(path: Path) -> Any:

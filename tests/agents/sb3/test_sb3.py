@@ -230,3 +230,72 @@ def _rezipped(data: bytes, member: str, replacement: bytes) -> bytes:
         for name in source.namelist():
             archive.writestr(name, replacement if name == member else source.read(name))
     return target.getvalue()
+
+
+def test_an_exported_policy_is_small_and_plays_as_its_model(
+    trained: MaskablePPO, tmp_path
+) -> None:
+    """The weights-only file: smaller than the policy inside the zip (half precision,
+    the shared features extractor saved once), the same move probabilities to half
+    precision, and an agent through the same spec as the zip."""
+    from agents.sb3.policy_agent import export_policy
+
+    model_path, policy_path = tmp_path / "model.zip", tmp_path / "policy.pt"
+    trained.save(model_path)
+    export_policy(model_path, policy_path)
+    parameters = sum(p.numel() for p in trained.policy.parameters())
+    assert policy_path.stat().st_size < 2 * parameters + 20_000
+    config = gomoku_env.GameConfig(board_size=5, win_length=4)
+    spec = "python:agents.sb3.policy_agent:load_agent,path={}"
+    zipped = make_agent(spec.format(model_path), config)
+    exported = make_agent(spec.format(policy_path), config)
+    assert exported.policy.features_extractor is exported.policy.pi_features_extractor
+    rng = np.random.default_rng(0)
+    planes = (rng.random((20, 5, 5, PLANE_COUNT)) < 0.2).astype(np.int8)
+    masks = rng.random((20, 25)) < 0.7
+    assert np.allclose(
+        _probabilities(zipped, planes, masks),
+        _probabilities(exported, planes, masks),
+        atol=5e-3,
+    )
+    assert play_aec_game(exported, "black_0", 2)["reason"] in ("five", "board_full")
+    with pytest.raises(ValueError, match="plays 5x5, not board_size 9"):
+        load_agent(config=gomoku_env.GameConfig(board_size=9), path=policy_path)
+    with pytest.raises(ValueError, match=r"ends in \.pt, not"):
+        export_policy(model_path, tmp_path / "policy.zip")
+
+
+def _probabilities(agent: PolicyAgent, planes: np.ndarray, masks: np.ndarray):
+    tensor, _ = agent.policy.obs_to_tensor(planes.transpose(0, 3, 1, 2))
+    with torch.no_grad():
+        found = agent.policy.get_distribution(tensor, action_masks=masks)
+    return found.distribution.probs.numpy()
+
+
+@pytest.mark.parametrize(
+    ("change", "refusal"),
+    [
+        (lambda saved: {"some": "other file"}, "is not an SB3 policy file"),
+        (lambda saved: {**saved, "features": {**saved["features"], "layers": 10**6}},
+         "layers 1000000 is not a whole number from 1 to 16"),
+        (lambda saved: {**saved, "observation_shape": [PLANE_COUNT, 99, 99]},
+         "a board side from 5 to 25"),
+        (lambda saved: {**saved, "net_arch": [64] * 20}, "is not a few hidden layers"),
+        (lambda saved: {**saved, "state_dict": {
+            name: torch.full_like(tensor, float("nan"))
+            for name, tensor in saved["state_dict"].items()}}, "not finite"),
+        (lambda saved: {**saved, "extra": np.dtype("int8")}, "never loaded"),
+    ],
+)  # fmt: skip
+def test_a_bad_policy_file_is_refused_naming_it(
+    trained: MaskablePPO, tmp_path, change, refusal
+) -> None:
+    from agents.sb3.policy_file import load_policy_weights, save_policy_weights
+
+    good = save_policy_weights(trained.policy, tmp_path / "good.pt")
+    saved = torch.load(good, weights_only=True)
+    bad = tmp_path / "bad.pt"
+    torch.save(change(saved), bad)
+    with pytest.raises(ValueError, match=refusal) as caught:
+        load_policy_weights(bad)
+    assert str(bad) in str(caught.value) and "\n" not in str(caught.value)

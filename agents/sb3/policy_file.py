@@ -1,0 +1,163 @@
+"""An SB3 maskable policy as a small weights-only file, to ship or share.
+
+A MaskablePPO zip holds the optimizer's state beside the policy and its settings as
+pickled Python objects: 4.5 MB for the zoo's 9x9 policy. This file holds the
+policy's weights in half precision and the few plain numbers that rebuild it
+(:class:`agents.sb3.features.GomokuCNN` as the features extractor): 0.7 MB. It loads
+with ``torch.load(..., weights_only=True)``, so it never runs code; every size it
+asks for is checked before a network is built.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from agents.sb3.features import GomokuCNN
+from agents.training.torch_policy import load_checked_state, load_failure
+from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE
+from gomoku_env.env_options import OBSERVATION_DTYPES
+from gomoku_env.files import check_inflated_size, check_regular_file, write_atomically
+from gomoku_env.planes import PLANE_COUNT
+
+FORMAT = "gomoku_env sb3 maskable policy, weights only"
+"""What a policy file says it is, so another torch file is refused by name."""
+FILE_LIMIT = 64 * 1024 * 1024
+"""The largest policy file read (the zoo's is 0.7 MB)."""
+LIMITS = {"features_dim": 4096, "channels": 512, "layers": 16, "hidden": 4096}
+"""The largest features extractor and hidden layers a file may ask to build."""
+
+
+def save_policy_weights(
+    policy: MaskableActorCriticPolicy, path: str | os.PathLike[str]
+) -> Path:
+    """Write ``policy`` (its features extractor a :class:`GomokuCNN`) to ``path``
+    atomically: its weights in half precision and what rebuilds it."""
+    extractor = policy.features_extractor
+    if not isinstance(extractor, GomokuCNN):
+        raise ValueError(
+            f"only policies on GomokuCNN features save this way, not "
+            f"{type(extractor).__name__}; save the model's zip instead"
+        )
+    if policy.activation_fn is not torch.nn.Tanh:
+        raise ValueError(
+            f"only the default activation (Tanh) saves this way, not "
+            f"{policy.activation_fn.__name__}; save the model's zip instead"
+        )
+    checkpoint = {
+        "format": FORMAT,
+        "observation_shape": list(policy.observation_space.shape),
+        "observation_dtype": str(policy.observation_space.dtype),
+        "features": dict(policy.features_extractor_kwargs),
+        "net_arch": policy.net_arch,
+        "share_features_extractor": bool(policy.share_features_extractor),
+        "state_dict": _halved(policy.state_dict()),
+    }
+    return write_atomically(
+        path, lambda temporary: torch.save(checkpoint, temporary), create_parents=True
+    )
+
+
+def load_policy_weights(path: str | os.PathLike[str]) -> MaskableActorCriticPolicy:
+    """The policy saved by :func:`save_policy_weights` at ``path``, in float32.
+
+    Raises:
+        ValueError: naming the file: not a regular file, too large, not a policy
+            file of this format, a shape out of range, or weights that do not fit.
+    """
+    path = check_regular_file(path, "an SB3 policy file", FILE_LIMIT)
+    check_inflated_size(path, "an SB3 policy file")
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises several types for damaged files
+        raise ValueError(
+            f"{str(path)!r} is not a valid SB3 policy file: {load_failure(error, path)}"
+        ) from None
+    if not isinstance(checkpoint, dict) or checkpoint.get("format") != FORMAT:
+        raise ValueError(
+            f"{str(path)!r} is not an SB3 policy file written by save_policy_weights"
+        )
+    try:
+        policy = _built(checkpoint)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{str(path)!r} describes no valid policy: {error}") from None
+    state = checkpoint["state_dict"]
+    if isinstance(state, dict):
+        state = {
+            name: tensor.float() if _is_half(tensor) else tensor
+            for name, tensor in state.items()
+        }
+    load_checked_state(policy, state, str(path), described="the SB3 policy")
+    policy.set_training_mode(False)
+    return policy
+
+
+def _halved(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """``state`` in half precision, a tensor shared under several names (the
+    features extractor the actor and critic share) still shared, so saved once."""
+    halves: dict[int, torch.Tensor] = {}
+    return {
+        name: halves.setdefault(tensor.data_ptr(), tensor.half())
+        if tensor.is_floating_point()
+        else tensor
+        for name, tensor in state.items()
+    }
+
+
+def _is_half(tensor: Any) -> bool:
+    return torch.is_tensor(tensor) and tensor.dtype == torch.float16
+
+
+def _built(checkpoint: dict[str, Any]) -> MaskableActorCriticPolicy:
+    """A fresh policy of the checkpoint's shape, each size checked first."""
+    shape, dtype = checkpoint["observation_shape"], checkpoint["observation_dtype"]
+    size = shape[1] if isinstance(shape, list) and len(shape) == 3 else None
+    if shape not in ([size, size, PLANE_COUNT], [PLANE_COUNT, size, size]):
+        raise ValueError(f"observation shape {shape!r} is not a board's planes")
+    if not isinstance(size, int) or not MIN_BOARD_SIZE <= size <= MAX_BOARD_SIZE:
+        raise ValueError(
+            f"observation shape {shape!r}: a board side from {MIN_BOARD_SIZE} to "
+            f"{MAX_BOARD_SIZE}"
+        )
+    if dtype not in OBSERVATION_DTYPES:
+        raise ValueError(
+            f"observation dtype {dtype!r} is not one of {OBSERVATION_DTYPES}"
+        )
+    features = checkpoint["features"]
+    if not isinstance(features, dict) or set(features) != {
+        "features_dim",
+        "channels",
+        "layers",
+    }:
+        raise ValueError(f"features {features!r} are not GomokuCNN's")
+    for name, value in features.items():
+        _check_size(name, value, LIMITS[name])
+    net_arch = checkpoint["net_arch"]
+    layers = net_arch if isinstance(net_arch, list) else None
+    if isinstance(net_arch, dict) and set(net_arch) <= {"pi", "vf"}:
+        layers = [width for widths in net_arch.values() for width in widths]
+    if layers is None or len(layers) > 8:
+        raise ValueError(f"net_arch {net_arch!r} is not a few hidden layers")
+    for width in layers:
+        _check_size("a hidden layer", width, LIMITS["hidden"])
+    return MaskableActorCriticPolicy(
+        observation_space=spaces.Box(0, 1, tuple(shape), dtype=np.dtype(dtype)),
+        action_space=spaces.Discrete(size * size),
+        lr_schedule=lambda _: 0.0,
+        net_arch=net_arch,
+        features_extractor_class=GomokuCNN,
+        features_extractor_kwargs=features,
+        normalize_images=False,
+        share_features_extractor=bool(checkpoint["share_features_extractor"]),
+    )
+
+
+def _check_size(name: str, value: Any, limit: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= limit:
+        raise ValueError(f"{name} {value!r} is not a whole number from 1 to {limit}")
