@@ -191,10 +191,12 @@ def evaluate(
     """The learning curve: ``points`` of the run's checkpoints, each scored over
     ``games`` games against heuristic and rated (the last with ``rate_flags``, the
     table's rating; the others with ``curve_flags``). What an earlier evaluation of
-    the folder measured for a checkpoint is kept, so an interrupted one resumes.
+    the folder measured for a checkpoint (on the same file) is kept, so an
+    interrupted one resumes.
 
     With ``ship`` (a folder), the table's model goes there as ``<run folder's
-    name><suffix>`` when it is at most :data:`SHIPPED_BYTES`, and is rated there."""
+    name><suffix>`` when it is at most :data:`SHIPPED_BYTES` (:func:`shipped`), and
+    is rated there; ``model_bytes`` is the size of the file rated last."""
     config = GameConfig(budget.board_size, budget.win_length)
     kept = checkpoints(route, folder)
     if not kept:
@@ -213,20 +215,19 @@ def evaluate(
                  "learner_steps": checkpoint.learner_steps,
                  "cpu_hours": round(checkpoint.cpu_hours, 4),
                  "wall_hours": round(checkpoint.wall_hours, 4)}  # fmt: skip
-        if "score_vs_heuristic" not in point:
+        if not point.get("rate_command", "").startswith(
+            shown(rate_command(spec, budget, seed, []))
+        ):  # not measured yet, or measured on another copy of the model
             agent = make_agent(spec, config, seed=seed)
             heuristic = make_agent("heuristic", config, seed=seed)
             match = play_match(agent, heuristic, config, games, seed=seed)
             point["score_vs_heuristic"] = match.score
-        if not point.get("rate_command", "").startswith(
-            shown(rate_command(spec, budget, seed, []))
-        ):  # not rated yet, or rated from another copy of the model
             flags = rate_flags if checkpoint is chosen[-1] else curve_flags
             point.update(rate(spec, budget, seed, flags))
         curve.append(point)
         print(f"{route.name} s{seed}: {point}", flush=True)
         result = {"curve": curve, "finished": checkpoint is chosen[-1],
-                  "model_bytes": kept[-1].path.stat().st_size}  # fmt: skip
+                  "model_bytes": path.stat().st_size}  # fmt: skip
         write_text_atomically(
             folder / EVALUATION_FILE, json.dumps(result, indent=1) + "\n"
         )

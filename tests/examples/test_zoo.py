@@ -76,6 +76,7 @@ def test_every_zoo_route_trains_and_its_model_is_rated(
     elif model.stat().st_size <= zoo.SHIPPED_BYTES:
         assert copy.read_bytes() == model.read_bytes()
     if copy.exists():
+        assert shipped["model_bytes"] == copy.stat().st_size
         last = shipped["curve"][-1]
         assert shlex.quote(route.spec.format(path=copy)) in last["rate_command"]
         if model.suffix != ".zip":  # the same bytes: the same games
