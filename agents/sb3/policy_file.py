@@ -20,10 +20,10 @@ from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from agents.sb3.features import GomokuCNN
-from agents.training.torch_policy import load_checked_state, load_failure
+from agents.training.torch_policy import load_checked_state, read_weights_file
 from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE
 from gomoku_env.env_options import OBSERVATION_DTYPES
-from gomoku_env.files import check_inflated_size, check_regular_file, write_atomically
+from gomoku_env.files import write_atomically
 from gomoku_env.planes import PLANE_COUNT
 
 FORMAT = "gomoku_env sb3 maskable policy, weights only"
@@ -71,14 +71,9 @@ def load_policy_weights(path: str | os.PathLike[str]) -> MaskableActorCriticPoli
         ValueError: naming the file: not a regular file, too large, not a policy
             file of this format, a shape out of range, or weights that do not fit.
     """
-    path = check_regular_file(path, "an SB3 policy file", FILE_LIMIT)
-    check_inflated_size(path, "an SB3 policy file")
-    try:
-        checkpoint = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch raises several types for damaged files
-        raise ValueError(
-            f"{str(path)!r} is not a valid SB3 policy file: {load_failure(error, path)}"
-        ) from None
+    path, checkpoint = read_weights_file(
+        path, "Stable-Baselines3 policy file", FILE_LIMIT
+    )
     if not isinstance(checkpoint, dict) or checkpoint.get("format") != FORMAT:
         raise ValueError(
             f"{str(path)!r} is not an SB3 policy file written by save_policy_weights"

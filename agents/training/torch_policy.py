@@ -186,14 +186,7 @@ def load_policy(
             file (or one holding Python objects, which are never loaded), a bad
             shape, or weights that do not fit it or are not finite.
     """
-    path = check_regular_file(path, "a policy file", WEIGHTS_LIMIT)
-    check_inflated_size(path, "a policy file")
-    try:
-        checkpoint = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch raises several types for damaged files
-        raise ValueError(
-            f"{str(path)!r} is not a valid policy file: {load_failure(error, path)}"
-        ) from None
+    path, checkpoint = read_weights_file(path, "policy file", WEIGHTS_LIMIT)
     if not (
         isinstance(checkpoint, dict)
         and isinstance(checkpoint.get("shape"), dict)
@@ -212,6 +205,23 @@ def load_policy(
     network = PolicyNetwork(shape)
     load_checked_state(network, checkpoint["state_dict"], str(path))
     return network.eval()
+
+
+def read_weights_file(
+    path: str | os.PathLike[str], kind: str, limit: int
+) -> tuple[Path, Any]:
+    """``path`` and the plain data of the torch file there, read weights-only (never
+    running code) after checking it is a regular file of at most ``limit`` bytes that
+    does not unpack to far more; a bad file is one ValueError naming it as a
+    ``kind`` ("policy file")."""
+    path = check_regular_file(path, f"a {kind}", limit)
+    check_inflated_size(path, f"a {kind}")
+    try:
+        return path, torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises several types for damaged files
+        raise ValueError(
+            f"{str(path)!r} is not a valid {kind}: {load_failure(error, path)}"
+        ) from None
 
 
 def load_checked_state(
