@@ -25,6 +25,7 @@ network saved and played against random through the agent spec
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import logging
 from dataclasses import dataclass
@@ -60,7 +61,17 @@ class Args(ExampleArgs):
     """The shared arguments (seed, board, budget, evaluation), then these."""
 
     rounds: int = option(
-        8, help="times the seats swap; each round collects steps / rounds"
+        8,
+        help=(
+            "the learner's seat swaps every steps / rounds env steps (a round), or "
+            "every --max-round-steps if that is fewer"
+        ),
+        minimum=1,
+    )
+    max_round_steps: int = option(
+        250_000,
+        help="the longest round in env steps, so a larger budget swaps seats as often",
+        minimum=1,
     )
     num_envs: int = option(8, help="games collected side by side")
     steps_per_update: int = option(
@@ -134,8 +145,9 @@ def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
         target_update_freq=args.target_update,
     )
     opponent_seat = MARLRandomDiscreteMaskedOffPolicyAlgorithm(probe.action_space)
+    round_steps = max(1, min(args.steps // args.rounds, args.max_round_steps))
     spent = False
-    for round_index in range(args.rounds):
+    for round_index in itertools.count():
         seat = PLAYERS[round_index % 2]
         seats = (
             [learner, opponent_seat] if seat == PLAYERS[0] else [opponent_seat, learner]
@@ -148,18 +160,23 @@ def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
         buffer = VectorReplayBuffer(args.buffer_size, args.num_envs)
         collector = Collector(algorithm, vector_env, buffer, exploration_noise=True)
         collector.reset()
-        round_end = (round_index + 1) * args.steps // args.rounds
+        round_end = (round_index + 1) * round_steps
         while not spent and envs.env_steps() < round_end:
             learner.policy.set_eps_training(epsilon(args, budget, envs.env_steps()))
-            with policy_within_training_step(algorithm.policy):
+            # The learner's own policy must be told too: it, not the multi-agent
+            # policy, draws the exploring moves, and outside a training step it
+            # plays greedily (epsilon 0).
+            with (
+                policy_within_training_step(algorithm.policy),
+                policy_within_training_step(learner.policy),
+            ):
                 collector.collect(n_step=args.steps_per_update)
                 if len(buffer) >= args.batch_size:
                     with torch_train_mode(algorithm):
                         algorithm.update(buffer=buffer, sample_size=args.batch_size)
             spent = budget.spent(envs.env_steps(), network)
         print(
-            f"round {round_index + 1}/{args.rounds}: {envs.env_steps()} env steps, "
-            f"{envs.progress()}"
+            f"round {round_index + 1}: {envs.env_steps()} env steps, {envs.progress()}"
         )
         if spent:
             break

@@ -136,6 +136,31 @@ def test_tianshou_exploration_falls_over_its_steps_or_a_shorter_budget(
     assert example.epsilon(args, short_budget, 400) == pytest.approx(0.1)
 
 
+def test_tianshou_explores_with_its_epsilon(tmp_path: Path, capsys) -> None:
+    """The learner's epsilon reaches its moves: a run that explores every move and
+    one that never does, from the same seed, train different networks (both were
+    greedy when only the multi-agent policy was told it was training). A round is at
+    most ``max_round_steps``: one round asked for, two played."""
+    pytest.importorskip("tianshou", reason="needs the tianshou extra")
+    import torch
+
+    example = load_example("tianshou_dqn")
+    weights = []
+    for epsilon in (0.0, 1.0):
+        path = tmp_path / f"epsilon-{epsilon}.pt"
+        example.run(example.Args(
+            board_size=6, win_length=4, opponent="random", steps=300, eval_games=2,
+            channels=4, num_envs=2, rounds=1, max_round_steps=150, epsilon_start=epsilon,
+            epsilon_end=epsilon, policy_path=str(path),
+        ))  # fmt: skip
+        weights.append(torch.load(path, weights_only=True)["state_dict"])
+        assert "round 2: " in capsys.readouterr().out
+    assert weights[0].keys() == weights[1].keys()
+    assert any(
+        not torch.equal(weights[0][name], weights[1][name]) for name in weights[0]
+    )
+
+
 @pytest.mark.slow
 def test_sb3_recipe_writes_its_learning_curve(tmp_path: Path, monkeypatch) -> None:
     """The recipe's machinery at a tiny budget: curve rows and picture, model saved."""
