@@ -43,14 +43,10 @@ from agents.training.example_runs import (
     RunResult,
     TrainingEnvs,
     evaluate_policy_file,
+    new_network,
     run_budget,
 )
-from agents.training.torch_policy import (
-    PolicyNetwork,
-    PolicyShape,
-    mask_scores,
-    save_policy,
-)
+from agents.training.torch_policy import PolicyNetwork, mask_scores, save_policy
 from gomoku_env.fields import option
 
 
@@ -80,9 +76,11 @@ class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
     """Our PolicyNetwork as a PPO RLModule: masked logits and a value estimate."""
 
     def setup(self) -> None:
-        self.network = PolicyNetwork(
-            PolicyShape(channels=self.model_config["channels"])
-        )
+        # Every copy RLlib builds (the sampler's, the learner's) starts from the
+        # example's network: random or warm-started (--teacher-games).
+        start = self.model_config["start"]
+        self.network = PolicyNetwork(start.shape)
+        self.network.load_state_dict(start.state_dict())
 
     def _masked_logits(
         self, batch: dict[str, Any]
@@ -112,10 +110,11 @@ def learner(agent_id: str, episode: Any, **kwargs: Any) -> str:
     return "learner"
 
 
-def build(args: Args, envs: TrainingEnvs):
-    """The PPO algorithm, sampling in this process (no env-runner actors). Its env
-    is a class, not a name in Tune's registry, which would hand RLlib a pickled copy
-    of ``envs``: the envs RLlib makes are ``envs``'s."""
+def build(args: Args, envs: TrainingEnvs, start: PolicyNetwork):
+    """The PPO algorithm, sampling in this process (no env-runner actors), its
+    network's copies starting as ``start``. Its env is a class, not a name in Tune's
+    registry, which would hand RLlib a pickled copy of ``envs``: the envs RLlib makes
+    are ``envs``'s."""
 
     class TrainingEnv(PettingZooEnv):
         def __init__(self, env_config: Any) -> None:
@@ -138,7 +137,7 @@ def build(args: Args, envs: TrainingEnvs):
                 rl_module_specs={
                     "learner": RLModuleSpec(
                         module_class=MaskedPolicyModule,
-                        model_config={"channels": args.channels},
+                        model_config={"start": start},
                     ),
                 }
             )
@@ -168,7 +167,7 @@ def run(args: Args) -> RunResult:
         ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         envs = TrainingEnvs(args)
-        algorithm = build(args, envs)
+        algorithm = build(args, envs, new_network(args))
         budget = run_budget(args, trainer="rllib PPO")
         iteration, spent = 0, False
         while not spent:

@@ -47,10 +47,11 @@ from agents.training.example_runs import (
     RunResult,
     TrainingEnvs,
     evaluate_policy_file,
+    new_network,
     run_budget,
 )
 from agents.training.run_budget import RunBudget
-from agents.training.torch_policy import PolicyNetwork, PolicyShape, save_policy
+from agents.training.torch_policy import PolicyNetwork, save_policy
 from gomoku_env.fields import option
 
 PLAYERS = ("black_0", "white_0")
@@ -190,7 +191,7 @@ def run(args: Args) -> RunResult:
     np.random.seed(args.seed)  # Tianshou's exploration draws from numpy's global state
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    network = PolicyNetwork(PolicyShape(channels=args.channels))
+    network = new_network(args)
     envs = TrainingEnvs(args)
     train(args, network, envs)
     config = args.config

@@ -45,11 +45,11 @@ from agents.training.example_runs import (
     RunResult,
     TrainingEnvs,
     evaluate_policy_file,
+    new_network,
     run_budget,
 )
 from agents.training.torch_policy import (
     PolicyNetwork,
-    PolicyShape,
     mask_scores,
     save_policy,
 )
@@ -192,7 +192,7 @@ def run(args: Args) -> RunResult:
     """Seed, train, save, and evaluate the saved network in the arena."""
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    network = PolicyNetwork(PolicyShape(channels=args.channels))
+    network = new_network(args)
     envs = TrainingEnvs(args)
     train(args, network, envs)
     config = args.config

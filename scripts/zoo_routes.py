@@ -156,6 +156,8 @@ OFF_SCALE = ("--opponent", "random")
 SB3_SPEC = "python:agents.sb3.policy_agent:load_agent,path={path}"
 SB3_TINY = ("--num-envs", "4", "--n-steps", "32", "--batch-size", "64",
             "--eval-games", "2")  # fmt: skip
+RLLIB_TINY = ("--steps-per-iteration", "64", "--minibatch-size", "32", "--epochs",
+              "1", *OFF_SCALE)  # fmt: skip
 ROUTES = {
     route.name: route
     for route in (
@@ -192,8 +194,14 @@ ROUTES = {
         ),
         Route(
             "rllib", ("ray",), "PPO", CURRICULUM, library_example("rllib_ppo"),
-            seats=2, tiny=("--steps-per-iteration", "64", "--minibatch-size", "32",
-                           "--epochs", "1", *OFF_SCALE),
+            seats=2, tiny=RLLIB_TINY,
+        ),
+        Route(
+            "rllib_warm_start", ("ray",), "PPO",
+            f"{CURRICULUM}, after a warm start on 8000 heuristic games",
+            library_example("rllib_ppo"), seats=2,
+            tiny=(*RLLIB_TINY, "--teacher-games", "4"),
+            change=("--teacher-games", "8000"),
         ),
         Route(
             "ppo", ("torch",), "PPO after a warm start on heuristic games",

@@ -14,22 +14,28 @@ board's rating scale near the learner's running rating, so the board defaults to
 with five in a row, where the shipped ``9x9-v1`` scale is). :class:`TrainingEnvs`
 puts it in the other seat of each training env (:class:`OpponentSeat`): the library
 moves only for the learner, and every env of a run shares one curriculum, so the run
-has one running rating, the example's progress line.
+has one running rating, the example's progress line. :func:`new_network` is the
+network every example starts from: random weights, or (``--teacher-games``) the PPO
+recipe's warm start on the heuristic's moves.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+import torch
 
 import gomoku_env
 from agents.curriculum import CurriculumOpponent
+from agents.ppo.config import TEACHER_PRESET, PPOConfig
+from agents.ppo.warm_start import warm_start
 from agents.specs.parse import make_agent
 from agents.training.head_to_head import play_match
 from agents.training.run_budget import RunBudget
-from agents.training.torch_policy import PolicyNetwork, save_policy
+from agents.training.torch_policy import PolicyNetwork, PolicyShape, save_policy
 from gomoku_env.action_counter import IllegalActionCounter
 from gomoku_env.config import GameConfig
 from gomoku_env.fields import check_fields, option
@@ -85,6 +91,16 @@ class ExampleArgs:
         minimum=0,
         maximum=1000,
     )
+    teacher_games: int = option(
+        0,
+        help=(
+            "heuristic games the network imitates before the library trains it: "
+            "the warm start of the PPO recipe (:mod:`agents.ppo.warm_start`, 8000 "
+            "games there); 0 starts from random weights"
+        ),
+        minimum=0,
+        maximum=100_000,
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -93,6 +109,28 @@ class ExampleArgs:
     def config(self) -> GameConfig:
         """The game of these arguments."""
         return GameConfig(self.board_size, self.win_length)
+
+
+def new_network(args: ExampleArgs) -> PolicyNetwork:
+    """The example's network: random weights from torch's generator, then, with
+    ``args.teacher_games``, the PPO recipe's warm start on that many teacher games of
+    the example's board, seeded by ``args.seed``; the warm start's agreement with the
+    teacher is printed."""
+    network = PolicyNetwork(PolicyShape(channels=args.channels))
+    if args.teacher_games:
+        recipe = PPOConfig(
+            board_size=args.board_size,
+            win_length=args.win_length,
+            teacher=replace(TEACHER_PRESET, games=args.teacher_games),
+            seed=args.seed,
+        )
+        generator = torch.Generator().manual_seed(args.seed)
+        losses = warm_start(network, recipe, generator)
+        print(
+            f"warm start on {args.teacher_games} teacher games: the network's top "
+            f"move is one of the teacher's best in {losses['agreement']:.0%}"
+        )
+    return network
 
 
 def run_budget(args: ExampleArgs, trainer: str) -> RunBudget[PolicyNetwork]:

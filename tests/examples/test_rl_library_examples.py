@@ -112,6 +112,38 @@ def test_example_trains_against_the_curriculum_by_default(
     assert result.illegal_actions == 0 and result.env_actions >= 300
 
 
+def test_rllib_starts_from_the_examples_network() -> None:
+    """RLlib builds its own copies of the module (the sampler's, the learner's): each
+    starts as the example's network, so a warm start (``--teacher-games``) reaches the
+    network that samples and the one that learns."""
+    pytest.importorskip("ray.rllib", reason="needs the rllib extra")
+    import ray
+    import torch
+
+    from agents.training.example_runs import TrainingEnvs
+    from agents.training.torch_policy import PolicyNetwork, PolicyShape
+
+    example = load_example("rllib_ppo")
+    args = example.Args(board_size=6, win_length=4, opponent="random", channels=4)
+    start = PolicyNetwork(PolicyShape(channels=4))
+    with torch.no_grad():
+        for parameter in start.parameters():
+            parameter.fill_(0.25)
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        algorithm = example.build(args, TrainingEnvs(args), start)
+        sampler = algorithm.get_module("learner").network.state_dict()
+        learner = algorithm.learner_group.get_weights()["learner"]
+        for name, tensor in start.state_dict().items():
+            assert torch.equal(sampler[name], tensor), name
+            assert torch.equal(torch.as_tensor(learner[f"network.{name}"]), tensor), (
+                name
+            )
+        algorithm.stop()
+    finally:
+        ray.shutdown()
+
+
 def test_tianshou_exploration_falls_over_its_steps_or_a_shorter_budget(
     tmp_path: Path,
 ) -> None:
