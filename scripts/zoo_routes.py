@@ -156,8 +156,31 @@ OFF_SCALE = ("--opponent", "random")
 SB3_SPEC = "python:agents.sb3.policy_agent:load_agent,path={path}"
 SB3_TINY = ("--num-envs", "4", "--n-steps", "32", "--batch-size", "64",
             "--eval-games", "2")  # fmt: skip
-RLLIB_TINY = ("--steps-per-iteration", "64", "--minibatch-size", "32", "--epochs",
-              "1", *OFF_SCALE)  # fmt: skip
+TEACHER_GAMES = 8000
+"""The warm start of the ``*_warm_start`` routes: the PPO recipe's teacher games."""
+
+
+def with_warm_starts(*routes: Route) -> list[Route]:
+    """Each library example's route, and beside it ``NAME_warm_start``: the same
+    command after a warm start on :data:`TEACHER_GAMES` heuristic games
+    (``--teacher-games``)."""
+    return [
+        variant
+        for route in routes
+        for variant in (
+            route,
+            replace(
+                route,
+                name=f"{route.name}_warm_start",
+                scheme=f"{route.scheme}, after a warm start on {TEACHER_GAMES} "
+                "heuristic games",
+                tiny=(*route.tiny, "--teacher-games", "4"),
+                change=("--teacher-games", str(TEACHER_GAMES)),
+            ),
+        )
+    ]
+
+
 ROUTES = {
     route.name: route
     for route in (
@@ -183,25 +206,21 @@ ROUTES = {
             spec=SB3_SPEC, tiny=SB3_TINY,
             change=("--self-play-steps", "1000000"),
         ),
-        Route(
-            "tianshou", ("tianshou",), "DQN", CURRICULUM,
-            library_example("tianshou_dqn"), seats=2, tiny=OFF_SCALE,
-        ),
-        Route(
-            "torchrl", ("torchrl",), "REINFORCE with a value baseline", CURRICULUM,
-            library_example("torchrl_reinforce"), seats=2,
-            tiny=("--steps-per-batch", "32", *OFF_SCALE),
-        ),
-        Route(
-            "rllib", ("ray",), "PPO", CURRICULUM, library_example("rllib_ppo"),
-            seats=2, tiny=RLLIB_TINY,
-        ),
-        Route(
-            "rllib_warm_start", ("ray",), "PPO",
-            f"{CURRICULUM}, after a warm start on 8000 heuristic games",
-            library_example("rllib_ppo"), seats=2,
-            tiny=(*RLLIB_TINY, "--teacher-games", "4"),
-            change=("--teacher-games", "8000"),
+        *with_warm_starts(
+            Route(
+                "tianshou", ("tianshou",), "DQN", CURRICULUM,
+                library_example("tianshou_dqn"), seats=2, tiny=OFF_SCALE,
+            ),
+            Route(
+                "torchrl", ("torchrl",), "REINFORCE with a value baseline",
+                CURRICULUM, library_example("torchrl_reinforce"), seats=2,
+                tiny=("--steps-per-batch", "32", *OFF_SCALE),
+            ),
+            Route(
+                "rllib", ("ray",), "PPO", CURRICULUM, library_example("rllib_ppo"),
+                seats=2, tiny=("--steps-per-iteration", "64", "--minibatch-size",
+                               "32", "--epochs", "1", *OFF_SCALE),
+            ),
         ),
         Route(
             "ppo", ("torch",), "PPO after a warm start on heuristic games",
