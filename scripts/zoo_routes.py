@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from agents.ppo.config import TEACHER_PRESET
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -156,7 +158,7 @@ OFF_SCALE = ("--opponent", "random")
 SB3_SPEC = "python:agents.sb3.policy_agent:load_agent,path={path}"
 SB3_TINY = ("--num-envs", "4", "--n-steps", "32", "--batch-size", "64",
             "--eval-games", "2")  # fmt: skip
-TEACHER_GAMES = 8000
+TEACHER_GAMES = TEACHER_PRESET.games
 """The warm start of the ``*_warm_start`` routes: the PPO recipe's teacher games."""
 
 
@@ -198,7 +200,7 @@ ROUTES = {
             "sb3_warm_start", ("stable-baselines3", "sb3-contrib"), "MaskablePPO",
             "as sb3, after a warm start on 8000 heuristic games", sb3_example,
             spec=SB3_SPEC, tiny=(*SB3_TINY, "--teacher-games", "4"), checkpoints=16,
-            change=("--teacher-games", "8000"),
+            change=("--teacher-games", str(TEACHER_GAMES)),
         ),
         Route(
             "sb3_self_play_to_budget", ("stable-baselines3", "sb3-contrib"),
