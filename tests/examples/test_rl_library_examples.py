@@ -129,7 +129,9 @@ def test_rllib_starts_from_the_examples_network() -> None:
     with torch.no_grad():
         for parameter in start.parameters():
             parameter.fill_(0.25)
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    started_ray = not ray.is_initialized()  # another test's Ray may be running
+    if started_ray:
+        ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         algorithm = example.build(args, TrainingEnvs(args), start)
         sampler = algorithm.get_module("learner").network.state_dict()
@@ -141,7 +143,8 @@ def test_rllib_starts_from_the_examples_network() -> None:
             )
         algorithm.stop()
     finally:
-        ray.shutdown()
+        if started_ray:
+            ray.shutdown()
 
 
 def test_tianshou_exploration_falls_over_its_steps_or_a_shorter_budget(
