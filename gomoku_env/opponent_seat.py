@@ -66,6 +66,10 @@ class OpponentSeat(BaseWrapper):
             last step (False, the default), as do Tianshou's and TorchRL's wrappers.
         name: what a fixed opponent's games are counted under in ``opponents``
             (default: ``opponent`` itself when it is a spec, else its repr).
+        seed: seeds the wrapper's generator (the learner's colour when it is drawn,
+            a fixed opponent's seeds) until ``reset(seed=...)`` reseeds it; none:
+            fresh entropy. A wrapper that resets before it is seeded (Tianshou's
+            does, in its constructor) then still plays the same games.
 
     Attributes:
         learner: the learner's agent in the current game.
@@ -87,6 +91,7 @@ class OpponentSeat(BaseWrapper):
         slot: int = 0,
         opponent_leaves: bool = False,
         name: str | None = None,
+        seed: int | None = None,
     ) -> None:
         super().__init__(env)
         if learner != RANDOM_SEAT and learner not in env.possible_agents:
@@ -105,7 +110,7 @@ class OpponentSeat(BaseWrapper):
         self.opponents: Counter[str] = Counter()
         self.last_result: dict[str, Any] = {}
         self._shared = isinstance(self.opponent, BatchOpponent)
-        self._rng = np.random.default_rng()
+        self._rng = np.random.default_rng(seed)
         self._reported = False
         self._step_rewards: dict[str, float] = {}
 

@@ -175,8 +175,9 @@ class TrainingEnvs:
         if isinstance(opponent, BatchOpponent):
             self.shared = opponent
         seat = OpponentSeat(
-            counter, opponent, learner, slot, opponent_leaves, name=args.opponent
-        )
+            counter, opponent, learner, slot, opponent_leaves,
+            name=args.opponent, seed=args.seed + slot,
+        )  # fmt: skip
         self.counters.append(counter)
         self.seats.append(seat)
         return seat

@@ -85,7 +85,7 @@ def test_example_learns_to_beat_random(
 @pytest.mark.parametrize(
     ("example_name", "library", "extra", "flags"),
     [
-        ("tianshou_dqn", "tianshou", "tianshou", {"num_envs": 2, "rounds": 2}),
+        ("tianshou_dqn", "tianshou", "tianshou", {"num_envs": 2}),
         ("torchrl_reinforce", "torchrl", "torchrl", {"steps_per_batch": 32}),
         ("rllib_ppo", "ray.rllib", "rllib",
          {"steps_per_iteration": 64, "minibatch_size": 32, "epochs": 1}),
@@ -174,26 +174,77 @@ def test_tianshou_exploration_falls_over_its_steps_or_a_shorter_budget(
 def test_tianshou_explores_with_its_epsilon(tmp_path: Path, capsys) -> None:
     """The learner's epsilon reaches its moves: a run that explores every move and
     one that never does, from the same seed, train different networks (both were
-    greedy when only the multi-agent policy was told it was training). A round is at
-    most ``max_round_steps``: one round asked for, two played."""
+    greedy when only the multi-agent policy was told it was training). A progress
+    line every ``progress_every`` env steps, and one at the end."""
     pytest.importorskip("tianshou", reason="needs the tianshou extra")
     import torch
 
     example = load_example("tianshou_dqn")
+    env_steps_per_collect = 2 * 8  # two envs, eight learner moves and the replies
     weights = []
     for epsilon in (0.0, 1.0):
         path = tmp_path / f"epsilon-{epsilon}.pt"
         example.run(example.Args(
             board_size=6, win_length=4, opponent="random", steps=300, eval_games=2,
-            channels=4, num_envs=2, rounds=1, max_round_steps=150, epsilon_start=epsilon,
+            channels=4, num_envs=2, progress_every=150, epsilon_start=epsilon,
             epsilon_end=epsilon, policy_path=str(path),
         ))  # fmt: skip
         weights.append(torch.load(path, weights_only=True)["state_dict"])
-        assert "round 2: " in capsys.readouterr().out
+        lines = [
+            line
+            for line in capsys.readouterr().out.splitlines()
+            if " env steps, " in line
+        ]
+        assert len(lines) == 2  # at 150 env steps or just past, then at the end
+        assert 300 <= int(lines[-1].split()[0]) < 300 + 4 * env_steps_per_collect
     assert weights[0].keys() == weights[1].keys()
     assert any(
         not torch.equal(weights[0][name], weights[1][name]) for name in weights[0]
     )
+
+
+def test_tianshou_learner_plays_both_colours_in_every_env(tmp_path: Path) -> None:
+    """Each game draws the learner's colour, so every env trains both colours from
+    the start (in turns of a quarter-million env steps, with an env for each turn's
+    colour, each colour forgot the other); the same seed draws the same colours."""
+    pytest.importorskip("tianshou", reason="needs the tianshou extra")
+    import numpy as np
+    import torch
+
+    example = load_example("tianshou_dqn")
+    args = example.Args(
+        board_size=6, win_length=4, opponent="random", steps=400, num_envs=2,
+        channels=4, policy_path=str(tmp_path / "policy.pt"),
+    )  # fmt: skip
+
+    def games_by_env() -> list[list[str]]:
+        envs, colours = example.TrainingEnvs(args), {}
+        make = envs.make
+
+        def recording_make(learner: str, **options):
+            seat = make(learner, **options)
+            reset = seat.reset
+
+            def recorded_reset(*arguments, **keywords):
+                reset(*arguments, **keywords)
+                colours.setdefault(id(seat), []).append(seat.learner)
+
+            seat.reset = recorded_reset
+            return seat
+
+        envs.make = recording_make
+        np.random.seed(args.seed)  # as the example's run() seeds, for its network
+        torch.manual_seed(args.seed)  # and Tianshou's sampling
+        example.train(args, example.new_network(args), envs)
+        return list(colours.values())
+
+    colours = games_by_env()
+    games = [colour for env_games in colours for colour in env_games]
+    assert len(games) > 20 and 0.3 < games.count("black_0") / len(games) < 0.7
+    trained = [env_games for env_games in colours if len(env_games) > 5]
+    assert len(trained) == args.num_envs
+    assert all(set(env_games) == {"black_0", "white_0"} for env_games in trained)
+    assert games_by_env() == colours
 
 
 @pytest.mark.slow

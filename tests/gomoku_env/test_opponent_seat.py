@@ -112,6 +112,26 @@ def test_a_random_seat_draws_both_colours() -> None:
     assert colours == {"black_0", "white_0"}
 
 
+def test_a_seeded_wrapper_plays_the_same_games_when_reset_before_seeding() -> None:
+    """Tianshou's wrapper resets the env before the vector env seeds it: the
+    wrapper's own ``seed`` makes those first games (colours, opponent seeds) the same
+    in every run, where fresh entropy drew other colours each time."""
+
+    def colours(seed: int | None) -> list[str]:
+        env = OpponentSeat(
+            gomoku_env.env(board_size=5, win_length=3), "random", "random", seed=seed
+        )
+        drawn = []
+        for _ in range(30):
+            env.reset()
+            drawn.append(env.learner)
+        return drawn
+
+    assert colours(3) == colours(3)
+    assert colours(3) != colours(4)
+    assert set(colours(3)) == {"black_0", "white_0"}
+
+
 def test_a_shared_curriculum_hears_the_games_of_every_slot() -> None:
     config = gomoku_env.GameConfig(9)
     curriculum = make_agent("curriculum", config, seed=0)
