@@ -3,6 +3,10 @@ trained and evaluated: ``docs/zoo.csv`` (one row per run: its route, libraries,
 budget spent, rating and score against heuristic, and the commands that made them),
 ``docs/zoo-curve.csv`` (the rating and score of each model on the curve) and
 ``docs/zoo.png`` (the ratings over env steps), and the table into ``docs/zoo.md``.
+
+The table accumulates: a run found under ``--out`` replaces its row (route, budget,
+seed) and its curve, and the published rows of runs made elsewhere (another machine,
+an earlier checkout whose ``runs/`` is gone) stay as they are.
 """
 
 from __future__ import annotations
@@ -34,18 +38,50 @@ RUN_COLUMNS = (
 CURVE_COLUMNS = ("route", "budget_hours", "seed", "learner_steps", "cpu_hours", "wall_hours",
                  "score_vs_heuristic", "rating", "low", "high", "rated_games",
                  "rate_command")  # fmt: skip
+NUMBERS = {"budget_hours": float, "seed": int, "learner_steps": int,
+           "cpu_hours": float, "wall_hours": float, "rating": int, "low": int,
+           "high": int, "rated_games": int, "score_vs_heuristic": float,
+           "model_bytes": int}  # fmt: skip
+"""The columns of the published CSVs that hold numbers, and their types."""
+
+
+def run_key(row: Mapping[str, object]) -> tuple[object, ...]:
+    """Which run a table row or curve point belongs to: route, budget and seed."""
+    return row["route"], row["budget_hours"], row["seed"]
+
+
+def published(path: Path, columns: Sequence[str]) -> list[dict[str, object]]:
+    """The rows of a published CSV (none when there is no file), numbers typed.
+
+    Raises:
+        ZooFileError: a file that is not the report's (other columns, a number
+            that is not one), naming it.
+    """
+    if not path.exists():
+        return []
+    reader = csv.DictReader(
+        io.StringIO(read_text_file(path, "a zoo CSV", ZooFileError))
+    )
+    if tuple(reader.fieldnames or ()) != tuple(columns):
+        raise ZooFileError(f"{path}: columns {reader.fieldnames}, not {list(columns)}")
+    try:
+        return [{name: NUMBERS.get(name, str)(row[name]) for name in columns}
+                for row in reader]  # fmt: skip
+    except (TypeError, ValueError) as error:
+        raise ZooFileError(f"{path}: {error}") from None
 
 
 def report(
     out: Path, docs: Path, routes: Mapping[str, object]
 ) -> list[dict[str, object]]:
     """The table's rows (the route with the highest rating first, its seeds together)
-    from every run under ``out`` whose evaluation finished: written to
-    ``docs/zoo.csv``, their curves to ``docs/zoo-curve.csv`` and ``docs/zoo.png``.
+    from every run under ``out`` whose evaluation finished, and the published rows of
+    runs not there: written to ``docs/zoo.csv``, their curves to
+    ``docs/zoo-curve.csv`` and ``docs/zoo.png``.
 
     Raises:
-        ZooFileError: a malformed run or evaluation file, or no finished run under
-            ``out`` (the published results are kept, not replaced by empty ones).
+        ZooFileError: a malformed run, evaluation or published file, or no finished
+            run under ``out`` (the published results are kept as they are).
     """
     rows, points = [], []
     for folder in sorted(out.glob("*-s*")):
@@ -77,6 +113,12 @@ def report(
             f"no finished evaluation under {out}: nothing to report, and {docs} "
             "keeps the results it has (run 'zoo.py evaluate ROUTE' first)"
         )
+    found = {run_key(row) for row in rows}
+    rows += [row for row in published(docs / "zoo.csv", RUN_COLUMNS)
+             if run_key(row) not in found]  # fmt: skip
+    points += [point for point in published(docs / "zoo-curve.csv", CURVE_COLUMNS)
+               if run_key(point) not in found]  # fmt: skip
+    points.sort(key=lambda point: (*run_key(point), point["learner_steps"]))
     best = {row["route"]: max(r["rating"] for r in rows if r["route"] == row["route"])
             for row in rows}  # fmt: skip
     rows.sort(

@@ -159,6 +159,50 @@ def test_the_report_tables_every_evaluated_run_and_draws_their_curves(
     assert (docs / "zoo.md").read_text() == page.replace("\nold\n", f"\n\n{text}\n")
 
 
+def test_the_report_keeps_the_published_rows_of_runs_made_elsewhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run under ``--out`` replaces its published row and curve; the runs made
+    on another machine keep theirs, numbers and commands as published."""
+    pytest.importorskip("matplotlib", reason="needs the plot extra")
+    docs, first = tmp_path / "docs", tmp_path / "first"
+    docs.mkdir()
+    finished_run(first, "sb3")
+    finished_run(first, "rllib")
+    zoo.report(first, docs, zoo.ROUTES)
+    again = finished_run(tmp_path / "again", "sb3")
+    evaluated = json.loads((again / "zoo-evaluation.json").read_text())
+    evaluated["curve"][0].update(rating=300, low=250, high=350)
+    (again / "zoo-evaluation.json").write_text(json.dumps(evaluated))
+    rows = zoo.report(tmp_path / "again", docs, zoo.ROUTES)
+    assert [(row["route"], row["rating"], row["low"]) for row in rows] == [
+        ("sb3", 300, 250),
+        ("rllib", 100, 50),
+    ]
+    assert rows[1]["command"] == "train rllib" and rows[1]["budget_hours"] == 0.5
+    curve = (docs / "zoo-curve.csv").read_text().splitlines()
+    assert [line.split(",")[:8] for line in curve[1:]] == [
+        ["rllib", "0.5", "1", "10", "0.1", "0.1", "0.5", "100"],
+        ["sb3", "0.5", "1", "10", "0.1", "0.1", "0.5", "300"],
+    ]
+    # A published CSV that is not the report's stops the report in one line naming
+    # it, and leaves the published files as they are.
+    for text in ("route,rating\nsb3,x\n",
+                 "route,budget_hours,seed,learner_steps,cpu_hours,wall_hours,"
+                 "score_vs_heuristic,rating,low,high,rated_games,rate_command\n"
+                 "sb3,half,1,0,0,0,0,0,0,0,0,x\n"):  # fmt: skip
+        (docs / "zoo-curve.csv").write_text(text)
+        before = (docs / "zoo.csv").read_bytes()
+        with pytest.raises(SystemExit) as stopped:
+            zoo.main(["report", "--out", str(tmp_path / "again"), "--docs", str(docs)])
+        assert stopped.value.code == 1
+        error = capsys.readouterr().err
+        assert error.count("\n") == 1 and "zoo-curve.csv: " in error, error
+        assert ("columns" in error) if "rating\nsb3" in text else ("half" in error)
+        assert (docs / "zoo.csv").read_bytes() == before
+        assert (docs / "zoo-curve.csv").read_text() == text
+
+
 def finished_run(out: Path, route: str = "sb3", seed: int = 1) -> Path:
     """A run folder as ``zoo.py evaluate`` leaves it, one curve point."""
     folder = out / f"{route}-s{seed}"
