@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agents.ppo.config import TEACHER_PRESET
+from agents.ppo.config import TEACHER_PRESET, PPOConfig
 
 
 @dataclass(frozen=True)
@@ -160,12 +160,18 @@ SB3_TINY = ("--num-envs", "4", "--n-steps", "32", "--batch-size", "64",
             "--eval-games", "2")  # fmt: skip
 TEACHER_GAMES = TEACHER_PRESET.games
 """The warm start of the ``*_warm_start`` routes: the PPO recipe's teacher games."""
+RECIPE = PPOConfig()
+WARM_START = ("--teacher-games", str(TEACHER_GAMES), "--channels", str(RECIPE.channels),
+              "--layers", str(RECIPE.layers), "--border")  # fmt: skip
+"""The ``*_warm_start`` routes' change: the PPO recipe's warm start on its network
+(its width, its depth and the edge plane), which agrees with the heuristic's best
+points more often than the examples' smaller default network does."""
 
 
 def with_warm_starts(*routes: Route) -> list[Route]:
     """Each library example's route, and beside it ``NAME_warm_start``: the same
-    command after a warm start on :data:`TEACHER_GAMES` heuristic games
-    (``--teacher-games``)."""
+    command after the PPO recipe's warm start on :data:`TEACHER_GAMES` heuristic
+    games, on the recipe's network (:data:`WARM_START`)."""
     return [
         variant
         for route in routes
@@ -175,9 +181,9 @@ def with_warm_starts(*routes: Route) -> list[Route]:
                 route,
                 name=f"{route.name}_warm_start",
                 scheme=f"{route.scheme}, after a warm start on {TEACHER_GAMES} "
-                "heuristic games",
+                "heuristic games on the PPO recipe's network",
                 tiny=(*route.tiny, "--teacher-games", "4"),
-                change=("--teacher-games", str(TEACHER_GAMES)),
+                change=WARM_START,
             ),
         )
     ]

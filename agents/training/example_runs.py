@@ -66,7 +66,17 @@ class ExampleArgs:
         minimum=1,
         maximum=10**9,
     )
-    channels: int = option(32, help="width of the network's convolutions")
+    channels: int = option(
+        32, help="width of the network's 3x3 convolutions", minimum=1, maximum=512
+    )
+    layers: int = option(3, help="number of 3x3 convolutions", minimum=1, maximum=40)
+    border: bool = option(
+        False,
+        help=(
+            "give the network a plane of ones, so that the convolutions' zero padding "
+            "marks the board's edge (the PPO recipe's network has it)"
+        ),
+    )
     eval_games: int = option(
         100, help="arena games against random, half with each colour"
     )
@@ -116,7 +126,7 @@ def new_network(args: ExampleArgs) -> PolicyNetwork:
     ``args.teacher_games``, the PPO recipe's warm start on that many teacher games of
     the example's board, seeded by ``args.seed``; the warm start's agreement with the
     teacher is printed."""
-    network = PolicyNetwork(PolicyShape(channels=args.channels))
+    network = PolicyNetwork(PolicyShape(args.channels, args.layers, args.border))
     if args.teacher_games:
         recipe = PPOConfig(
             board_size=args.board_size,

@@ -20,7 +20,12 @@ from agents.training.example_runs import (
     run_budget,
 )
 from agents.training.teacher_games import TeacherGamesConfig, teacher_games
-from agents.training.torch_policy import PolicyNetwork, load_policy, save_policy
+from agents.training.torch_policy import (
+    PolicyNetwork,
+    PolicyShape,
+    load_policy,
+    save_policy,
+)
 from gomoku_env.action_counter import IllegalActionCounter
 from gomoku_env.fields import option
 
@@ -115,6 +120,10 @@ def test_checkpoints_are_named_by_steps_alone(tmp_path: Path) -> None:
         ("cpu_hours", float("nan")),
         ("checkpoints", -1),
         ("steps", 0),
+        ("channels", 0),
+        ("channels", 513),
+        ("layers", 0),
+        ("layers", 41),
     ],
 )
 def test_budget_arguments_out_of_range_are_refused(field: str, value: float) -> None:
@@ -146,3 +155,17 @@ def test_teacher_games_warm_start_the_network_toward_the_heuristics_moves(
     assert "warm start on 1000 teacher games" in capsys.readouterr().out
     with pytest.raises(ValueError, match="teacher_games"):
         ExampleArgs(teacher_games=-1)
+
+
+def test_the_network_flags_shape_the_examples_network(tmp_path: Path) -> None:
+    """``--channels``, ``--layers`` and ``--border`` reach the network, and its saved
+    file keeps the shape (the zoo's warm-start routes train the PPO recipe's)."""
+    args = parse_dataclass(
+        ExampleArgs, "", ["--channels", "8", "--layers", "2", "--border"]
+    )
+    network = new_network(args)
+    assert network.shape == PolicyShape(channels=8, layers=2, border=True)
+    assert new_network(ExampleArgs()).shape == PolicyShape(32, 3, border=False)
+    path = tmp_path / "policy.pt"
+    save_policy(path, network, args.config, trainer="test")
+    assert load_policy(path).shape == network.shape
