@@ -146,15 +146,17 @@ def new_network(args: ExampleArgs) -> PolicyNetwork:
 def run_budget(args: ExampleArgs, trainer: str) -> RunBudget[PolicyNetwork]:
     """The budget of an example's run (its steps, CPU hours and checkpoints), saving
     the network with :func:`agents.training.torch_policy.save_policy`, named by
-    ``trainer``."""
+    ``trainer``. Its CPU hours are the process's from its start, so a warm start
+    (``--teacher-games``) counts in them, as SB3's does."""
     config = args.config
 
     def save(path: Path, network: PolicyNetwork) -> None:
         save_policy(path, network, config, trainer=trainer)
 
     return RunBudget(
-        args.steps, args.cpu_hours, args.checkpoints, args.policy_path, save
-    )
+        args.steps, args.cpu_hours, args.checkpoints, args.policy_path, save,
+        started_cpu=0.0,
+    )  # fmt: skip
 
 
 class TrainingEnvs:

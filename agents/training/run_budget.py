@@ -45,6 +45,10 @@ class RunBudget(Generic[Model]):
         checkpoints: models to save along the run (0: none).
         path: where the run's final model goes; checkpoints go beside it.
         save: writes a model to a path (``save(path, model)``).
+        started_cpu: this process's CPU seconds (``time.process_time``) when the
+            run's CPU budget began: None for now; 0.0 for the process's start, so
+            that what the process did before the budget was made (a warm start, say)
+            counts in it.
     """
 
     def __init__(
@@ -54,6 +58,7 @@ class RunBudget(Generic[Model]):
         checkpoints: int,
         path: str | os.PathLike[str],
         save: Callable[[Path, Model], object],
+        started_cpu: float | None = None,
     ) -> None:
         self.steps = steps
         self.cpu_hours = cpu_hours
@@ -63,7 +68,7 @@ class RunBudget(Generic[Model]):
         self.save = save
         self.collected = 0
         self.rows: list[dict[str, object]] = []
-        self.started_cpu = time.process_time()
+        self.started_cpu = time.process_time() if started_cpu is None else started_cpu
         self.started_wall = time.monotonic()
 
     def cpu_seconds(self) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from agents.training.example_runs import (
     new_network,
     run_budget,
 )
+from agents.training.run_budget import RunBudget
 from agents.training.teacher_games import TeacherGamesConfig, teacher_games
 from agents.training.torch_policy import (
     PolicyNetwork,
@@ -91,6 +93,19 @@ def test_a_cpu_budget_ends_the_run_before_its_steps(tmp_path: Path) -> None:
     budget.finish(network)
     (row,) = csv.DictReader((tmp_path / "checkpoints.csv").open())
     assert row["steps"] == "10"
+
+
+def test_an_examples_cpu_budget_counts_what_the_process_did_before_it(
+    tmp_path: Path,
+) -> None:
+    """An example's CPU hours are its process's from the start, so a warm start made
+    before the budget counts in it; a plain budget counts from when it is made."""
+    before = time.process_time()  # this process has imported torch: well above 0
+    example = run_budget(Args(policy_path=str(tmp_path / "p.pt")), trainer="test")
+    plain = RunBudget(1000, 1.0, 0, tmp_path / "q.pt", lambda path, model: None)
+    assert before > 0.1
+    assert example.cpu_seconds() >= before
+    assert plain.cpu_seconds() < before
 
 
 def test_checkpoints_are_named_by_steps_alone(tmp_path: Path) -> None:
