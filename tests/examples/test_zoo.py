@@ -320,3 +320,17 @@ def test_the_budgets_scale_the_steps_and_refuse_others() -> None:
         zoo.budget_of(1.0)
     with pytest.raises(SystemExit):
         zoo.main(["run", "sb3", "--cpu-hours", "3"])
+
+
+def test_the_warm_start_routes_train_the_recipes_network() -> None:
+    """Every ``*_warm_start`` route warm-starts the PPO recipe's network; RLlib's
+    then trains with the recipe's PPO settings, the others with their own."""
+    for name in ("tianshou", "torchrl", "rllib"):
+        cold = zoo.ROUTES[name].argv(zoo.BUDGET, 1, Path("x"))
+        warm = zoo.ROUTES[f"{name}_warm_start"].argv(zoo.BUDGET, 1, Path("x"))
+        assert warm[: len(cold)] == cold
+        added = shlex.join(warm[len(cold) :])
+        assert added.startswith(
+            "--teacher-games 8000 --channels 48 --layers 5 --border"
+        )
+        assert ("--learning-rate 0.0003" in added) == (name == "rllib")
