@@ -15,6 +15,11 @@ a cheap search (``fast_search``) that only moves the game on. A budget's simulat
 become the tree's stop as the agents' do (:func:`agents.search.search_target`). The
 first ``temperature_moves`` moves are sampled in proportion to the visits, for variety;
 later ones take the search's best move.
+
+With ``gumbel_actions`` (a Gumbel root, :mod:`agents.search.sequential_halving`) a
+full search is sequential halving at the root: its sample's policy is the improved
+policy and its move the halving's choice (drawn through the Gumbel noise, at every
+move of the game); the fast searches stay PUCT, without root noise.
 """
 
 from __future__ import annotations
@@ -79,10 +84,13 @@ def search_options(config: SelfPlayConfig) -> SearchOptions:
     A move adds at most its budget's simulations in nodes (the full search's the most)
     and the kept subtree is smaller than the tree it came from, so a few searches'
     worth of nodes is plenty; a full tree stops growing (it still searches), it never
-    fails.
+    fails. A Gumbel root (``gumbel_actions``) explores by its own noise: no Dirichlet.
     """
     max_nodes = TREE_SEARCHES * config.full_search.simulations + 2
-    return replace(config.search, max_nodes=max_nodes).for_evaluator(True)
+    options = replace(config.search, max_nodes=max_nodes).for_evaluator(True)
+    if config.gumbel_actions:
+        options = replace(options, dirichlet_fraction=0.0)
+    return options
 
 
 class SelfPlay:
@@ -163,20 +171,30 @@ class SelfPlay:
             self.config.full_search if game.full_search else self.config.fast_search
         )
         game.target = search_target(game.tree, budget.simulations)
+        if game.full_search and self.config.gumbel_actions:
+            game.tree.halve_root(budget.simulations, self.config.gumbel_actions)
 
     def _play_move(self, game: _Game) -> bool:
         """Record a sample if due, play the chosen move; True when the game is over,
         or decided: a root proven won or lost ends the game with that result."""
         board, tree = game.board, game.tree
+        halving = tree.halving
         if game.full_search:
             game.sample_planes.append(game.planes.view(board.to_move))
-            game.sample_policy.append(tree.visit_distribution(temperature=1.0))
+            game.sample_policy.append(
+                tree.visit_distribution(temperature=1.0)
+                if halving is None
+                else halving.improved_policy(self.game.cells)
+            )
             game.sample_colors.append(board.to_move)
         if tree.is_solved and abs(tree.root_value()) == 1.0:
             won = tree.root_value() > 0
             game.winner = board.to_move if won else other_color(board.to_move)
             return True
-        action = self._choose(tree, len(board.moves))
+        if halving is not None and not tree.is_solved:
+            action = halving.chosen_move()
+        else:
+            action = self._choose(tree, len(board.moves))
         previous, color = board.last_move, board.to_move
         board.play(action)
         game.planes.place(action, color, previous)

@@ -198,6 +198,18 @@ class SelfPlayConfig:
         maximum=1,
         flag="self-play",
     )
+    gumbel_actions: int = option(
+        0,
+        help=(
+            "0: a sample's search is PUCT with root noise, its target the visits; k > 0:"
+            " a Gumbel root (sequential halving over k sampled moves, Danihelka et al. "
+            "2022) whose target is the improved policy and whose move is the halving's,"
+            " a policy improvement at few simulations (root noise off)"
+        ),
+        minimum=0,
+        maximum=512,
+        flag="self-play",
+    )
     temperature_moves: int = option(
         6,
         help=(

@@ -41,8 +41,10 @@ def gather_leaves(
     max_leaves: int,
     leaves: np.ndarray,
     rng: np.ndarray,
+    root_move: int = -1,
 ) -> tuple[int, int]:
-    """Collect up to ``max_leaves`` pending leaves into ``leaves``.
+    """Collect up to ``max_leaves`` pending leaves into ``leaves``, each descent
+    starting with ``root_move`` when it is one of the root's (-1: selected).
 
     Returns (leaves found, proven simulations backed up during the round). Stops early
     on a collision or when the root is proven.
@@ -55,7 +57,7 @@ def gather_leaves(
             break
         cells[:] = root_cells
         state[:3] = root_state
-        leaf = descend(tree, cells, settings, state, rng)
+        leaf = descend(tree, cells, settings, state, rng, root_move)
         if state[LEAF_KIND] == LEAF_PROVEN:
             backup(tree, leaf, proven_value(tree.status[leaf]), settings.virtual_loss)
             proven += 1
@@ -131,12 +133,13 @@ def gather_leaf_inputs(
     masks: np.ndarray,
     offset: int,
     rng: np.ndarray,
+    root_move: int,
 ) -> tuple[int, int]:
-    """:func:`gather_leaves` (up to ``leaves.size``), then :func:`write_leaf_inputs`
-    for the leaves found, in one call from Python (each call pays numba's dispatch on
-    the tuples it takes)."""
+    """:func:`gather_leaves` (up to ``leaves.size``, under ``root_move`` when it is
+    not -1), then :func:`write_leaf_inputs` for the leaves found, in one call from
+    Python (each call pays numba's dispatch on the tuples it takes)."""
     found, proven = gather_leaves(
-        tree, root_cells, settings, root_state, leaves.size, leaves, rng
+        tree, root_cells, settings, root_state, leaves.size, leaves, rng, root_move
     )
     write_leaf_inputs(
         tree, leaves, found, root_cells, settings, root_state, planes, masks, offset

@@ -101,6 +101,18 @@ def select_edge(
 
 
 @njit(cache=True, nogil=True)
+def edge_of_move(tree: TreeArrays, node: int, move: int) -> int:
+    """The edge of expanded ``node`` that plays ``move``; -1 if none (or move -1)."""
+    if move < 0:
+        return -1
+    start = tree.edge_start[node]
+    for edge in range(start, start + tree.edge_count[node]):
+        if tree.edge_move[edge] == move:
+            return edge
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def add_visit(tree: TreeArrays, node: int, virtual_loss: float) -> None:
     """Count a descent through ``node`` as a visit with a provisional loss."""
     tree.visits[node] += 1
@@ -172,18 +184,24 @@ def descend(
     settings: SearchSettings,
     state: np.ndarray,
     rng: np.ndarray,
+    root_move: int = -1,
 ) -> int:
     """Walk from the root to a leaf, playing the moves on ``cells`` (the root position).
 
     ``state`` holds the root's (to_move, last_move, stones) on entry and the leaf's on
-    return, followed by the kind of leaf (LEAF_*) at index 3. Returns the leaf node.
+    return, followed by the kind of leaf (LEAF_*) at index 3. A ``root_move`` of the
+    root's edges is the descent's first step (a root schedule such as sequential
+    halving chose it); -1, or a move the root has no edge for, selects as anywhere.
+    Returns the leaf node.
     """
     node = 0
     to_move, last_move, stones = state[TO_MOVE], state[LAST_MOVE], state[STONES]
     add_visit(tree, node, settings.virtual_loss)
     kind = stop_at(tree, node)
     while kind < 0:
-        edge = select_edge(tree, node, settings, rng)
+        edge = edge_of_move(tree, node, root_move) if node == 0 else -1
+        if edge < 0:
+            edge = select_edge(tree, node, settings, rng)
         if edge < 0:
             tree.status[node] = WIN
             kind = LEAF_PROVEN

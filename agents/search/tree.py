@@ -28,6 +28,7 @@ from agents.search.arrays import (
 )
 from agents.search.position_kernels import is_legal_point
 from agents.search.rounds import apply_evaluations, gather_leaf_inputs, run_rollouts
+from agents.search.sequential_halving import SequentialHalving
 from agents.search.settings import (
     MCTS_PRESET,
     ROLLOUTS,
@@ -67,6 +68,8 @@ class SearchTree:
         self._state = np.array([BLACK, -1, 0], dtype=np.int64)
         self._leaves = np.empty(0, dtype=np.int32)
         self._leaf_count = 0
+        self._halving_request: tuple[int, int] | None = None  # (stop, actions)
+        self._halving: SequentialHalving | None = None
         self.last_round_proven = 0
         self.simulations = 0
         self.reseed(seed)
@@ -98,6 +101,7 @@ class SearchTree:
         clear_tree(self._tree, -1)
         self._leaf_count = 0
         self._noise_due = self.options.dirichlet_fraction > 0
+        self._halving_request = self._halving = None
 
     def advance(self, action: int) -> None:
         """Play ``action`` at the root and keep the subtree under it (tree reuse).
@@ -136,6 +140,7 @@ class SearchTree:
                 child = -1  # expand the root afresh, with the root's checks
         self._keep_subtree(child, int(action))
         self._noise_due = self.options.dirichlet_fraction > 0
+        self._halving_request = self._halving = None
 
     def _keep_subtree(self, child: int, action: int) -> None:
         """Make ``child`` (-1: none yet) the root, reached by ``action``."""
@@ -188,6 +193,50 @@ class SearchTree:
         """Whether Dirichlet noise waits for the root's expansion."""
         return self._noise_due
 
+    # --- a Gumbel root (see agents.search.sequential_halving) -----------------------
+
+    def halve_root(self, simulations: int, actions: int) -> None:
+        """Let the next ``simulations`` of this position start their descents as
+        sequential halving over ``actions`` Gumbel-sampled root moves says (PUCT
+        below the root; :meth:`gather` only). The schedule starts once the root is
+        expanded, and ends when the root moves.
+
+        Raises:
+            ValueError: ``simulations`` or ``actions`` is below 1, or the search has
+                no evaluator's priors to sample from (UCT).
+        """
+        if self.options.formula != "puct":
+            raise ValueError(
+                f"a Gumbel root needs PUCT over an evaluator's priors, not formula "
+                f"{self.options.formula!r}"
+            )
+        if int(simulations) < 1 or int(actions) < 1:
+            raise ValueError(
+                f"halve_root needs simulations and actions >= 1, got {simulations!r} "
+                f"and {actions!r}"
+            )
+        self._halving_request = (self.simulations + int(simulations), int(actions))
+        self._halving = None
+
+    @property
+    def halving(self) -> SequentialHalving | None:
+        """The root's sequential halving once it has begun (None before, or without
+        :meth:`halve_root`): its ``chosen_move()`` and ``improved_policy(cells)``."""
+        return self._halving
+
+    def _next_root_move(self, max_leaves: int) -> tuple[int, int]:
+        """The root move the next round's descents start with (-1: selected) and the
+        most leaves it takes."""
+        if self._halving_request is None or self._tree.edge_start[0] < 0:
+            return -1, max_leaves
+        if self._halving is None:
+            stop, actions = self._halving_request
+            self._halving = SequentialHalving(
+                self._tree, max(stop - self.simulations, 1), actions, self._rng
+            )
+        move, due = self._halving.next_move()
+        return move, min(max_leaves, due)
+
     # --- the two kinds of round ------------------------------------------------------
 
     def play_rollouts(self, simulations: int) -> int:
@@ -211,6 +260,9 @@ class SearchTree:
         """Gather up to ``max_leaves`` leaves, writing their planes and legal masks into
         rows ``offset...`` of ``planes`` (B, H, W, C) int8 and ``masks`` (B, H*W) int8.
 
+        After :meth:`halve_root`, the round's descents start with the schedule's move
+        (and gather no more leaves than that move is due).
+
         Returns the number of leaves, which then await :meth:`apply`. Proven leaves met
         on the way are backed up at once and count in :attr:`last_round_proven`.
         """
@@ -218,9 +270,11 @@ class SearchTree:
             raise ValueError("the previous gather() still awaits apply()")
         if self._leaves.size < max_leaves:
             self._leaves = np.empty(max_leaves, dtype=np.int32)
+        root_move, max_leaves = self._next_root_move(max_leaves)
         found, proven = gather_leaf_inputs(
             self._tree, self._cells, self.settings, self._state,
             self._leaves[:max_leaves], planes, masks, offset, self._kernel_rng,
+            root_move,
         )  # fmt: skip
         self._leaf_count = int(found)
         self.last_round_proven = int(proven)

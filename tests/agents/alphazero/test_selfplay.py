@@ -116,3 +116,25 @@ def test_a_move_searches_its_budgets_simulations_past_the_kept_subtree() -> None
         self_play._start_search(game)
         searches.add((game.full_search, game.target - 5))
     assert searches == {(True, 9), (False, 3)}
+
+
+def test_a_gumbel_root_records_its_improved_policy_and_plays_its_move() -> None:
+    torch.manual_seed(2)
+    evaluator = NetworkEvaluator(PolicyValueNet(TINY))
+    config = replace(SMALL, gumbel_actions=4, full_search_probability=1.0)
+    self_play = SelfPlay(GameConfig(6, 4), config, seed=2)
+    assert self_play._search_options.dirichlet_fraction == 0.0
+    result = self_play.play(evaluator, games=2)
+    samples = result.samples
+    assert result.games == 2 and len(samples.value) == result.moves
+    np.testing.assert_allclose(samples.policy.sum(axis=1), 1.0, rtol=1e-5)
+    occupied = (
+        samples.planes[..., OWN_STONES] + samples.planes[..., OPPONENT_STONES]
+    ) > 0
+    policy = samples.policy.reshape(occupied.shape)
+    assert np.all(policy[occupied] == 0)
+    # 12 simulations visit at most 12 moves; the improved policy gives every root
+    # move some weight (the unvisited ones through their completed value).
+    assert (samples.policy > 0).sum(axis=1).max() > 12
+    again = SelfPlay(GameConfig(6, 4), config, seed=2).play(evaluator, games=2)
+    np.testing.assert_array_equal(again.samples.policy, samples.policy)
