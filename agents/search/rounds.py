@@ -31,6 +31,9 @@ from agents.search.settings import SearchSettings
 from gomoku_env.kernels import other_color
 from gomoku_env.planes import write_planes
 
+NO_ROOT_PLAN = np.empty(0, dtype=np.int64)
+"""The ``root_moves`` of a round that selects every descent's first move."""
+
 
 @njit(cache=True, nogil=True)
 def gather_leaves(
@@ -41,22 +44,25 @@ def gather_leaves(
     max_leaves: int,
     leaves: np.ndarray,
     rng: np.ndarray,
-    root_move: int = -1,
+    root_moves: np.ndarray,
 ) -> tuple[int, int]:
-    """Collect up to ``max_leaves`` pending leaves into ``leaves``, each descent
-    starting with ``root_move`` when it is one of the root's (-1: selected).
+    """Collect up to ``max_leaves`` pending leaves into ``leaves``.
 
-    Returns (leaves found, proven simulations backed up during the round). Stops early
-    on a collision or when the root is proven.
+    Empty ``root_moves``: each descent selects from the root. Otherwise descent ``i``
+    starts with ``root_moves[i]`` (a root schedule's plan, sequential halving's), and
+    the round ends with the plan. Returns (leaves found, proven simulations backed up
+    during the round). Stops early on a collision or when the root is proven.
     """
     cells = np.empty_like(root_cells)
     state = np.empty(4, dtype=np.int64)
+    planned = root_moves.size
     found, proven = 0, 0
-    for _ in range(4 * max_leaves):
+    for attempt in range(planned if planned else 4 * max_leaves):
         if found == max_leaves or tree.status[0] != UNKNOWN:
             break
         cells[:] = root_cells
         state[:3] = root_state
+        root_move = root_moves[attempt] if planned else -1
         leaf = descend(tree, cells, settings, state, rng, root_move)
         if state[LEAF_KIND] == LEAF_PROVEN:
             backup(tree, leaf, proven_value(tree.status[leaf]), settings.virtual_loss)
@@ -133,13 +139,13 @@ def gather_leaf_inputs(
     masks: np.ndarray,
     offset: int,
     rng: np.ndarray,
-    root_move: int,
+    root_moves: np.ndarray,
 ) -> tuple[int, int]:
-    """:func:`gather_leaves` (up to ``leaves.size``, under ``root_move`` when it is
-    not -1), then :func:`write_leaf_inputs` for the leaves found, in one call from
-    Python (each call pays numba's dispatch on the tuples it takes)."""
+    """:func:`gather_leaves` (up to ``leaves.size``, following ``root_moves`` when it
+    is not empty), then :func:`write_leaf_inputs` for the leaves found, in one call
+    from Python (each call pays numba's dispatch on the tuples it takes)."""
     found, proven = gather_leaves(
-        tree, root_cells, settings, root_state, leaves.size, leaves, rng, root_move
+        tree, root_cells, settings, root_state, leaves.size, leaves, rng, root_moves
     )
     write_leaf_inputs(
         tree, leaves, found, root_cells, settings, root_state, planes, masks, offset
@@ -253,6 +259,7 @@ def run_rollouts(
     (fewer when the root gets proven). ``patterns`` holds the root position, for the
     VCF checks."""
     leaves = np.empty(leaves_per_round, dtype=np.int32)
+    no_plan = np.empty(0, dtype=np.int64)
     done = 0
     while done < simulations and tree.status[0] == UNKNOWN:
         found, proven = gather_leaves(
@@ -263,6 +270,7 @@ def run_rollouts(
             min(leaves_per_round, simulations - done),
             leaves,
             rng,
+            no_plan,
         )
         done += found + proven
         for k in range(found):

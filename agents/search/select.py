@@ -184,7 +184,7 @@ def descend(
     settings: SearchSettings,
     state: np.ndarray,
     rng: np.ndarray,
-    root_move: int = -1,
+    root_move: int,
 ) -> int:
     """Walk from the root to a leaf, playing the moves on ``cells`` (the root position).
 

@@ -10,7 +10,7 @@ a policy improvement even when a move got one simulation or none: with 16 or few
 simulations a move, where AlphaZero's visit counts say little.
 
 The schedule only chooses the first move of each descent (the compiled search's
-``root_move``); below it the search is the tree's PUCT, unchanged. It reads the
+``root_moves``); below it the search is the tree's PUCT, unchanged. It reads the
 root's visits from the tree, so proven leaves, collisions and a kept subtree need no
 bookkeeping here.
 """
@@ -75,18 +75,23 @@ class SequentialHalving:
         self._budget_left -= share * self.survivors.size
         self._targets = self.visits()[self.survivors] + share
 
-    def next_move(self) -> tuple[int, int]:
-        """The move the next descents start with, and how many more it is due in this
-        phase (at least 1; unbounded once one move survives). Halves the survivors
-        when the phase's visits are all made."""
+    def next_moves(self, count: int) -> np.ndarray:
+        """The first moves of the next (at most) ``count`` descents (int64): the
+        survivors still due visits in this phase, taken in turns, the most due first;
+        halves the survivors when the phase's visits are all made. Once one move
+        survives, every descent starts with it."""
         while self._targets.size:
             due = self._targets - self.visits()[self.survivors]
-            behind = np.flatnonzero(due > 0)
-            if behind.size:
-                pick = behind[np.argmax(due[behind])]
-                return int(self.moves[self.survivors[pick]]), int(due[pick])
+            if (due > 0).any():
+                return self._in_turns(due, count)
             self._halve()
-        return self.chosen_move(), 2**31 - 1
+        return np.full(count, self.chosen_move(), dtype=np.int64)
+
+    def _in_turns(self, due: np.ndarray, count: int) -> np.ndarray:
+        order = np.argsort(-due, kind="stable")
+        moves = self.moves[self.survivors[order]]
+        rounds = np.arange(int(due.max()))[:, None] < due[order][None, :]
+        return np.broadcast_to(moves, rounds.shape)[rounds][:count].astype(np.int64)
 
     def _halve(self) -> None:
         keep = math.ceil(self.survivors.size / 2)

@@ -27,7 +27,12 @@ from agents.search.arrays import (
     new_random_state,
 )
 from agents.search.position_kernels import is_legal_point
-from agents.search.rounds import apply_evaluations, gather_leaf_inputs, run_rollouts
+from agents.search.rounds import (
+    NO_ROOT_PLAN,
+    apply_evaluations,
+    gather_leaf_inputs,
+    run_rollouts,
+)
 from agents.search.sequential_halving import SequentialHalving
 from agents.search.settings import (
     MCTS_PRESET,
@@ -224,18 +229,16 @@ class SearchTree:
         :meth:`halve_root`): its ``chosen_move()`` and ``improved_policy(cells)``."""
         return self._halving
 
-    def _next_root_move(self, max_leaves: int) -> tuple[int, int]:
-        """The root move the next round's descents start with (-1: selected) and the
-        most leaves it takes."""
+    def _root_plan(self, max_leaves: int) -> np.ndarray:
+        """The first moves of the next round's descents (empty: selected)."""
         if self._halving_request is None or self._tree.edge_start[0] < 0:
-            return -1, max_leaves
+            return NO_ROOT_PLAN
         if self._halving is None:
             stop, actions = self._halving_request
             self._halving = SequentialHalving(
                 self._tree, max(stop - self.simulations, 1), actions, self._rng
             )
-        move, due = self._halving.next_move()
-        return move, min(max_leaves, due)
+        return self._halving.next_moves(max_leaves)
 
     # --- the two kinds of round ------------------------------------------------------
 
@@ -260,8 +263,8 @@ class SearchTree:
         """Gather up to ``max_leaves`` leaves, writing their planes and legal masks into
         rows ``offset...`` of ``planes`` (B, H, W, C) int8 and ``masks`` (B, H*W) int8.
 
-        After :meth:`halve_root`, the round's descents start with the schedule's move
-        (and gather no more leaves than that move is due).
+        After :meth:`halve_root`, the round's descents start with the schedule's
+        moves, one each, and the round ends with them.
 
         Returns the number of leaves, which then await :meth:`apply`. Proven leaves met
         on the way are backed up at once and count in :attr:`last_round_proven`.
@@ -270,11 +273,10 @@ class SearchTree:
             raise ValueError("the previous gather() still awaits apply()")
         if self._leaves.size < max_leaves:
             self._leaves = np.empty(max_leaves, dtype=np.int32)
-        root_move, max_leaves = self._next_root_move(max_leaves)
         found, proven = gather_leaf_inputs(
             self._tree, self._cells, self.settings, self._state,
             self._leaves[:max_leaves], planes, masks, offset, self._kernel_rng,
-            root_move,
+            self._root_plan(max_leaves),
         )  # fmt: skip
         self._leaf_count = int(found)
         self.last_round_proven = int(proven)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -27,18 +29,22 @@ class FavourOneMove:
         return priors, values
 
 
-def halved_tree(simulations: int, actions: int, seed: int = 3, cell: int = 10):
-    tree = SearchTree(GAME, PUCT, seed=seed)
+def halved_tree(
+    simulations: int, actions: int, seed: int = 3, cell: int = 10, leaves: int = 1
+):
+    tree = SearchTree(GAME, replace(PUCT, leaves_per_round=leaves), seed=seed)
     tree.reset(Board(GAME))
     tree.halve_root(simulations, actions)
     run_searches([tree], check_evaluator(FavourOneMove(cell)), simulations)
     return tree
 
 
-def test_phases_share_the_budget_among_fewer_and_fewer_moves() -> None:
+@pytest.mark.parametrize("leaves", [1, 4])
+def test_phases_share_the_budget_among_fewer_and_fewer_moves(leaves: int) -> None:
     # 17 simulations: the root's expansion, then 16 over 4 sampled moves in
-    # log2(4) = 2 phases: 2 visits each, then 4 more for each of the two kept.
-    tree = halved_tree(17, 4)
+    # log2(4) = 2 phases: 2 visits each, then 4 more for each of the two kept,
+    # whether a round gathers one leaf or four (the survivors in turns).
+    tree = halved_tree(17, 4, leaves=leaves)
     visits = tree.visit_counts()
     assert sorted(visits[visits > 0].tolist()) == [2, 2, 6, 6]
     assert visits.sum() == 16
