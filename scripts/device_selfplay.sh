@@ -23,6 +23,7 @@
 # Environment (the defaults are the GPU run's; a CPU test shrinks them):
 #   DEVICE=cuda  JOBS=15  GAMES=64 (games per worker and iteration)
 #   SIMS=200 FAST=40 FULL=0.25 (playout cap: full-search moves give the samples)
+#   GUMBEL=0 (k > 0: a Gumbel root over k sampled moves, --gumbel-actions)
 #   WALL=470 (seconds from this script's start by which training has ended)
 #   HOURS (wall-clock training hours; unset: what WALL leaves after the set-up)
 #   SEED=47  RUN=/tmp/az15-device (run folder, replaced)  SITE=/tmp/site
@@ -37,6 +38,7 @@ GAMES=${GAMES:-64}
 SIMS=${SIMS:-200}
 FAST=${FAST:-40}
 FULL=${FULL:-0.25}
+GUMBEL=${GUMBEL:-0}
 WALL=${WALL:-470}
 SEED=${SEED:-47}
 RUN=${RUN:-/tmp/az15-device}
@@ -49,7 +51,7 @@ LOG="$OUT/train.log"
 
 {
   echo "device_selfplay.sh: $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
-  echo "DEVICE=$DEVICE JOBS=$JOBS GAMES=$GAMES SIMS=$SIMS FAST=$FAST FULL=$FULL WALL=$WALL HOURS=${HOURS:-auto} SEED=$SEED"
+  echo "DEVICE=$DEVICE JOBS=$JOBS GAMES=$GAMES SIMS=$SIMS FAST=$FAST FULL=$FULL GUMBEL=$GUMBEL WALL=$WALL HOURS=${HOURS:-auto} SEED=$SEED"
   nproc; free -g | head -2
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 } >"$LOG" 2>&1
@@ -82,7 +84,7 @@ timeout -s INT -k 10 "$LEFT" $PYTHON scripts/device_selfplay.py \
   --results "$OUT" --jobs "$JOBS" --wall-seconds "$WALL" \
   --board-size 15 --init 15x15 --device "$DEVICE" --out "$RUN" \
   --parallel-games "$GAMES" --simulations "$SIMS" --fast-simulations "$FAST" \
-  --full-search-probability "$FULL" \
+  --full-search-probability "$FULL" --gumbel-actions "$GUMBEL" \
   --replay-capacity 50000 --learning-rate 0.001 \
   --evaluation-every 0 --snapshot-every 0 --seed "$SEED" --no-progress \
   "${HOURS_FLAG[@]}" >>"$LOG" 2>&1
