@@ -163,7 +163,8 @@ def plot(points: list[dict[str, object]], path: Path) -> None:
     """Rating (with its 95% interval) over the learner's env steps (log scale:
     AlphaZero's self-play positions are tens of thousands, the others' steps up to a
     million) and over CPU hours (the budget all routes share): one colour per route,
-    a line style per seed."""
+    a line style per budget (solid the half hour, dashed the longer), a marker per
+    seed."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -172,6 +173,7 @@ def plot(points: list[dict[str, object]], path: Path) -> None:
     figure, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
     routes = sorted({point["route"] for point in points})
     runs = sorted({(p["route"], p["budget_hours"], p["seed"]) for p in points})
+    budgets = sorted({hours for _, hours, _ in runs})
     for route, hours, seed in runs:
         mine = [p for p in points
                 if (p["route"], p["budget_hours"], p["seed"]) == (route, hours, seed)]  # fmt: skip
@@ -180,7 +182,7 @@ def plot(points: list[dict[str, object]], path: Path) -> None:
                     [p["high"] - p["rating"] for p in mine])  # fmt: skip
         style = {"color": f"C{routes.index(route) % 10}", "capsize": 2,
                  "marker": "os^"[(seed - 1) % 3], "markersize": 4,
-                 "linestyle": ("-", "--", ":")[(seed - 1) % 3]}  # fmt: skip
+                 "linestyle": ("-", "--", ":")[budgets.index(hours) % 3]}  # fmt: skip
         for axis, x in zip(axes, ("learner_steps", "cpu_hours"), strict=True):
             axis.errorbar([p[x] for p in mine], ratings, interval, **style,
                           label=f"{route} ({hours:g} CPU h, seed {seed})")  # fmt: skip
