@@ -38,11 +38,19 @@ asks whether more compute makes a stronger agent."""
 
 
 def budget_of(hours: float) -> Budget:
-    """The zoo's budget of ``hours`` CPU hours: env steps in proportion (1,000,000 a
-    half hour), so whichever ends first ends both at any budget."""
+    """The zoo's budget of ``hours`` CPU hours: env steps and checkpoints in
+    proportion (1,000,000 steps and 8 checkpoints a half hour), so whichever ends
+    first ends both at any budget, and checkpoints stay as many steps apart (a 2 CPU-h
+    run that ends on CPU time near a million steps keeps a curve, not one model)."""
     if hours not in BUDGET_HOURS:
         raise ValueError(f"the zoo's budgets are {BUDGET_HOURS} CPU hours, not {hours}")
-    return replace(BUDGET, hours=hours, learner_steps=int(2 * hours * 1_000_000))
+    scale = hours / BUDGET.hours
+    return replace(
+        BUDGET,
+        hours=hours,
+        learner_steps=round(scale * BUDGET.learner_steps),
+        checkpoints=round(scale * BUDGET.checkpoints),
+    )
 
 
 def run_folder(out: Path, route: str, seed: int, hours: float) -> Path:
@@ -77,8 +85,9 @@ class Route:
             they get wrong), added to its command.
         snapshots: its models are ``gomoku train`` snapshots (their counters in
             their metadata), not listed in ``checkpoints.csv``.
-        checkpoints: the checkpoints it keeps along the budget, where its defaults
-            end the run early (the budget's own, otherwise): the curve needs five.
+        checkpoints: the checkpoints it keeps along the table's first budget, where
+            its defaults end the run early (the budget's own, otherwise): the curve
+            needs five. Other budgets keep them in proportion to theirs.
         warm_settings: flags its ``*_warm_start`` variant adds after
             :data:`WARM_START` (settings for a network that starts strong).
     """
@@ -100,7 +109,8 @@ class Route:
         """The command with this budget (and the CI's flags at the tiny budget)."""
         tiny = self.tiny if budget == TINY else ()
         if self.checkpoints is not None:
-            budget = replace(budget, checkpoints=self.checkpoints)
+            kept = self.checkpoints * budget.checkpoints // BUDGET.checkpoints
+            budget = replace(budget, checkpoints=max(kept, 1))
         return [*self.command(budget, seed, folder), *self.change, *tiny]
 
 

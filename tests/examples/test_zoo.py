@@ -309,13 +309,18 @@ def test_a_malformed_run_file_stops_run_and_evaluate_in_one_line(
 
 def test_the_budgets_scale_the_steps_and_refuse_others() -> None:
     two = zoo.budget_of(2.0)
-    assert (two.hours, two.learner_steps) == (2.0, 4_000_000)
+    assert (two.hours, two.learner_steps, two.checkpoints) == (2.0, 4_000_000, 32)
     assert zoo.budget_of(0.5) == zoo.BUDGET
     assert zoo.run_folder(Path("runs"), "sb3", 1, 0.5) == Path("runs/sb3-s1")
     assert zoo.run_folder(Path("runs"), "sb3", 1, 2.0) == Path("runs/sb3-s1-2h")
     assert "--cpu-hours 2" in shlex.join(
         zoo.ROUTES["alphazero"].argv(two, 1, Path("x"))
     )
+    # Checkpoints as many steps apart at both budgets, a route's own count too.
+    for route, half, whole in (("rllib", 8, 32), ("sb3", 16, 64)):
+        for budget, count in ((zoo.BUDGET, half), (two, whole)):
+            argv = zoo.ROUTES[route].argv(budget, 1, Path("x"))
+            assert argv[argv.index("--checkpoints") + 1] == str(count)
     with pytest.raises(ValueError, match=r"not 1\.0"):
         zoo.budget_of(1.0)
     with pytest.raises(SystemExit):
