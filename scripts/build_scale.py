@@ -12,9 +12,9 @@ at 0) and writes ``OUT/NAME.csv``, weakest first by the fit: per anchor its rati
 its thinking time per move.
 ``OUT/NAME-residuals.csv`` checks the fit pair by pair (observed and predicted score,
 whether the observed one is outside its 95% interval; the count is printed beside what
-chance gives). ``OUT/NAME-games.csv`` holds each pair's first game with its opening
-and seeds, which the tests replay to pin every anchor's play (copy it to
-``tests/data/scales/``).
+chance gives), and ``OUT/NAME-residuals.png`` draws it. ``OUT/NAME-games.csv`` holds
+each pair's first game with its opening and seeds, which the tests replay to pin every
+anchor's play (copy it to ``tests/data/scales/``).
 
     python scripts/build_scale.py --board-size 9 --name 9x9-v1 --games 400 \\
         --jobs 2 --out runs/scale-9x9 random 'mcts:simulations=100' heuristic ...
@@ -48,6 +48,7 @@ from agents.scales.reference import SCALE_COLUMNS
 from agents.scales.stats import ELO_PER_NATURAL_UNIT, score_moments, z_value
 from gomoku_apps.arena.bradley_terry import Ratings, fit_ratings, pair_residuals
 from gomoku_apps.arena.ladder import check_work_budget
+from gomoku_apps.arena.ladder_report import plot_residuals
 from gomoku_apps.arena.match import MAX_GAMES, Arena, pair_task
 from gomoku_apps.arena.runner import GameResult, GameTask
 from gomoku_apps.cli.options import games_count, positive_float, positive_int
@@ -371,6 +372,11 @@ def main(argv: list[str] | None = None) -> None:
     write_rows(args.out / f"{args.name}-games.csv", firsts, PAIR_COLUMNS)
     residual_rows = [asdict(r) | {"outside": int(r.outside)} for r in residuals]
     write_rows(args.out / f"{args.name}-residuals.csv", residual_rows, RESIDUAL_COLUMNS)
+    title = f"{args.name}: {len(residuals)} pairs, {sum(map(len, played)):,} games"
+    try:
+        plot_residuals(residuals, title, args.out / f"{args.name}-residuals.png")
+    except ImportError as error:  # the numbers are written; the picture waits
+        print(f"no {args.name}-residuals.png: {error}")
     for row in scale_rows:
         print(", ".join(f"{key}={value}" for key, value in row.items()))
     outside = sum(residual.outside for residual in residuals)

@@ -10,6 +10,7 @@ import csv
 import io
 from pathlib import Path
 
+from gomoku_apps.arena.bradley_terry import PairResidual
 from gomoku_apps.arena.ladder import Ladder
 from gomoku_env.errors import install_hint
 from gomoku_env.files import write_atomically, write_text_atomically
@@ -113,9 +114,60 @@ def _pyplot():
         import matplotlib.pyplot as plt
     except ImportError as error:
         raise ImportError(
-            f"the ladder plot needs matplotlib: {install_hint('plot')}"
+            f"the ladder's plots need matplotlib: {install_hint('plot')}"
         ) from error
     return plt
+
+
+def _save_png(figure, path: str | Path) -> None:
+    """Write ``figure`` to ``path`` atomically, then free it."""
+    plt = _pyplot()
+    try:
+        write_atomically(
+            path, lambda temporary: figure.savefig(temporary, format="png")
+        )
+    finally:
+        plt.close(figure)
+
+
+def plot_residuals(residuals: list[PairResidual], title: str, path: str | Path) -> None:
+    """Draw each pair's observed score at the score its fit predicts, over the interval
+    the observed one falls in 95 times in 100 if the ratings hold for that pair (a grey
+    bar on the diagonal), as a PNG at ``path``: a red point is a pair outside it."""
+    if not residuals:
+        raise ValueError("no pair to draw: the fit has no games")
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(6, 6))
+    predicted = [r.predicted for r in residuals]
+    axes.vlines(
+        predicted,
+        [r.low for r in residuals],
+        [r.high for r in residuals],
+        color="lightgrey",
+        linewidth=3,
+    )
+    for outside, colour in ((False, "tab:blue"), (True, "tab:red")):
+        chosen = [r for r in residuals if r.outside == outside]
+        axes.scatter(
+            [r.predicted for r in chosen],
+            [r.observed for r in chosen],
+            s=14,
+            color=colour,
+            zorder=3,
+            label=f"{len(chosen)} pairs {'outside' if outside else 'inside'} "
+            "their interval",
+        )
+    low = min(min(r.low, r.observed) for r in residuals)
+    edge = max(0.0, low - 0.05)
+    axes.plot([edge, 1], [edge, 1], color="grey", linewidth=0.8)
+    axes.set_xlim(edge, 1)
+    axes.set_ylim(edge, 1)
+    axes.set_xlabel("score the fit predicts (the pair's second anchor)")
+    axes.set_ylabel("score observed (grey: its 95% interval if the fit holds)")
+    axes.set_title(title, fontsize=9)
+    axes.legend(loc="upper left", fontsize=8)
+    figure.tight_layout()
+    _save_png(figure, path)
 
 
 def plot_ladder(ladder: Ladder, path: str | Path) -> None:
@@ -136,12 +188,7 @@ def plot_ladder(ladder: Ladder, path: str | Path) -> None:
     axes.set_xlabel(f"rating (Elo, {ladder.ratings.anchor} = 0, {percent}% intervals)")
     axes.set_title(ladder.description, fontsize=9)
     figure.tight_layout()
-    try:
-        write_atomically(
-            path, lambda temporary: figure.savefig(temporary, format="png")
-        )
-    finally:
-        plt.close(figure)
+    _save_png(figure, path)
 
 
 def write_ladder(ladder: Ladder, prefix: str | Path, plot: bool = True) -> list[Path]:

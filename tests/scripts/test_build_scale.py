@@ -198,3 +198,4 @@ def test_a_span_plays_the_pairs_apart_and_fits_them_jointly(tmp_path: Path) -> N
         observed, low, high = (float(row[k]) for k in ("observed", "low", "high"))
         assert 0 <= observed <= 1 and int(row["games"]) == 4
         assert row["outside"] == str(int(not low <= observed <= high))
+    assert (out / "toy-residuals.png").read_bytes().startswith(b"\x89PNG")

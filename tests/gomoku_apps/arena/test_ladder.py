@@ -9,8 +9,14 @@ import textwrap
 import pytest
 
 from gomoku_apps.arena import Arena, run_ladder
+from gomoku_apps.arena.bradley_terry import PairResidual
 from gomoku_apps.arena.ladder import pair_counts
-from gomoku_apps.arena.ladder_report import ladder_csv, ladder_markdown, write_ladder
+from gomoku_apps.arena.ladder_report import (
+    ladder_csv,
+    ladder_markdown,
+    plot_residuals,
+    write_ladder,
+)
 from gomoku_env import GameConfig
 
 
@@ -61,6 +67,18 @@ def test_reports(ladder, tmp_path):
     assert [p.name for p in paths] == ["ladder.md", "ladder.csv", "ladder.png"]
     assert paths[2].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert paths[0].read_text() == markdown
+
+
+def test_the_residual_plot_draws_the_pairs_and_refuses_none(tmp_path):
+    inside = PairResidual("a", "b", 100, 0.62, 0.60, 0.52, 0.68)
+    outside = PairResidual("b", "c", 100, 0.90, 0.70, 0.62, 0.78)
+    assert not inside.outside and outside.outside
+    path = tmp_path / "residuals.png"
+    plot_residuals([inside, outside], "toy", path)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match="no pair"):
+        plot_residuals([], "toy", tmp_path / "none.png")
+    assert not (tmp_path / "none.png").exists()
 
 
 def test_ladder_rejects_bad_input():
