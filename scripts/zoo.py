@@ -8,7 +8,7 @@
 
 The budgets (:data:`BUDGET`, ``--cpu-hours``): 1,000,000 env steps of the learner or
 0.5 CPU hour, whichever ends first; or 4,000,000 steps or 2 CPU hours. Each keeps 8
-checkpoints along it. A :class:`Route` is the command a
+checkpoints a half hour along it (32 at 2 CPU hours). A :class:`Route` is the command a
 user would run (an example of ``examples/`` or ``gomoku train``) at its documented
 defaults, with the budget's flags added; each route's process uses one core (torch one
 thread), so two runs share the two cores of the machine the table was made on.
