@@ -39,7 +39,6 @@ import json
 import re
 import time
 import zlib
-from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +47,7 @@ from agents.scales.reference import SCALE_COLUMNS
 from agents.scales.stats import ELO_PER_NATURAL_UNIT, score_moments, z_value
 from gomoku_apps.arena.bradley_terry import Ratings, fit_ratings, pair_residuals
 from gomoku_apps.arena.ladder import check_work_budget
-from gomoku_apps.arena.ladder_report import plot_residuals
+from gomoku_apps.arena.ladder_report import write_residuals
 from gomoku_apps.arena.match import MAX_GAMES, Arena, pair_task
 from gomoku_apps.arena.runner import GameResult, GameTask
 from gomoku_apps.cli.options import games_count, positive_float, positive_int
@@ -248,10 +247,6 @@ def play_pair(
     return rows
 
 
-RESIDUAL_COLUMNS = ("first", "second", "games", "observed",
-                    "predicted", "low", "high", "outside")  # fmt: skip
-
-
 def precise(
     rows: list[dict], players: tuple[str, str], target: float | None, least: int
 ) -> bool:
@@ -370,13 +365,8 @@ def main(argv: list[str] | None = None) -> None:
     write_rows(args.out / f"{args.name}.csv", scale_rows, SCALE_COLUMNS)
     firsts = [rows[0] for rows in played]
     write_rows(args.out / f"{args.name}-games.csv", firsts, PAIR_COLUMNS)
-    residual_rows = [asdict(r) | {"outside": int(r.outside)} for r in residuals]
-    write_rows(args.out / f"{args.name}-residuals.csv", residual_rows, RESIDUAL_COLUMNS)
     title = f"{args.name}: {len(residuals)} pairs, {sum(map(len, played)):,} games"
-    try:
-        plot_residuals(residuals, title, args.out / f"{args.name}-residuals.png")
-    except ImportError as error:  # the numbers are written; the picture waits
-        print(f"no {args.name}-residuals.png: {error}")
+    write_residuals(residuals, args.out / f"{args.name}-residuals", title)
     for row in scale_rows:
         print(", ".join(f"{key}={value}" for key, value in row.items()))
     outside = sum(residual.outside for residual in residuals)

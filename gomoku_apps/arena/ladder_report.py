@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import asdict
 from pathlib import Path
 
 from gomoku_apps.arena.bradley_terry import PairResidual
@@ -168,6 +169,26 @@ def plot_residuals(residuals: list[PairResidual], title: str, path: str | Path) 
     axes.legend(loc="upper left", fontsize=8)
     figure.tight_layout()
     _save_png(figure, path)
+
+
+RESIDUAL_COLUMNS = ("first", "second", "games", "observed",
+                    "predicted", "low", "high", "outside")  # fmt: skip
+
+
+def write_residuals(residuals: list[PairResidual], prefix: Path, title: str) -> None:
+    """Write a fit's pair-by-pair check as ``PREFIX.csv`` (the columns
+    :data:`RESIDUAL_COLUMNS`, ``outside`` 0 or 1), then draw it as ``PREFIX.png``
+    (:func:`plot_residuals`; without matplotlib the CSV is written and a line says why
+    the picture is not)."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, RESIDUAL_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(asdict(r) | {"outside": int(r.outside)} for r in residuals)
+    write_text_atomically(prefix.with_name(prefix.name + ".csv"), text.getvalue())
+    try:
+        plot_residuals(residuals, title, prefix.with_name(prefix.name + ".png"))
+    except ImportError as error:  # the numbers are written; the picture can wait
+        print(f"no {prefix.name}.png: {error}")
 
 
 def plot_ladder(ladder: Ladder, path: str | Path) -> None:
