@@ -139,9 +139,8 @@ def plot_residuals(residuals: list[PairResidual], title: str, path: str | Path) 
         raise ValueError("no pair to draw: the fit has no games")
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=(6, 6))
-    predicted = [r.predicted for r in residuals]
     axes.vlines(
-        predicted,
+        [r.predicted for r in residuals],
         [r.low for r in residuals],
         [r.high for r in residuals],
         color="lightgrey",
