@@ -70,9 +70,10 @@ class AlphaZeroAgent(MCTSAgent):
 
     Args:
         config: the game the agent plays.
-        weights: a bundled network name (``"8x8"``, ``"9x9"``, ``"15x15"``), a
-            weights file, or a
-            :class:`PolicyValueNet`; default: the bundled network for the board size.
+        weights: a bundled network name (``"8x8"``, ``"9x9"``, ``"15x15"``,
+            ``"15x15-gumbel"``), a weights file, or a :class:`PolicyValueNet`;
+            default: the bundled network for the board size
+            (:data:`agents.alphazero.checkpoint.DEFAULT_FOR_SIZE`).
         budget: simulations and/or seconds a move (whichever ends first).
         search: the search's knobs (:data:`agents.search.ALPHAZERO_PRESET` when
             None).

@@ -12,8 +12,8 @@ weights before it is built, so a small file cannot make us allocate a huge netwo
 The networks shipped inside the package: ``weights`` options accept a bundled name (the
 file stem in ``agents/alphazero/weights``, such as ``"9x9"``) or a path to a file
 written by ``gomoku train``. Without one, an agent uses the bundled network for its
-board size, else the 15×15 one (the networks are fully convolutional, so any of them
-runs on any board).
+board size (:data:`DEFAULT_FOR_SIZE`), else the strongest 15×15 one (the networks are
+fully convolutional, so any of them runs on any board).
 """
 
 from __future__ import annotations
@@ -40,7 +40,11 @@ from gomoku_env.files import (
 from gomoku_env.planes import PLANE_COUNT
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
-FALLBACK = "15x15"
+FALLBACK = "15x15-gumbel"
+"""The strongest 15×15 network; the default on sizes without a network of their own."""
+DEFAULT_FOR_SIZE = {8: "8x8", 9: "9x9", 15: FALLBACK}
+"""Each board size's default network. On 15×15 that is not the file called ``15x15``:
+that name stays the first network's, which the ``15x15-v1`` scale's anchors name."""
 
 
 BUNDLED = BundledWeights(WEIGHTS_DIR, "network")
@@ -50,7 +54,11 @@ resolve_weights = BUNDLED.resolve
 
 def default_weights(board_size: int) -> Path:
     """The bundled network for ``board_size``, else the fallback one."""
-    for name in (f"{board_size}x{board_size}", FALLBACK, *bundled_names()):
+    for name in (
+        DEFAULT_FOR_SIZE.get(board_size, FALLBACK),
+        FALLBACK,
+        *bundled_names(),
+    ):
         path = BUNDLED.file(name)
         if path is not None:
             return path

@@ -73,8 +73,9 @@ class AlphaZeroSpecOptions(TreeAgentOptions):
 
     weights: str | None = option(
         None,
-        help="a bundled network name (``8x8``, ``9x9`` or ``15x15``) or a weights file "
-        "(default: the bundled network for the board size)",
+        help="a bundled network name (``8x8``, ``9x9``, ``15x15`` or "
+        "``15x15-gumbel``) or a weights file (default: the bundled network for the "
+        "board size, ``15x15-gumbel`` on 15x15 and on sizes without their own)",
     )
     device: str = option("cpu", help="where the network runs (``cpu``, ``cuda``)")
     threads: int | None = option(

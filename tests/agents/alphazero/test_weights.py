@@ -17,7 +17,7 @@ from agents.budget import Budget
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import PLANE_COUNT
 
-SHIPPED = ("8x8", "9x9", "15x15")
+SHIPPED = ("8x8", "9x9", "15x15", "15x15-gumbel")
 MAX_BYTES = 5 * 1024 * 1024
 
 
@@ -32,9 +32,11 @@ def test_each_network_is_shipped_small_and_trained_on_its_size() -> None:
         assert metadata["game"]["board_size"] == int(name.split("x")[0])
 
 
-@pytest.mark.parametrize("size", [8, 9, 15])
-def test_default_network_for_each_size_plays_a_legal_move(size: int) -> None:
-    assert default_weights(size) == resolve_weights(f"{size}x{size}")
+@pytest.mark.parametrize(
+    ("size", "name"), [(8, "8x8"), (9, "9x9"), (15, "15x15-gumbel")]
+)
+def test_default_network_for_each_size_plays_a_legal_move(size: int, name: str) -> None:
+    assert default_weights(size) == resolve_weights(name)
     agent = AlphaZeroAgent(
         GameConfig(board_size=size), budget=Budget(simulations=8), seed=0
     )
@@ -44,5 +46,5 @@ def test_default_network_for_each_size_plays_a_legal_move(size: int) -> None:
     assert observation["action_mask"][agent.act(observation)] == 1
 
 
-def test_sizes_without_their_own_network_fall_back_to_15x15() -> None:
-    assert default_weights(11) == resolve_weights("15x15")
+def test_sizes_without_their_own_network_fall_back_to_the_strongest_15x15() -> None:
+    assert default_weights(11) == resolve_weights("15x15-gumbel")
