@@ -1,19 +1,16 @@
 """`make demo` (examples/demo.py): the strongest agents, a GIF that names them."""
 
 import csv
-import importlib.util
 
 from PIL import Image
 
 from agents.specs.parse import parse_spec
 from tests.docs_examples import ROOT
+from tests.scripts_as_modules import load_script
 
 
 def load_demo():
-    spec = importlib.util.spec_from_file_location("demo", ROOT / "examples" / "demo.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("examples/demo.py")
 
 
 def test_the_demo_pits_the_top_agents_of_both_reference_ladders():

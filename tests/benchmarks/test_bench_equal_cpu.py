@@ -3,28 +3,16 @@ one small run end to end."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
-from pathlib import Path
 
 import pytest
 
 from gomoku_apps.arena.openings import builtin_openings
 from gomoku_env.config import GameConfig
+from tests.scripts_as_modules import load_script
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_equal_cpu.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("bench_equal_cpu_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load_script()
+bench = load_script("benchmarks/bench_equal_cpu.py")
 
 
 def test_the_matched_budget_interpolates_between_the_timed_ones() -> None:

@@ -11,14 +11,14 @@ when the library is not installed (the ``tianshou``, ``torchrl`` and ``rllib`` e
 from __future__ import annotations
 
 import csv
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+from tests.scripts_as_modules import load_script
+
 LEARNED_SCORE = 0.7
 """Random scores about 0.5 against random; a network that learned scores well above."""
 EVAL_GAMES = 60
@@ -29,13 +29,7 @@ was 1 then; it is 0 now, as for every command)."""
 
 def load_example(name: str) -> ModuleType:
     """Import ``examples/<name>.py`` as a module (examples are scripts, not a package)."""
-    spec = importlib.util.spec_from_file_location(
-        f"example_{name}", EXAMPLES / f"{name}.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while building
-    spec.loader.exec_module(module)
-    return module
+    return load_script(f"examples/{name}.py")
 
 
 def check_learned(result, steps: int) -> None:

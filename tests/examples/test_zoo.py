@@ -7,28 +7,19 @@ installed are skipped (the ``sb3``, ``tianshou``, ``torchrl`` and ``rllib`` extr
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shlex
-import sys
 from importlib import metadata
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "zoo.py"
+from tests.scripts_as_modules import load_script
+
 TOY_SCALE = "rank,agent,rating,margin\n1,random,0.0,0.0\n2,heuristic,600.0,50.0\n"
 
 
-def load_zoo():
-    spec = importlib.util.spec_from_file_location("zoo_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while building
-    spec.loader.exec_module(module)
-    return module
-
-
-zoo = load_zoo()
+zoo = load_script("scripts/zoo.py")
 
 
 @pytest.mark.slow

@@ -5,25 +5,14 @@ game of its index, and its options are checked before any game is played."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import itertools
-import sys
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "build_scale.py"
+from tests.scripts_as_modules import load_script
 
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("build_scale_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-build_scale = load_script()
+build_scale = load_script("scripts/build_scale.py")
 ANCHORS = ["random", "heuristic"]
 
 

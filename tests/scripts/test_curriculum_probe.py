@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "curriculum_probe.py"
+from tests.scripts_as_modules import load_script
 
 
 def load_probe():
-    spec = importlib.util.spec_from_file_location("curriculum_probe", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.probe
+    return load_script("scripts/curriculum_probe.py").probe
 
 
 def test_the_probe_reads_a_rating_from_the_games_it_played() -> None:
