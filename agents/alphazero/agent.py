@@ -31,7 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from agents.alphazero.checkpoint import default_weights, load_network, resolve_weights
+from agents.alphazero.checkpoint import (
+    WEIGHTS_DIR,
+    default_weights,
+    load_network,
+    resolve_weights,
+)
 from agents.alphazero.evaluator import NetworkEvaluator, configure_threads
 from agents.alphazero.network import PolicyValueNet
 from agents.base import warn_if_other_rules
@@ -41,28 +46,48 @@ from agents.search.mcts import MCTSAgent
 from gomoku_env.config import GameConfig
 
 CACHE_SIZE = 4_096
+NETWORK_BUDGETS = {"15x15-gumbel": Budget(simulations=400)}
+"""Bundled networks whose default budget is not :data:`ALPHAZERO_BUDGET`, each chosen by
+measurement: ``15x15-gumbel`` at 400 simulations beats itself at 200, which beats it at
+100 (docs/alphazero.md, "Continued on the CPU with a Gumbel root")."""
+
+Weights = str | os.PathLike[str] | PolicyValueNet | None
+"""What a ``weights`` option may be: a bundled name, a file, a network, or None."""
 
 
-def load_weights_option(
-    weights: str | os.PathLike[str] | PolicyValueNet | None, config: GameConfig
-) -> PolicyValueNet:
+def weights_file(weights: Weights, config: GameConfig) -> Path | None:
+    """The file a ``weights`` option names (None: the bundled one for the board size),
+    or None for a network given as an object."""
+    if isinstance(weights, PolicyValueNet):
+        return None
+    if weights is None:
+        return default_weights(config.board_size)
+    return resolve_weights(weights)
+
+
+def load_weights_option(weights: Weights, config: GameConfig) -> PolicyValueNet:
     """The network a ``weights`` option names (default: bundled, for the size).
 
     A network trained on another board size, win length or rule still plays (it is
     fully convolutional), but weaker than its figures say: that is warned about, once
     per load (:func:`agents.base.warn_if_other_rules`).
     """
-    if isinstance(weights, PolicyValueNet):
+    path = weights_file(weights, config)
+    if path is None:
         return weights.eval()
-    path = (
-        default_weights(config.board_size)
-        if weights is None
-        else resolve_weights(weights)
-    )
     network, metadata = load_network(path)
     trained = metadata.get("game", {})
     warn_if_other_rules(f"the AlphaZero network {Path(path).name}", trained, config)
     return network
+
+
+def default_budget(weights: Weights, config: GameConfig) -> Budget:
+    """The budget an agent plays these weights at when given none: a bundled network's
+    own (:data:`NETWORK_BUDGETS`), else :data:`ALPHAZERO_BUDGET`."""
+    path = weights_file(weights, config)
+    if path is None or path.resolve().parent != WEIGHTS_DIR.resolve():
+        return ALPHAZERO_BUDGET
+    return NETWORK_BUDGETS.get(path.stem, ALPHAZERO_BUDGET)
 
 
 class AlphaZeroAgent(MCTSAgent):
@@ -74,7 +99,8 @@ class AlphaZeroAgent(MCTSAgent):
             ``"15x15-gumbel"``), a weights file, or a :class:`PolicyValueNet`;
             default: the bundled network for the board size
             (:data:`agents.alphazero.checkpoint.DEFAULT_FOR_SIZE`).
-        budget: simulations and/or seconds a move (whichever ends first).
+        budget: simulations and/or seconds a move (whichever ends first); default:
+            the network's own (:func:`default_budget`).
         search: the search's knobs (:data:`agents.search.ALPHAZERO_PRESET` when
             None).
         device: where the network runs (``"cpu"``, ``"cuda"``).
@@ -90,7 +116,7 @@ class AlphaZeroAgent(MCTSAgent):
         self,
         config: GameConfig | None = None,
         weights: str | os.PathLike[str] | PolicyValueNet | None = None,
-        budget: Budget = ALPHAZERO_BUDGET,
+        budget: Budget | None = None,
         search: SearchOptions | None = None,
         device: str = "cpu",
         threads: int | None = 1,
@@ -102,6 +128,7 @@ class AlphaZeroAgent(MCTSAgent):
         config = config if config is not None else GameConfig()
         configure_threads(threads)
         self.network = load_weights_option(weights, config)
+        budget = budget if budget is not None else default_budget(weights, config)
         self.network_evaluator = NetworkEvaluator(
             self.network, device, cache_size=CACHE_SIZE
         )

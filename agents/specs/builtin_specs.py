@@ -23,6 +23,7 @@ from agents.budget import (
     ALPHABETA_BUDGET,
     ALPHABETA_LIMITS,
     ALPHAZERO_BUDGET,
+    BUDGET_FIELDS,
     MCTS_BUDGET,
     TREE_SEARCH_LIMITS,
     spec_budget,
@@ -75,7 +76,9 @@ class AlphaZeroSpecOptions(TreeAgentOptions):
         None,
         help="a bundled network name (``8x8``, ``9x9``, ``15x15`` or "
         "``15x15-gumbel``) or a weights file (default: the bundled network for the "
-        "board size, ``15x15-gumbel`` on 15x15 and on sizes without their own)",
+        "board size, ``15x15-gumbel`` on 15x15 and on sizes without their own); "
+        "without simulations or time, ``15x15-gumbel`` searches 400 simulations a "
+        "move and every other network 200",
     )
     device: str = option("cpu", help="where the network runs (``cpu``, ``cuda``)")
     threads: int | None = option(
@@ -216,10 +219,14 @@ def _make_alphazero(
     weights: str | None = None,
     **options: Any,
 ) -> Agent:
-    """An :class:`AlphaZeroAgent` from its spec's options."""
+    """An :class:`AlphaZeroAgent` from its spec's options; without a budget option, it
+    plays at its network's own default budget."""
     agent = _alphazero_agent()
+    budget_given = any(name in options for name in BUDGET_FIELDS)
     budget, rest = split_spec_options(options, ALPHAZERO_BUDGET)
-    return agent(config, weights, budget, search, seed=seed, **rest)
+    return agent(
+        config, weights, budget if budget_given else None, search, seed=seed, **rest
+    )
 
 
 register_agent(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import gomoku_env
-from agents.alphazero.agent import AlphaZeroAgent
+from agents.alphazero.agent import AlphaZeroAgent, default_budget
 from agents.alphazero.checkpoint import (
     WEIGHTS_DIR,
     bundled_names,
@@ -13,7 +13,8 @@ from agents.alphazero.checkpoint import (
     load_network,
     resolve_weights,
 )
-from agents.budget import Budget
+from agents.budget import ALPHAZERO_BUDGET, Budget
+from agents.specs.parse import make_agent
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import PLANE_COUNT
 
@@ -48,3 +49,34 @@ def test_default_network_for_each_size_plays_a_legal_move(size: int, name: str) 
 
 def test_sizes_without_their_own_network_fall_back_to_the_strongest_15x15() -> None:
     assert default_weights(11) == resolve_weights("15x15-gumbel")
+
+
+def test_a_bundled_network_plays_at_its_own_default_budget(tmp_path) -> None:
+    fifteen, nine = GameConfig(board_size=15), GameConfig(board_size=9)
+    assert default_budget(None, fifteen) == Budget(simulations=400)
+    assert default_budget("15x15-gumbel", nine) == Budget(simulations=400)
+    assert default_budget(str(WEIGHTS_DIR / "15x15-gumbel.pt"), nine).simulations == 400
+    assert default_budget(None, nine) == ALPHAZERO_BUDGET
+    assert default_budget("15x15", fifteen) == ALPHAZERO_BUDGET
+    copy = tmp_path / "15x15-gumbel.pt"  # a file of the user's, not the bundled one
+    copy.write_bytes(resolve_weights("15x15-gumbel").read_bytes())
+    assert default_budget(str(copy), fifteen) == ALPHAZERO_BUDGET
+    network, _ = load_network(resolve_weights("15x15-gumbel"))
+    assert default_budget(network, fifteen) == ALPHAZERO_BUDGET
+
+
+@pytest.mark.parametrize(
+    ("spec", "size", "budget"),
+    [
+        ("alphazero", 15, Budget(simulations=400)),
+        ("alphazero:weights=15x15", 15, Budget(simulations=200)),
+        ("alphazero", 9, Budget(simulations=200)),
+        ("alphazero:simulations=100", 15, Budget(simulations=100)),
+        ("alphazero:time=2", 15, Budget(time=2.0)),
+    ],
+)
+def test_a_spec_without_a_budget_takes_the_networks_own(
+    spec: str, size: int, budget: Budget
+) -> None:
+    agent = make_agent(spec, GameConfig(board_size=size), seed=0)
+    assert agent.budget == budget
