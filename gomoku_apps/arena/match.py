@@ -33,6 +33,7 @@ from gomoku_apps.arena.records import prepare_records_dir, write_records
 from gomoku_apps.arena.results import (
     Tally,
     ThinkingTime,
+    distinct_games,
     forfeits,
     tally,
     thinking_time,
@@ -107,6 +108,10 @@ class MatchResult:
     def forfeits(self, name: str | None = None) -> list[GameResult]:
         """Forfeited games (by ``name`` when given)."""
         return forfeits(self.games, name)
+
+    def distinct_games(self) -> int:
+        """Games that are not a replay of another (the same colours and moves)."""
+        return distinct_games(self.games)
 
 
 Player = tuple[str, str]

@@ -84,6 +84,8 @@ def format_match(match: MatchResult) -> str:
         f"score {summary.score:.3f} ({percent}% CI {summary.score_low:.3f} … "
         f"{summary.score_high:.3f})",
         f"Elo difference {format_elo_interval(summary)}",
+        f"distinct games: {match.distinct_games()} of {summary.games} (the rest "
+        "replay one of them move for move)",
         "thinking time:",
         *_time_rows(match),
         f"forfeits ({len(match.forfeits())}, lost by the forfeiting agent):",

@@ -75,6 +75,15 @@ def thinking_time(results: Sequence[GameResult], name: str) -> ThinkingTime:
     return ThinkingTime(seconds, moves)
 
 
+def distinct_games(results: Sequence[GameResult]) -> int:
+    """How many of ``results`` differ in who had which colour or in a move. Agents that
+    play without randomness replay a game whenever its opening and colours come again,
+    and a replayed game adds nothing to the evidence of the score."""
+    return len(
+        {(result.black, result.white, result.outcome.moves) for result in results}
+    )
+
+
 def forfeits(
     results: Sequence[GameResult], name: str | None = None
 ) -> list[GameResult]:

@@ -6,10 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from agents.game import GameOutcome
 from agents.specs.python_agent import resolve_target
 from gomoku_apps.arena import SPRT, Arena, SPRTDecision
+from gomoku_apps.arena.match import MatchResult
 from gomoku_apps.arena.openings import describe
 from gomoku_apps.arena.report import format_match
+from gomoku_apps.arena.runner import GameResult
 from gomoku_env import GameConfig
 from gomoku_env.records import GameRecord
 from tests.agents import faulty_agents
@@ -188,3 +191,21 @@ def test_a_worker_that_dies_ends_the_match_with_a_report():
     assert 1 <= len(match.games) < 12
     assert sorted({g.index for g in match.games}) == [g.index for g in match.games]
     assert "a worker process died" in format_match(match)
+
+
+def test_the_report_counts_games_that_replay_another_once():
+    def game(index: int, black: str, moves: tuple[int, ...]) -> GameResult:
+        white = "b" if black == "a" else "a"
+        outcome = GameOutcome("black", "five", None, "", moves, (0.1, 0.1), (3, 2))
+        return GameResult(index, black, white, moves[:1], outcome)
+
+    line = (24, 17, 25, 18, 26, 19, 27, 20, 28)
+    games = (game(0, "a", line), game(1, "b", line), game(2, "a", line))
+    match = MatchResult(("a", "b"), ("a", "b"), CONFIG, games)
+    assert match.distinct_games() == 2  # the third game replays the first
+    assert "distinct games: 2 of 3" in format_match(match)
+    other = game(3, "a", (*line[:-1], 21))
+    assert (
+        MatchResult(("a", "b"), ("a", "b"), CONFIG, (*games, other)).distinct_games()
+        == 3
+    )
