@@ -2,8 +2,9 @@
 
 It is :class:`agents.search.mcts.MCTSAgent` given a
 :class:`agents.alphazero.evaluator.NetworkEvaluator` (so PUCT with the network's priors
-and values in place of rollouts) and its own defaults (:data:`agents.budget.ALPHAZERO_BUDGET` and
-:data:`agents.search.ALPHAZERO_PRESET`), so it shares everything else:
+and values in place of rollouts) and its own defaults (:data:`agents.search.ALPHAZERO_PRESET`,
+and :data:`agents.budget.ALPHAZERO_BUDGET` unless the network has its own,
+:data:`NETWORK_BUDGETS`), so it shares everything else:
 it plays from the PettingZoo observation alone (an env loop, the arena, the gym env's
 opponent, the GUI) or from the env's board, keeps the subtree under the moves played
 (tree reuse), and leaves ``last_summary`` (root visits, value, principal variation)
@@ -115,7 +116,7 @@ class AlphaZeroAgent(MCTSAgent):
     def __init__(
         self,
         config: GameConfig | None = None,
-        weights: str | os.PathLike[str] | PolicyValueNet | None = None,
+        weights: Weights = None,
         budget: Budget | None = None,
         search: SearchOptions | None = None,
         device: str = "cpu",
