@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 47: continue the bundled 15x15 AlphaZero network with self-play on one GPU
+# Issue 47: continue a bundled 15x15 AlphaZero network with self-play on one GPU
 # machine (16 cores, one GPU), within a hard wall-clock limit, results in $OUT.
 #
 #   bash scripts/device_selfplay.sh            # run from the repository root
@@ -26,6 +26,7 @@
 #   GUMBEL=0 (k > 0: a Gumbel root over k sampled moves, --gumbel-actions)
 #   WALL=470 (seconds from this script's start by which training has ended)
 #   HOURS (wall-clock training hours; unset: what WALL leaves after the set-up)
+#   INIT=15x15-gumbel (the network to continue: a bundled name or a .pt file)
 #   SEED=47  RUN=/tmp/az15-device (run folder, replaced)  SITE=/tmp/site
 #   PYTHON=python3  PIP="python3 -m pip"
 set -u
@@ -39,6 +40,7 @@ SIMS=${SIMS:-200}
 FAST=${FAST:-40}
 FULL=${FULL:-0.25}
 GUMBEL=${GUMBEL:-0}
+INIT=${INIT:-15x15-gumbel}
 WALL=${WALL:-470}
 SEED=${SEED:-47}
 RUN=${RUN:-/tmp/az15-device}
@@ -51,7 +53,7 @@ LOG="$OUT/train.log"
 
 {
   echo "device_selfplay.sh: $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
-  echo "DEVICE=$DEVICE JOBS=$JOBS GAMES=$GAMES SIMS=$SIMS FAST=$FAST FULL=$FULL GUMBEL=$GUMBEL WALL=$WALL HOURS=${HOURS:-auto} SEED=$SEED"
+  echo "DEVICE=$DEVICE JOBS=$JOBS GAMES=$GAMES SIMS=$SIMS FAST=$FAST FULL=$FULL GUMBEL=$GUMBEL WALL=$WALL HOURS=${HOURS:-auto} INIT=$INIT SEED=$SEED"
   nproc; free -g | head -2
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 } >"$LOG" 2>&1
@@ -82,7 +84,7 @@ HOURS_FLAG=()
 LEFT=$(($(printf '%.0f' "$WALL") + 25 - $(date +%s) + ${START_EPOCH%.*}))
 timeout -s INT -k 10 "$LEFT" $PYTHON scripts/device_selfplay.py \
   --results "$OUT" --jobs "$JOBS" --wall-seconds "$WALL" \
-  --board-size 15 --init 15x15 --device "$DEVICE" --out "$RUN" \
+  --board-size 15 --init "$INIT" --device "$DEVICE" --out "$RUN" \
   --parallel-games "$GAMES" --simulations "$SIMS" --fast-simulations "$FAST" \
   --full-search-probability "$FULL" --gumbel-actions "$GUMBEL" \
   --replay-capacity 50000 --learning-rate 0.001 \
