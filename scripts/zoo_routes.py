@@ -191,6 +191,16 @@ RLLIB_WARM_SETTINGS = (
 own (learning rate 1e-3, six epochs over 500-move batches, entropy 0.01, made for
 random weights) took the warm start from +1985 down to +1605 in the half hour, the
 recipe's kept and raised it (+2068; docs/zoo.md)."""
+TORCHRL_WARM_SETTINGS = (
+    "--learning-rate", str(RECIPE.learning_rate),
+    "--entropy-weight", str(RECIPE.entropy),
+    "--updates-per-batch", str(RECIPE.epochs),
+    "--steps-per-batch", str(RECIPE.num_envs * RECIPE.rollout_steps),
+    "--gamma", str(RECIPE.gamma),
+)  # fmt: skip
+"""TorchRL after the warm start trains with the same settings, in REINFORCE's names:
+the example's own (learning rate 5e-3, eight updates on each 100-move batch, entropy
+0.01) are made for random weights, as RLlib's were when they undid its warm start."""
 
 
 def with_warm_starts(*routes: Route) -> list[Route]:
@@ -248,6 +258,7 @@ ROUTES = {
                 "torchrl", ("torchrl",), "REINFORCE with a value baseline",
                 CURRICULUM, library_example("torchrl_reinforce"), seats=2,
                 tiny=("--steps-per-batch", "32", *OFF_SCALE),
+                warm_settings=TORCHRL_WARM_SETTINGS,
             ),
             Route(
                 "rllib", ("ray",), "PPO", CURRICULUM, library_example("rllib_ppo"),

@@ -319,8 +319,8 @@ def test_the_budgets_scale_the_steps_and_refuse_others() -> None:
 
 
 def test_the_warm_start_routes_train_the_recipes_network() -> None:
-    """Every ``*_warm_start`` route warm-starts the PPO recipe's network; RLlib's
-    then trains with the recipe's PPO settings, the others with their own."""
+    """Every ``*_warm_start`` route warm-starts the PPO recipe's network; RLlib's and
+    TorchRL's then train with the recipe's gentler settings, Tianshou's with its own."""
     for name in ("tianshou", "torchrl", "rllib"):
         cold = zoo.ROUTES[name].argv(zoo.BUDGET, 1, Path("x"))
         warm = zoo.ROUTES[f"{name}_warm_start"].argv(zoo.BUDGET, 1, Path("x"))
@@ -329,4 +329,6 @@ def test_the_warm_start_routes_train_the_recipes_network() -> None:
         assert added.startswith(
             "--teacher-games 8000 --channels 48 --layers 5 --border"
         )
-        assert ("--learning-rate 0.0003" in added) == (name == "rllib")
+        assert ("--learning-rate 0.0003" in added) == (name != "tianshou")
+    torchrl = shlex.join(zoo.ROUTES["torchrl_warm_start"].argv(zoo.BUDGET, 1, Path("x")))
+    assert "--updates-per-batch 3 --steps-per-batch 4096 --gamma 0.99" in torchrl
