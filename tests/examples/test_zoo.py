@@ -330,5 +330,7 @@ def test_the_warm_start_routes_train_the_recipes_network() -> None:
             "--teacher-games 8000 --channels 48 --layers 5 --border"
         )
         assert ("--learning-rate 0.0003" in added) == (name != "tianshou")
-    torchrl = shlex.join(zoo.ROUTES["torchrl_warm_start"].argv(zoo.BUDGET, 1, Path("x")))
+    torchrl = shlex.join(
+        zoo.ROUTES["torchrl_warm_start"].argv(zoo.BUDGET, 1, Path("x"))
+    )
     assert "--updates-per-batch 3 --steps-per-batch 4096 --gamma 0.99" in torchrl
