@@ -179,25 +179,26 @@ WARM_START = ("--teacher-games", str(TEACHER_GAMES), "--channels", str(RECIPE.ch
 """The ``*_warm_start`` routes' change: the PPO recipe's warm start on its network
 (its width, its depth and the edge plane), which agrees with the heuristic's best
 points more often than the examples' smaller default network does."""
-RLLIB_WARM_SETTINGS = (
-    "--learning-rate", str(RECIPE.learning_rate),
-    "--entropy-weight", str(RECIPE.entropy),
-    "--epochs", str(RECIPE.epochs),
-    "--steps-per-iteration", str(RECIPE.num_envs * RECIPE.rollout_steps),
-    "--minibatch-size", str(RECIPE.minibatch),
-    "--gamma", str(RECIPE.gamma),
-)  # fmt: skip
+
+
+def recipe_settings(updates: str, batch: str, *more: str) -> tuple[str, ...]:
+    """The PPO recipe's training settings in an example's own flag names: ``updates``
+    for its passes over each batch, ``batch`` for the moves a batch collects."""
+    return ("--learning-rate", str(RECIPE.learning_rate),
+            "--entropy-weight", str(RECIPE.entropy),
+            updates, str(RECIPE.epochs),
+            batch, str(RECIPE.num_envs * RECIPE.rollout_steps),
+            *more, "--gamma", str(RECIPE.gamma))  # fmt: skip
+
+
+RLLIB_WARM_SETTINGS = recipe_settings(
+    "--epochs", "--steps-per-iteration", "--minibatch-size", str(RECIPE.minibatch)
+)
 """RLlib after the warm start trains with the PPO recipe's settings: the example's
 own (learning rate 1e-3, six epochs over 500-move batches, entropy 0.01, made for
 random weights) took the warm start from +1985 down to +1605 in the half hour, the
 recipe's kept and raised it (+2068; docs/zoo.md)."""
-TORCHRL_WARM_SETTINGS = (
-    "--learning-rate", str(RECIPE.learning_rate),
-    "--entropy-weight", str(RECIPE.entropy),
-    "--updates-per-batch", str(RECIPE.epochs),
-    "--steps-per-batch", str(RECIPE.num_envs * RECIPE.rollout_steps),
-    "--gamma", str(RECIPE.gamma),
-)  # fmt: skip
+TORCHRL_WARM_SETTINGS = recipe_settings("--updates-per-batch", "--steps-per-batch")
 """TorchRL after the warm start trains with the same settings, in REINFORCE's names:
 the example's own (learning rate 5e-3, eight updates on each 100-move batch, entropy
 0.01) are made for random weights, as RLlib's were when they undid its warm start."""
