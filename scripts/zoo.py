@@ -271,7 +271,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--jobs", type=int, default=2, help="games at once in the rating"
     )
+    parser.add_argument(
+        "--points",
+        type=int,
+        default=CURVE_POINTS,
+        help=(
+            "checkpoints evaluate rates, evenly spaced, the last always among them "
+            "(1: the table's model alone; a later evaluation keeps what this measured)"
+        ),
+    )
     arguments = parser.parse_args(argv)
+    if arguments.points < 1:
+        parser.error(f"--points must be at least 1, not {arguments.points}")
     try:
         take_step(parser, arguments)
     except ValueError as error:  # a zoo file or a run that is not what it should be
@@ -294,7 +305,7 @@ def take_step(parser: argparse.ArgumentParser, arguments: argparse.Namespace) ->
         result = evaluate(
             route, budget, arguments.seed, folder,
             ["--margin", str(RATE_MARGIN), *jobs], ["--margin", str(CURVE_MARGIN), *jobs],
-            ship=arguments.docs / "zoo",
+            points=arguments.points, ship=arguments.docs / "zoo",
         )  # fmt: skip
         print(json.dumps(result, indent=1))
 

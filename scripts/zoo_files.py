@@ -148,5 +148,7 @@ def spread(kept: list[Checkpoint], count: int) -> list[Checkpoint]:
     """At most ``count`` of ``kept``, evenly spaced, the last always among them."""
     if len(kept) <= count:
         return kept
+    if count == 1:
+        return kept[-1:]
     picks = {round(i * (len(kept) - 1) / (count - 1)) for i in range(count)}
     return [kept[i] for i in sorted(picks)]

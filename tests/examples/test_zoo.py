@@ -20,6 +20,7 @@ TOY_SCALE = "rank,agent,rating,margin\n1,random,0.0,0.0\n2,heuristic,600.0,50.0\
 
 
 zoo = load_script("scripts/zoo.py")
+zoo_files = load_script("scripts/zoo_files.py")
 
 
 @pytest.mark.slow
@@ -334,3 +335,15 @@ def test_the_warm_start_routes_train_the_recipes_network() -> None:
         zoo.ROUTES["torchrl_warm_start"].argv(zoo.BUDGET, 1, Path("x"))
     )
     assert "--updates-per-batch 3 --steps-per-batch 4096 --gamma 0.99" in torchrl
+
+
+def test_points_choose_the_checkpoints_evaluate_rates_the_last_among_them() -> None:
+    """``--points 1`` rates the table's model alone (the run's last); more spread
+    evenly from the first; zero or fewer is refused naming the value."""
+    kept = [zoo_files.Checkpoint(Path(f"m{i}.pt"), i, i / 10, i / 10) for i in range(7)]
+    assert [c.learner_steps for c in zoo_files.spread(kept, 1)] == [6]
+    assert [c.learner_steps for c in zoo_files.spread(kept, 2)] == [0, 6]
+    assert [c.learner_steps for c in zoo_files.spread(kept, 4)] == [0, 2, 4, 6]
+    assert zoo_files.spread(kept, 9) == kept
+    with pytest.raises(SystemExit):
+        zoo.main(["evaluate", "sb3", "--points", "0"])
