@@ -26,8 +26,10 @@ A resume reads only its own run's files: ``OUT/build.json`` records the rules, o
 and seed, and a run with other options (or pair files without it) is refused naming
 the file and option; every row of a pair file must be this run's game of its index
 with its moves on the board, or it is refused naming the file and line. A pair's games
-are kept by its two anchors, so anchors may be added between runs; ``--games`` is at
-most 100,000.
+are kept by its two anchors, so anchors may be added between runs, and a pair further
+apart than ``--span`` whose games are in ``OUT`` (played by a run over those two, say
+because the fit puts them side by side) joins the fit and the residuals; ``--games``
+is at most 100,000.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import itertools
 import json
 import re
 import time
@@ -218,6 +221,25 @@ def pair_file_name(lower: str, upper: str) -> str:
     )
 
 
+def scale_pairs(names: list[str], span: int, out: Path) -> list[tuple[int, int]]:
+    """The pairs of the fit, as indices into ``names`` (weaker first in the build
+    order): every two anchors up to ``span`` steps apart, nearest first, then every
+    pair further apart whose games are already stored in ``out`` (a run over some of
+    the anchors played them, to join two anchors that the fit puts side by side)."""
+    near = [
+        (low, low + step)
+        for step in range(1, span + 1)
+        for low in range(len(names) - step)
+    ]
+    stored = [
+        (low, high)
+        for low, high in itertools.combinations(range(len(names)), 2)
+        if high - low > span
+        and (out / pair_file_name(names[low], names[high])).is_file()
+    ]
+    return near + stored
+
+
 def play_pair(
     arena: Arena,
     players: tuple[str, str],
@@ -335,15 +357,15 @@ def main(argv: list[str] | None = None) -> None:
     claim_out(args.out, run_manifest(config, args.seed, "book"))
     names, played = args.anchors, []
     wins, draws = np.zeros((len(names), len(names))), np.zeros((len(names), len(names)))
-    for step in range(1, args.span + 1):
-        for low, high in zip(range(len(names)), range(step, len(names)), strict=False):
-            players = names[low], names[high]
-            rows = play_pair(
-                arena, players, args.games, args.out, args.target_margin, args.min_games
-            )
-            wins[high, low], draws[low, high], wins[low, high] = results(rows, *players)
-            draws[high, low] = draws[low, high]
-            played.append(rows)
+    for low, high in scale_pairs(names, args.span, args.out):
+        players = names[low], names[high]
+        games = args.games if high - low <= args.span else 0  # stored: read, not played
+        rows = play_pair(
+            arena, players, games, args.out, args.target_margin, args.min_games
+        )
+        wins[high, low], draws[low, high], wins[low, high] = results(rows, *players)
+        draws[high, low] = draws[low, high]
+        played.append(rows)
     used = thinking([row for rows in played for row in rows])
     ms_per_move = {
         spec: 1000 * seconds / moves for spec, (seconds, moves) in used.items()

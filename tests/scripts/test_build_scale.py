@@ -188,3 +188,39 @@ def test_a_span_plays_the_pairs_apart_and_fits_them_jointly(tmp_path: Path) -> N
         assert 0 <= observed <= 1 and int(row["games"]) == 4
         assert row["outside"] == str(int(not low <= observed <= high))
     assert (out / "toy-residuals.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_stored_games_of_a_pair_beyond_the_span_join_the_fit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run over two anchors far apart in the build order stores their games; the
+    next run over all of them fits those too (without playing), and the residuals
+    and the neighbour columns count them."""
+    anchors = [
+        "random",
+        "mcts:simulations=4,tactical=false,rollout=random",
+        "heuristic",
+    ]
+    out = tmp_path / "out"
+
+    def run(*names: str) -> None:
+        build_scale.main(
+            [*names, "--name", "toy", "--games", "4", "--jobs", "1", "--span", "1",
+             "--board-size", "7", "--out", str(out)]
+        )  # fmt: skip
+
+    run(*anchors)
+    residuals = list(csv.DictReader((out / "toy-residuals.csv").open()))
+    assert len(residuals) == 2
+    run(anchors[0], anchors[2])
+    monkeypatch.setattr(build_scale.Arena, "play", refuse_to_play)
+    run(*anchors)
+    residuals = list(csv.DictReader((out / "toy-residuals.csv").open()))
+    assert {(row["first"], row["second"]) for row in residuals} == {
+        (anchors[0], anchors[1]), (anchors[1], anchors[2]), (anchors[0], anchors[2])
+    }  # fmt: skip
+    assert all(int(row["games"]) == 4 for row in residuals)
+    firsts = list(csv.DictReader((out / "toy-games.csv").open()))
+    assert len(firsts) == 3
+    assert build_scale.scale_pairs(anchors, 1, out) == [(0, 1), (1, 2), (0, 2)]
+    assert build_scale.scale_pairs(anchors, 2, out) == [(0, 1), (1, 2), (0, 2)]
