@@ -1,35 +1,19 @@
 """Build a reference rating scale: anchors that play their neighbours, fitted jointly.
 
 Plays every two anchors up to ``--span`` steps apart in the given order (weakest and
-``random`` first; 1: the chain of neighbours; 3 adds the pairs two and three steps
-away, which cross the agent families where the order mixes them) ``--games`` games
-(with ``--target-margin``, fewer once the pair's own gap is known to that 95% margin,
-after ``--min-games``) in the arena (book openings, colours alternating, seeded), in
-chunks kept in ``--out`` so that a stopped run resumes. Then fits all games at once
-(:func:`gomoku_apps.arena.bradley_terry.fit_ratings`, the ladder's fit, the first anchor
-at 0) and writes ``OUT/NAME.csv``, weakest first by the fit: per anchor its rating and
-95% margin, the gap to the next weaker anchor with its margin, the games of that pair,
-its thinking time per move.
-``OUT/NAME-residuals.csv`` checks the fit pair by pair (observed and predicted score,
-whether the observed one is outside its 95% interval; the count is printed beside what
-chance gives), and ``OUT/NAME-residuals.png`` draws it. ``OUT/NAME-games.csv`` holds
-each pair's first game with its opening and seeds, which the tests replay to pin every
-anchor's play (copy it to ``tests/data/scales/``).
+``random`` first) ``--games`` games (fewer with ``--target-margin`` once the pair's gap
+is known to it, after ``--min-games``) in the arena (book openings, seeded), in chunks
+kept in ``--out`` so that a stopped run resumes; a pair further apart whose games are
+stored there joins the fit too. Then fits all games at once (the ladder's
+:func:`~gomoku_apps.arena.bradley_terry.fit_ratings`, the first anchor at 0) and writes
+``OUT/NAME.csv`` weakest first (rating, margin, gap to the next weaker anchor, the games
+of that pair, thinking time), ``OUT/NAME-residuals.csv`` and ``.png`` (observed against
+predicted score per pair) and ``OUT/NAME-games.csv`` (each pair's first game, which the
+tests replay). Anchors must be on work budgets: a clock makes a scale machine-bound.
 
-    python scripts/build_scale.py --board-size 9 --name 9x9-v1 --games 400 \\
-        --jobs 2 --out runs/scale-9x9 random 'mcts:simulations=100' heuristic ...
-
-Anchors must be on work budgets (simulations, nodes): a clock makes a scale depend on
-the machine it was played on.
-
-A resume reads only its own run's files: ``OUT/build.json`` records the rules, openings
-and seed, and a run with other options (or pair files without it) is refused naming
-the file and option; every row of a pair file must be this run's game of its index
-with its moves on the board, or it is refused naming the file and line. A pair's games
-are kept by its two anchors, so anchors may be added between runs, and a pair further
-apart than ``--span`` whose games are in ``OUT`` (played by a run over those two, say
-because the fit puts them side by side) joins the fit and the residuals; ``--games``
-is at most 100,000.
+A resume reads only its own run's files (``OUT/build.json`` records rules, openings and
+seed; other options are refused naming them), every row of a pair file must be this
+run's game of its index, and ``--games`` is at most 100,000.
 """
 
 from __future__ import annotations
@@ -222,10 +206,8 @@ def pair_file_name(lower: str, upper: str) -> str:
 
 
 def scale_pairs(names: list[str], span: int, out: Path) -> list[tuple[int, int]]:
-    """The pairs of the fit, as indices into ``names`` (weaker first in the build
-    order): every two anchors up to ``span`` steps apart, nearest first, then every
-    pair further apart whose games are already stored in ``out`` (a run over some of
-    the anchors played them, to join two anchors that the fit puts side by side)."""
+    """The fit's pairs as indices (weaker first): those up to ``span`` steps apart,
+    nearest first, then any further apart whose games are stored in ``out``."""
     near = [
         (low, low + step)
         for step in range(1, span + 1)
