@@ -44,6 +44,7 @@ REFERENCE_SCALES = {
     "9x9-v2": GameConfig(9, 5, Rule.FREESTYLE),
     "15x15-v0": GameConfig(15, 5, Rule.FREESTYLE),
     "15x15-v1": GameConfig(15, 5, Rule.FREESTYLE),
+    "15x15-v2": GameConfig(15, 5, Rule.FREESTYLE),
 }
 """The shipped scales by version (each in ``anchors/VERSION.csv``) and their rules."""
 SCALE_COLUMNS = (

@@ -54,6 +54,45 @@ PINNED = {
         "alphazero:weights=15x15,simulations=100": (2640.8, 184.9),
         "alphazero:weights=15x15,simulations=200": (2611.0, 188.5),
     },
+    "15x15-v2": {
+        "random": (0.0, 0.0),
+        "mcts:simulations=3,tactical=false,rollout=random": (195.0, 35.1),
+        "mcts:simulations=4,tactical=false,rollout=random": (259.7, 41.8),
+        "mcts:simulations=8,tactical=false,rollout=random": (392.7, 45.9),
+        "mcts:simulations=16,tactical=false,rollout=random": (463.7, 50.2),
+        "mcts:simulations=128,tactical=false,rollout=random": (590.8, 54.5),
+        "mcts:simulations=256,tactical=false,rollout=random": (713.2, 58.9),
+        "mcts:simulations=10": (796.1, 62.5),
+        "mcts:simulations=141": (922.1, 66.0),
+        "mcts:simulations=200": (1087.7, 70.0),
+        "mcts:simulations=283": (1153.3, 72.8),
+        "mcts:simulations=400": (1205.7, 74.9),
+        "heuristic:noise=0.5": (1219.9, 77.5),
+        "mcts:simulations=800": (1293.5, 77.9),
+        "mcts:simulations=1600": (1414.6, 80.8),
+        "heuristic:noise=0.3": (1508.6, 84.1),
+        "mcts:simulations=2260": (1518.7, 83.8),
+        "mcts:simulations=3200": (1621.4, 86.9),
+        "heuristic:noise=0.2": (1687.9, 87.7),
+        "mcts:simulations=141,vcf_nodes=100": (1811.1, 90.6),
+        "heuristic:noise=0.1": (1844.4, 91.3),
+        "mcts:evaluator=patterns,simulations=2": (2030.6, 94.2),
+        "heuristic": (2034.2, 96.0),
+        "alphabeta:nodes=100,branching=4": (2187.5, 98.2),
+        "alphabeta:nodes=100": (2226.0, 99.8),
+        "alphabeta:nodes=1000": (2315.4, 101.6),
+        "alphabeta:nodes=2000": (2362.0, 103.1),
+        "alphazero:weights=15x15,simulations=50": (2443.8, 106.1),
+        "alphabeta:nodes=5000": (2444.2, 104.7),
+        "alphabeta:nodes=20000": (2558.1, 109.3),
+        "alphazero:weights=15x15,simulations=100": (2587.5, 107.5),
+        "alphazero:weights=15x15,simulations=200": (2595.2, 108.7),
+        "alphabeta:nodes=60000": (2622.1, 111.4),
+        "alphazero:weights=15x15-gumbel,simulations=50": (2653.6, 111.1),
+        "alphazero:weights=15x15-gumbel,simulations=100": (2687.3, 112.0),
+        "alphazero:weights=15x15-gumbel,simulations=200": (2765.6, 114.7),
+        "alphazero:weights=15x15-gumbel,simulations=400": (2825.8, 117.4),
+    },
     "9x9-v0": {"random": (0.0, 0.0), "heuristic": (781.1, 256.1)},
     "9x9-v1": {
         "random": (0.0, 0.0),
@@ -234,9 +273,11 @@ def test_a_binary_ladder_file_is_named(tmp_path):
 
 
 def stored_games() -> list[tuple[str, dict[str, str]]]:
-    """The first game of every anchor pair of the chains (v1), and of the pairs of
-    neighbours with a new anchor in later versions (the others' play is pinned by
-    v1's games)."""
+    """The first game of every anchor pair of the chains (v1), and one game of each
+    pair of neighbours (in the build order) with a new anchor in later versions: the
+    first (9x9-v2), or the quickest of the pair's first ten (15x15-v2, whose top
+    anchors think for up to half a second a move). The others' play is pinned by v1's
+    games."""
     games = []
     for path in sorted((ROOT / "tests" / "data" / "scales").glob("*-games.csv")):
         version = path.name.removesuffix("-games.csv")
