@@ -31,6 +31,11 @@ estimate (one of each of ``spread`` families within reach, at least two anchors)
 fits again. The report adds each family's own rating and names families that disagree
 (:mod:`gomoku_apps.arena.families`). With agents on work budgets, the same seed plays
 the same games and prints the same rating, whatever ``jobs``.
+
+A long run can stop and go on: with ``resume``, each game that the arena's records
+folder already holds (written by the same run before it stopped) is read back instead
+of played, so the resumed run plays the rest of the same games and ends with the same
+rating as one that never stopped.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from gomoku_apps.arena.families import (
     round_anchors,
 )
 from gomoku_apps.arena.match import Arena, pair_tasks, pairing_tasks, player_names
+from gomoku_apps.arena.records import recorded_result
 from gomoku_apps.arena.results import Tally, head_to_head
 from gomoku_apps.arena.runner import GameResult, GameTask, ResultCallback
 from gomoku_env.config import GameConfig
@@ -115,12 +121,15 @@ def rate_agent(
     scale: RatingScale,
     games_per_anchor: int = 4,
     on_result: ResultCallback | None = None,
+    resume: bool = False,
 ) -> RatedAgent:
-    """Play ``spec`` against every anchor of ``scale`` and fit its rating there.
+    """Play ``spec`` against every anchor of ``scale`` and fit its rating there
+    (with ``resume``, taking the games already in the arena's records folder).
 
     Raises:
         ValueError: the arena's rules differ from the scale's, a bad
-            ``games_per_anchor``, or a bad spec (the new agent's or an anchor's).
+            ``games_per_anchor``, a bad spec (the new agent's or an anchor's), or
+            ``resume`` without a records folder or with another run's records.
         RunStoppedError: the run ended early (a Ctrl-C, a dead worker).
     """
     check_number("games_per_anchor", games_per_anchor, minimum=1, integer=True)
@@ -131,12 +140,39 @@ def rate_agent(
         scale,
         anchor_names,
         games_per_anchor,
-        lambda tasks: arena.play(tasks, on_result),
+        _player(arena, resume, on_result),
     )
 
 
 PlayTasks = Callable[[Sequence[GameTask]], Sequence[GameResult]]
 """How a run's games are played: the arena's ``play``, or a card's replay."""
+
+
+def _player(
+    arena: Arena, resume: bool, on_result: ResultCallback | None = None
+) -> PlayTasks:
+    """The arena's ``play``; with ``resume``, one that first reads back each game its
+    records folder holds (:func:`~gomoku_apps.arena.records.recorded_result`) and
+    plays only the others."""
+    if not resume:
+        return lambda tasks: arena.play(tasks, on_result)
+    directory = arena.records_dir
+    if directory is None:
+        raise ValueError(
+            "resuming a rating needs the records folder of the run it goes on with"
+        )
+
+    def play(tasks: Sequence[GameTask]) -> list[GameResult]:
+        known = {}
+        for task in tasks:
+            result = recorded_result(directory, task)
+            if result is not None:
+                known[task.index] = result
+        new = arena.play([t for t in tasks if t.index not in known], on_result)
+        results = known | {result.index: result for result in new}
+        return [results[task.index] for task in tasks]
+
+    return play
 
 
 def _fixed_run(
@@ -172,6 +208,7 @@ def rate_to_margin(
     max_games: int = MAX_GAMES,
     on_round: RoundCallback | None = None,
     spread: int = SPREAD,
+    resume: bool = False,
 ) -> RatedAgent:
     """Play ``spec`` against the anchors most telling of it until the 95% interval's
     half-width is at most ``margin`` Elo (or ``max_games`` games are played: the last
@@ -179,11 +216,13 @@ def rate_to_margin(
 
     The first round plays anchors near the scale's middle; each next round those near
     the estimate so far, of ``spread`` families where the scale has them within reach.
-    ``on_round`` sees the rating after each round.
+    ``on_round`` sees the rating after each round. With ``resume``, the games already
+    in the arena's records folder are read back, not played again.
 
     Raises:
         ValueError: a margin that is not a finite number > 0, a bad ``max_games``,
-            rules that differ from the scale's, or a bad spec.
+            rules that differ from the scale's, a bad spec, or ``resume`` without a
+            records folder or with another run's records.
         RunStoppedError: the run ended early (a Ctrl-C, a dead worker).
     """
     if isinstance(margin, bool) or not (
@@ -193,6 +232,7 @@ def rate_to_margin(
     check_number("max_games", max_games, minimum=1, integer=True)
     check_number("spread", spread, minimum=1, integer=True)
     name, anchor_names = _prepare(arena, spec, scale)
+    play = _player(arena, resume)
     with arena.workers():  # one set of processes for every round
         return _margin_run(
             arena,
@@ -200,7 +240,7 @@ def rate_to_margin(
             scale,
             anchor_names,
             RatingPlan(None, margin, max_games, spread),
-            arena.play,
+            play,
             on_round,
         )
 

@@ -180,8 +180,9 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def arena_from_options(arguments: argparse.Namespace):
-    """The :class:`gomoku_apps.arena.Arena` that the parsed game options describe."""
+def arena_from_options(arguments: argparse.Namespace, resume: bool = False):
+    """The :class:`gomoku_apps.arena.Arena` that the parsed game options describe;
+    ``resume`` lets its records folder hold the games of the run it goes on with."""
     from gomoku_apps.arena import Arena
 
     config = GameConfig(arguments.board_size, arguments.win_length, arguments.rule)
@@ -196,7 +197,7 @@ def arena_from_options(arguments: argparse.Namespace):
         move_time_limit=arguments.move_time,
         records_dir=arguments.records,
         ray=arguments.ray,
-        overwrite_records=arguments.force,
+        overwrite_records=arguments.force or resume,
     )
 
 

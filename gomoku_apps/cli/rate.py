@@ -5,6 +5,7 @@ Examples::
     gomoku rate heuristic --board-size 9 --margin 50
     gomoku rate 'mcts:simulations=200' --board-size 9 --games 20 --jobs 2
     gomoku rate random --board-size 7 --reference my-ladder.csv --games 4
+    gomoku rate heuristic --board-size 9 --margin 30 --records games --resume
 """
 
 from __future__ import annotations
@@ -96,6 +97,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "code or a program of the file's choosing (refused without this flag)",
     )
     parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with a stopped run of this same command: each game its --records "
+        "folder already holds is read back instead of played again (a forfeited one "
+        "is played again), so the run ends with the rating it would have had",
+    )
+    parser.add_argument(
         "--card",
         metavar="FILE",
         help="also write a rating card to FILE: the versions, the command, the seed "
@@ -129,7 +137,11 @@ def run_rate(arguments: argparse.Namespace) -> int:
                 "anchors of a --reference file"
             )
         check_card_path(arguments.card, arguments.force)
-    arena = arena_from_options(arguments)
+    if arguments.resume and not arguments.records:
+        raise ValueError(
+            "--resume needs --records: the folder of the run to go on with"
+        )
+    arena = arena_from_options(arguments, arguments.resume)
     if arguments.reference:
         if arguments.scale:
             raise ValueError("give --scale or --reference, not both")
@@ -143,7 +155,9 @@ def run_rate(arguments: argparse.Namespace) -> int:
     try:
         if arguments.margin is None:
             games = arguments.games or DEFAULT_GAMES
-            rated = rate_agent(arena, arguments.spec, scale, games, progress)
+            rated = rate_agent(
+                arena, arguments.spec, scale, games, progress, arguments.resume
+            )
         else:
             max_games = arguments.max_games or MAX_GAMES
             rated = rate_to_margin(
@@ -153,6 +167,7 @@ def run_rate(arguments: argparse.Namespace) -> int:
                 arguments.margin,
                 max_games,
                 spread=arguments.spread or SPREAD,
+                resume=arguments.resume,
             )
     except RunStoppedError as stopped:
         print(f"gomoku: error: the rating stopped: {stopped.reason}", file=sys.stderr)

@@ -11,10 +11,10 @@ from agents.specs.python_agent import resolve_target
 from gomoku_apps.arena import SPRT, Arena, SPRTDecision
 from gomoku_apps.arena.match import MatchResult
 from gomoku_apps.arena.openings import describe
+from gomoku_apps.arena.records import read_arena_record
 from gomoku_apps.arena.report import format_match
 from gomoku_apps.arena.runner import GameResult
 from gomoku_env import GameConfig
-from gomoku_env.records import GameRecord
 from tests.agents import faulty_agents
 
 CONFIG = GameConfig(board_size=7)
@@ -104,23 +104,13 @@ def test_sprt_stops_a_decided_match_at_the_same_game_with_any_jobs(agent_file):
     assert _games(matches[0]) == _games(matches[1])
 
 
-def read_record(path):
-    """The record in ``path`` (read by gomoku_env.records) and the arena's notes."""
-    notes = {}
-    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
-        key, separator, value = line.removeprefix("# ").partition(": ")
-        if line.startswith("# ") and separator:
-            notes[key] = value
-    return GameRecord.load(path), notes
-
-
 def test_records_are_written_and_read_back(tmp_path, agent_file):
     faulty = f"python:{agent_file}:Crashing"
     arena = Arena(CONFIG, seed=4, records_dir=tmp_path / "games")
     match = arena.match("random", "random", games=2)
     files = sorted((tmp_path / "games").glob("game-*.txt"))
     assert len(files) == 2
-    record, notes = read_record(files[1])
+    record, notes = read_arena_record(files[1])
     game = match.games[1]
     assert (record.black, record.white, record.config) == (
         game.black,
@@ -131,7 +121,7 @@ def test_records_are_written_and_read_back(tmp_path, agent_file):
     assert record.result == (game.outcome.winner or "draw")
     assert notes == {"Game": "1", "Opening": describe(game.opening, 7)}
     Arena(CONFIG, records_dir=tmp_path / "forfeits").match(faulty, "random", games=1)
-    record, notes = read_record(tmp_path / "forfeits" / "game-00000.txt")
+    record, notes = read_arena_record(tmp_path / "forfeits" / "game-00000.txt")
     assert (record.reason, record.result) == ("crash", "white")
     assert (notes["Forfeit"], notes["ForfeitDetail"]) == ("black", "RuntimeError: boom")
 

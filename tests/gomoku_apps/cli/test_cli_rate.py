@@ -77,6 +77,7 @@ def test_rate_places_an_agent_between_the_anchors_it_beats_and_loses_to(
         (["--board-size", "9", "--anchors", "mcts"], "'mcts' matches several"),
         (["--board-size", "9", "--scale", "9x9-v9"], "no reference scale '9x9-v9'"),
         (["--board-size", "9", "--max-games", "9"], "--max-games goes with --margin"),
+        (["--board-size", "9", "--resume"], "--resume needs --records"),
         (["--board-size", "9", "--games", "0"], "expected an integer >= 1"),
         (["--board-size", "9", "--margin", "0"], "expected a finite number > 0"),
         (["--board-size", "9", "--margin", "-5"], "expected a finite number > 0"),
@@ -196,3 +197,63 @@ def test_a_rating_to_a_margin_starts_its_workers_once(monkeypatch):
     )
     assert len(rated.games) == 12  # three rounds of four games
     assert opened == [2]
+
+
+class CountingArena(Arena):
+    """An arena that counts the games it plays."""
+
+    played: list[int]
+
+    def play(self, tasks, on_result=None, stop=None):
+        self.played += [task.index for task in tasks]
+        return super().play(tasks, on_result, stop)
+
+
+def test_a_resumed_rating_plays_only_the_missing_games_and_ends_the_same(tmp_path):
+    full = tmp_path / "full"
+    whole = rate_to_margin(
+        Arena(TOY, seed=5, records_dir=full), "mcts:simulations=10", TOY_SCALE, 300
+    )
+    stopped = tmp_path / "stopped"
+    stopped.mkdir()
+    kept = len(whole.games) // 2
+    for index in range(kept):  # the first half recorded, the second not yet
+        name = f"game-{index:05d}.txt"
+        (stopped / name).write_text((full / name).read_text())
+    forfeited = stopped / "game-00001.txt"  # a forfeit is played again
+    forfeited.write_text(
+        forfeited.read_text().replace("\n# Opening", "\n# Forfeit: white\n# Opening")
+    )
+    arena = CountingArena(TOY, seed=5, records_dir=stopped, overwrite_records=True)
+    arena.played = []
+    resumed = rate_to_margin(arena, "mcts:simulations=10", TOY_SCALE, 300, resume=True)
+    assert arena.played == [1, *range(kept, len(whole.games))]
+    assert resumed.rating == whole.rating
+    assert [g.outcome.moves for g in resumed.games] == [
+        g.outcome.moves for g in whole.games
+    ]
+    assert len(list(stopped.glob("game-*.txt"))) == len(whole.games)
+    # Another agent's run cannot go on from these records.
+    other = Arena(TOY, seed=5, records_dir=stopped, overwrite_records=True)
+    with pytest.raises(ValueError, match="is not this run's game 0"):
+        rate_to_margin(other, "random", TOY_SCALE, 300, resume=True)
+    with pytest.raises(ValueError, match="needs the records folder"):
+        rate_to_margin(Arena(TOY), "random", TOY_SCALE, 300, resume=True)
+
+
+def test_rate_resume_goes_on_in_a_folder_that_holds_records(tmp_path, capsys):
+    ladder = tmp_path / "toy.csv"
+    ladder.write_text(
+        "rank,agent,rating,margin\n1,random,0.0,0.0\n2,heuristic,700.0,50.0\n"
+    )
+    records = tmp_path / "games"
+    arguments = ["rate", "random", "--reference", str(ladder), "--board-size", "7"]
+    arguments += ["--games", "2", "--records", str(records), "--no-progress"]
+    assert main(arguments) == 0
+    first = capsys.readouterr().out
+    assert main(arguments) == 2  # the folder is not empty
+    assert "is not empty" in capsys.readouterr().err
+    (records / "game-00003.txt").unlink()
+    assert main([*arguments, "--resume"]) == 0
+    assert capsys.readouterr().out == first
+    assert (records / "game-00003.txt").is_file()
