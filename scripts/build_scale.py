@@ -19,6 +19,7 @@ run's game of its index, and ``--games`` is at most 100,000.
 from __future__ import annotations
 
 import argparse
+import collections
 import csv
 import io
 import itertools
@@ -365,7 +366,7 @@ def main(argv: list[str] | None = None) -> None:
         }
         for index, below in zip(order, [order[0], *order[:-1]], strict=True)
     ]
-    residuals = pair_residuals(fit, wins, draws)
+    residuals = pair_residuals(fit, wins, draws, repeated_games(names, played))
     write_rows(args.out / f"{args.name}.csv", scale_rows, SCALE_COLUMNS)
     firsts = [rows[0] for rows in played]
     write_rows(args.out / f"{args.name}-games.csv", firsts, PAIR_COLUMNS)
@@ -378,6 +379,19 @@ def main(argv: list[str] | None = None) -> None:
         f"{outside} of {len(residuals)} pairs outside their 95% interval "
         f"(chance: about {0.05 * len(residuals):.1f})"
     )
+
+
+def repeated_games(
+    names: list[str], played: list[list[dict[str, str]]]
+) -> dict[tuple[int, int], list[int]]:
+    """How many times each distinct game of each pair was played (same colours, same
+    moves), keyed by the pair's anchor indices in order, for the residuals' test."""
+    repeats = {}
+    for rows in played:
+        games = collections.Counter((row["black"], row["moves"]) for row in rows)
+        pair = sorted(names.index(rows[0][colour]) for colour in ("black", "white"))
+        repeats[pair[0], pair[1]] = list(games.values())
+    return repeats
 
 
 def neighbour_columns(

@@ -26,7 +26,7 @@ then checks the fit pair by pair, the predicted score against the observed one.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -261,6 +261,9 @@ class PairResidual:
     first: str
     second: str
     games: int
+    distinct: int
+    """The games that differ in a move or a player's colour: a game played again
+    move for move (two deterministic agents from the same opening) tells nothing new."""
     observed: float
     predicted: float
     low: float
@@ -273,16 +276,28 @@ class PairResidual:
 
 
 def pair_residuals(
-    ratings: Ratings, wins: np.ndarray, draws: np.ndarray
+    ratings: Ratings,
+    wins: np.ndarray,
+    draws: np.ndarray,
+    repeats: Mapping[tuple[int, int], Sequence[int]] | None = None,
 ) -> list[PairResidual]:
     """Every pair that played, in name order, with its observed and predicted score.
 
-    The interval is the predicted score ± z standard errors of a mean of ``games``
-    game scores, whose variance under the fit is ``p(1 - p) - d/4`` for a predicted
-    score ``p`` and the pair's observed draw rate ``d`` (draws make a score vary
-    less). With a correct model about ``1 - confidence`` of the pairs fall outside:
-    many more say the ratings do not hold across those pairs (a non-transitive
-    matchup). The fit's own uncertainty is left out, so the test is a little strict.
+    The interval is the predicted score ± z standard errors of a mean of the pair's
+    game scores, whose variance under the fit is ``p(1 - p) - d/4`` a game for a
+    predicted score ``p`` and the pair's observed draw rate ``d`` (draws make a score
+    vary less). Games that repeat one another are one observation: ``repeats[i, j]``
+    (``i < j``) says how many times each distinct game of that pair was played, and the
+    mean's variance is then ``v · Σ nₖ² / n²`` instead of ``v / n`` (two deterministic
+    agents from the same opening play the same game; counted as independent, 400 such
+    games would claim an interval that 60 distinct ones cannot). Without ``repeats``
+    every game is taken as distinct. With a correct model about ``1 - confidence`` of
+    the pairs fall outside: many more say the ratings do not hold across those pairs (a
+    non-transitive matchup). The fit's own uncertainty is left out, so the test is a
+    little strict.
+
+    Raises:
+        ValueError: a pair's ``repeats`` do not add up to the games it played.
     """
     wins, draws = np.asarray(wins, dtype=float), np.asarray(draws, dtype=float)
     z = z_value(ratings.confidence)
@@ -292,15 +307,24 @@ def pair_residuals(
         games = wins[i, j] + wins[j, i] + draws[i, j]
         if games == 0:
             continue
+        counts = np.ones(int(games))
+        if repeats is not None and (int(i), int(j)) in repeats:
+            counts = np.asarray(repeats[int(i), int(j)], dtype=float)
+            if counts.sum() != games or counts.min(initial=1) < 1:
+                raise ValueError(
+                    f"{names[i]} and {names[j]} played {games:g} games, but their "
+                    f"repeats count {counts.sum():g}"
+                )
         observed = (wins[j, i] + draws[i, j] / 2) / games
         predicted = score_from_elo(ratings.ratings[j] - ratings.ratings[i])
         variance = predicted * (1 - predicted) - draws[i, j] / games / 4
-        spread = z * math.sqrt(max(variance, 0.0) / games)
+        spread = z * math.sqrt(max(variance, 0.0) * (counts**2).sum()) / games
         found.append(
             PairResidual(
                 names[i],
                 names[j],
                 int(games),
+                len(counts),
                 float(observed),
                 predicted,
                 max(predicted - spread, 0.0),

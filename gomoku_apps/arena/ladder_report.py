@@ -170,7 +170,7 @@ def plot_residuals(residuals: list[PairResidual], title: str, path: str | Path) 
     _save_png(figure, path)
 
 
-RESIDUAL_COLUMNS = ("first", "second", "games", "observed",
+RESIDUAL_COLUMNS = ("first", "second", "games", "distinct", "observed",
                     "predicted", "low", "high", "outside")  # fmt: skip
 
 

@@ -187,6 +187,19 @@ def test_a_span_plays_the_pairs_apart_and_fits_them_jointly(tmp_path: Path) -> N
         observed, low, high = (float(row[k]) for k in ("observed", "low", "high"))
         assert 0 <= observed <= 1 and int(row["games"]) == 4
         assert row["outside"] == str(int(not low <= observed <= high))
+    # A game played again move for move (heuristic is deterministic) counts once.
+    distinct = {
+        frozenset((games[0]["black"], games[0]["white"])): len(
+            {(game["black"], game["moves"]) for game in games}
+        )
+        for games in (
+            list(csv.DictReader(path.open())) for path in out.glob("pair--*.csv")
+        )
+    }
+    assert {
+        frozenset((row["first"], row["second"])): int(row["distinct"])
+        for row in residuals
+    } == distinct
     assert (out / "toy-residuals.png").read_bytes().startswith(b"\x89PNG")
 
 

@@ -139,3 +139,31 @@ def test_residuals_find_a_matchup_that_the_ratings_do_not_explain():
         (r.first, r.second) for r in pair_residuals(fit, wins, draws) if r.outside
     }
     assert ("c", "d") in flagged
+
+
+def test_games_played_again_move_for_move_count_once_in_the_residuals():
+    """400 games that are 100 distinct games, each played four times, know a pair's
+    score only as well as 100 games: a deviation that 400 independent games would flag
+    lies inside the interval of 100."""
+    wins, draws = _results(400)
+    wins[1, 2] += 60  # b takes 60 of c's wins against it
+    wins[2, 1] -= 60
+    fit = fit_ratings(NAMES, wins, draws, "random", prior=0)
+    independent = {(r.first, r.second): r for r in pair_residuals(fit, wins, draws)}
+    repeated = {
+        (r.first, r.second): r
+        for r in pair_residuals(fit, wins, draws, {(1, 2): [4] * 100})
+    }
+    assert independent["b", "c"].outside and not repeated["b", "c"].outside
+    assert (independent["b", "c"].distinct, repeated["b", "c"].distinct) == (400, 100)
+    width = repeated["b", "c"].high - repeated["b", "c"].low
+    assert width == pytest.approx(
+        2 * (independent["b", "c"].high - independent["b", "c"].low)
+    )
+    assert (
+        repeated["b", "d"] == independent["b", "d"]
+    )  # pairs without repeats: as before
+    with pytest.raises(
+        ValueError, match="b and c played 400 games, but their repeats count 399"
+    ):
+        pair_residuals(fit, wins, draws, {(1, 2): [4] * 99 + [3]})

@@ -70,8 +70,8 @@ def test_reports(ladder, tmp_path):
 
 
 def test_the_residual_plot_draws_the_pairs_and_refuses_none(tmp_path):
-    inside = PairResidual("a", "b", 100, 0.62, 0.60, 0.52, 0.68)
-    outside = PairResidual("b", "c", 100, 0.90, 0.70, 0.62, 0.78)
+    inside = PairResidual("a", "b", 100, 100, 0.62, 0.60, 0.52, 0.68)
+    outside = PairResidual("b", "c", 100, 40, 0.90, 0.70, 0.62, 0.78)
     assert not inside.outside and outside.outside
     path = tmp_path / "residuals.png"
     plot_residuals([inside, outside], "toy", path)
