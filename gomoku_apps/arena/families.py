@@ -75,24 +75,25 @@ class FamilyRating:
 
 
 def family_ratings(
-    anchors: Sequence[Anchor], tallies: Sequence[Tally]
+    anchors: Sequence[Anchor], tallies: Sequence[Tally], worth: Sequence[float]
 ) -> list[FamilyRating]:
     """A rating from each family's games (families met in no game left out), in the
-    order of the families' first anchors."""
+    order of the families' first anchors; each anchor's games weigh what they are
+    ``worth`` as independent games (fewer where games replay one another)."""
     found = []
     for name in dict.fromkeys(family(anchor.spec) for anchor in anchors):
         mine = [
-            (anchor.rating, record)
-            for anchor, record in zip(anchors, tallies, strict=True)
+            (anchor.rating, record, games)
+            for anchor, record, games in zip(anchors, tallies, worth, strict=True)
             if family(anchor.spec) == name and record.games
         ]
         if mine:
             rating = fit_anchored_rating(
-                [rating for rating, _ in mine],
-                [record.wins + record.draws / 2 for _, record in mine],
-                [record.games for _, record in mine],
+                [rating for rating, _, _ in mine],
+                [record.score * games for _, record, games in mine],
+                [games for _, _, games in mine],
             )
-            found.append(FamilyRating(name, sum(r.games for _, r in mine), rating))
+            found.append(FamilyRating(name, sum(r.games for _, r, _ in mine), rating))
     return found
 
 

@@ -57,7 +57,13 @@ from gomoku_apps.arena.families import (
 )
 from gomoku_apps.arena.match import Arena, pair_tasks, pairing_tasks, player_names
 from gomoku_apps.arena.records import recorded_result
-from gomoku_apps.arena.results import Tally, head_to_head
+from gomoku_apps.arena.results import (
+    Tally,
+    effective_games,
+    game_identity,
+    head_to_head,
+    tally,
+)
 from gomoku_apps.arena.runner import GameResult, GameTask, ResultCallback
 from gomoku_env.config import GameConfig
 from gomoku_env.fields import check_number
@@ -80,6 +86,10 @@ class RatedAgent:
     """The rating on the scale and its interval from the games."""
     anchors_margin: float
     """The anchors' margins against random, weighed by what their games tell."""
+    replaying: bool = False
+    """The run stopped because its last round only replayed earlier games move for
+    move: deterministic play from a book that came round again, which more games
+    would only repeat (:func:`rate_to_margin`)."""
 
     @property
     def margin(self) -> float:
@@ -103,11 +113,18 @@ class RatedAgent:
         """The new agent's W/D/L against the anchor named ``anchor_name``."""
         return head_to_head(self.games, self.name, anchor_name)
 
+    def worth(self, anchor_name: str) -> float:
+        """The games against ``anchor_name`` as independent games: fewer than were
+        played where games replay one another move for move
+        (:func:`~gomoku_apps.arena.results.effective_games`)."""
+        return effective_games(_between(self.games, self.name, anchor_name))
+
     @property
     def families(self) -> list[FamilyRating]:
         """The rating from each anchor family's games alone."""
         tallies = [self.tally(name) for name in self.anchor_names]
-        return family_ratings(self.scale.anchors, tallies)
+        worth = [self.worth(name) for name in self.anchor_names]
+        return family_ratings(self.scale.anchors, tallies, worth)
 
 
 def _rules(config: GameConfig) -> str:
@@ -265,12 +282,16 @@ def _margin_run(
             ratings, [family(a.spec) for a in scale.anchors], estimate, plan.spread
         )
         tasks = _round_tasks(arena, player, scale, anchor_names, nearest, len(results))
-        results += play(tasks[: max_games - len(results)])
-        rated = _rated(*player, scale, anchor_names, None, results)
+        seen = {game_identity(game) for game in results}
+        new = play(tasks[: max_games - len(results)])
+        results += new
+        # Only replays: the estimate stays, so every next round would replay too.
+        replaying = all(game_identity(game) in seen for game in new)
+        rated = _rated(*player, scale, anchor_names, None, results, replaying)
         if on_round is not None:
             on_round(rated)
         estimate = rated.rating.rating
-        if rated.margin <= margin or len(results) >= max_games:
+        if rated.margin <= margin or len(results) >= max_games or replaying:
             return rated
 
 
@@ -353,13 +374,19 @@ def _rated(
     anchor_names: Sequence[str],
     games_per_anchor: int | None,
     results: Sequence[GameResult],
+    replaying: bool = False,
 ) -> RatedAgent:
-    """The rating that ``results`` give, and the anchors' weighed margin."""
-    tallies = [head_to_head(results, name, anchor) for anchor in anchor_names]
+    """The rating that ``results`` give, and the anchors' weighed margin. Games that
+    replay one another count as the independent games they are worth: the score
+    against an anchor stays, its weight shrinks (a deterministic agent meeting a
+    deterministic anchor from a book of 12 openings learns 24 games' worth at most)."""
+    met = [_between(results, name, anchor) for anchor in anchor_names]
+    worth = [effective_games(games) for games in met]
+    scores = [tally(games, name).score if games else 0.0 for games in met]
     rating = fit_anchored_rating(
         [anchor.rating for anchor in scale.anchors],
-        [record.wins + record.draws / 2 for record in tallies],
-        [record.games for record in tallies],
+        [score * games for score, games in zip(scores, worth, strict=True)],
+        worth,
     )
     return RatedAgent(
         name,
@@ -369,19 +396,26 @@ def _rated(
         games_per_anchor,
         tuple(results),
         rating,
-        _anchors_margin(rating.rating, scale.anchors, tallies),
+        _anchors_margin(rating.rating, scale.anchors, worth),
+        replaying,
     )
 
 
+def _between(results: Sequence[GameResult], name: str, anchor: str) -> list[GameResult]:
+    """The games of ``name`` against ``anchor``."""
+    return [game for game in results if {game.black, game.white} == {name, anchor}]
+
+
 def _anchors_margin(
-    rating: float, anchors: Sequence[Anchor], tallies: Sequence[Tally]
+    rating: float, anchors: Sequence[Anchor], worth: Sequence[float]
 ) -> float:
     """The anchors' margins weighed by the information their games carry about an
-    agent rated ``rating``: games times p(1 - p) at the expected score p."""
+    agent rated ``rating``: games (as many as they are worth) times p(1 - p) at the
+    expected score p."""
     weights = []
-    for anchor, record in zip(anchors, tallies, strict=True):
+    for anchor, games in zip(anchors, worth, strict=True):
         expected = 1 / (1 + 10 ** ((anchor.rating - rating) / 400))
-        weights.append(record.games * expected * (1 - expected))
+        weights.append(games * expected * (1 - expected))
     total = sum(weights)
     if total == 0:
         return 0.0
@@ -411,6 +445,16 @@ def _caveats(rated: RatedAgent) -> list[str]:
         f"{format_elo(high)}. Two ratings on {rated.scale.name} compare with the "
         "first interval."
     ]
+    replayed = [
+        f"{name}: {rated.tally(name).games} games, worth {rated.worth(name):.1f}"
+        for name in rated.anchor_names
+        if rated.worth(name) < rated.tally(name).games - 1e-9
+    ]
+    if replayed:
+        lines.append(
+            "Games replayed move for move count as the independent games they are "
+            "worth (deterministic play from the same opening): " + "; ".join(replayed)
+        )
     if rated.games_per_anchor is not None and rated.games_per_anchor < 16:
         lines.append(
             f"{rated.games_per_anchor} games per anchor give a quick estimate; "

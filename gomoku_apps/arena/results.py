@@ -1,7 +1,9 @@
-"""Tallies over game results: W/D/L per player and colour, thinking time, forfeits."""
+"""Tallies over game results: W/D/L per player and colour, thinking time, forfeits,
+and what replayed games are worth."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -75,13 +77,25 @@ def thinking_time(results: Sequence[GameResult], name: str) -> ThinkingTime:
     return ThinkingTime(seconds, moves)
 
 
+def game_identity(result: GameResult) -> tuple[str, str, tuple[int, ...]]:
+    """What makes two games the same game: who had which colour, and every move."""
+    return result.black, result.white, result.outcome.moves
+
+
 def distinct_games(results: Sequence[GameResult]) -> int:
     """How many of ``results`` differ in who had which colour or in a move. Agents that
     play without randomness replay a game whenever its opening and colours come again,
     and a replayed game adds nothing to the evidence of the score."""
-    return len(
-        {(result.black, result.white, result.outcome.moves) for result in results}
-    )
+    return len({game_identity(result) for result in results})
+
+
+def effective_games(results: Sequence[GameResult]) -> float:
+    """As many independent games as ``results`` are worth for a mean score: with a
+    game played nₖ times move for move, the mean's variance is ``v · Σ nₖ² / n²``, as
+    for ``n² / Σ nₖ²`` independent games (``n`` when every game differs, 0 for none)."""
+    counts = Counter(game_identity(result) for result in results).values()
+    total = sum(counts)
+    return total**2 / sum(count**2 for count in counts) if total else 0.0
 
 
 def forfeits(

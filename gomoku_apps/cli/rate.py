@@ -175,7 +175,14 @@ def run_rate(arguments: argparse.Namespace) -> int:
     finally:
         progress.close()
     print(format_rating(rated), end="")
-    if arguments.margin is not None and rated.margin > arguments.margin:
+    if rated.replaying and rated.margin > arguments.margin:
+        print(
+            f"stopped after {len(rated.games)} games before ±{arguments.margin:g}: "
+            "the last round only replayed earlier games move for move (deterministic "
+            "play from the same openings), so more games would not narrow the "
+            "interval; --openings FILE with more openings would"
+        )
+    elif arguments.margin is not None and rated.margin > arguments.margin:
         cap = (
             f"--max-games {arguments.max_games}"
             if arguments.max_games

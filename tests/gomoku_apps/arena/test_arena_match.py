@@ -13,6 +13,7 @@ from gomoku_apps.arena.match import MatchResult
 from gomoku_apps.arena.openings import describe
 from gomoku_apps.arena.records import read_arena_record
 from gomoku_apps.arena.report import format_match
+from gomoku_apps.arena.results import effective_games
 from gomoku_apps.arena.runner import GameResult
 from gomoku_env import GameConfig
 from tests.agents import faulty_agents
@@ -199,3 +200,7 @@ def test_the_report_counts_games_that_replay_another_once():
         MatchResult(("a", "b"), ("a", "b"), CONFIG, (*games, other)).distinct_games()
         == 3
     )
+    # Worth as independent games: n² / Σ nₖ², 3² / (2² + 1²) for a game played twice.
+    assert effective_games(games) == pytest.approx(9 / 5)
+    assert effective_games([*games, other]) == pytest.approx(16 / 6)
+    assert effective_games(games[:2]) == 2 and effective_games([]) == 0

@@ -56,7 +56,8 @@ ANCHORS = [
 
 def test_each_family_is_rated_from_its_own_games():
     even = Tally(20, 0, 20)
-    ratings = family_ratings(ANCHORS, [even, even, Tally(0, 0, 0), even])
+    tallies = [even, even, Tally(0, 0, 0), even]
+    ratings = family_ratings(ANCHORS, tallies, [40, 40, 0, 40])
     assert [r.family for r in ratings] == ["mcts", "alphabeta"]  # heuristic unplayed
     assert ratings[0].games == 80 and ratings[1].games == 40
     assert ratings[0].rating.rating == pytest.approx(1050, abs=1)
@@ -65,11 +66,21 @@ def test_each_family_is_rated_from_its_own_games():
     lines = family_lines(ratings)
     assert lines[0].startswith("by family: mcts +1050")
     assert "mcts and alphabeta" in lines[1]
+    # The same scores from games that replay one another (worth 4 games each) leave
+    # each family's rating where it was, its interval wider: they no longer disagree.
+    replayed = family_ratings(ANCHORS, tallies, [4, 4, 0, 4])
+    assert replayed[1].rating.rating == pytest.approx(1400, abs=1)
+    assert replayed[1].rating.high - replayed[1].rating.low > 2 * (
+        ratings[1].rating.high - ratings[1].rating.low
+    )
+    assert not disagree(*replayed)
 
 
 def test_families_that_agree_within_their_intervals_are_not_named():
     ratings = family_ratings(
-        ANCHORS, [Tally(5, 0, 5), Tally(4, 0, 6), Tally(6, 0, 4), Tally(1, 0, 9)]
+        ANCHORS,
+        [Tally(5, 0, 5), Tally(4, 0, 6), Tally(6, 0, 4), Tally(1, 0, 9)],
+        [10, 10, 10, 10],
     )
     assert len(ratings) == 3 and not any(
         disagree(a, b) for a in ratings for b in ratings if a is not b

@@ -257,3 +257,25 @@ def test_rate_resume_goes_on_in_a_folder_that_holds_records(tmp_path, capsys):
     assert main([*arguments, "--resume"]) == 0
     assert capsys.readouterr().out == first
     assert (records / "game-00003.txt").is_file()
+
+
+def test_replayed_games_count_once_and_a_rating_that_only_replays_stops(
+    tmp_path, capsys
+):
+    """Alpha-beta against alpha-beta and the heuristic from one opening replays its
+    games: they weigh what they are worth as independent games, and once a round only
+    replays earlier games the rating stops, saying why, before its margin."""
+    ladder = tmp_path / "toy.csv"
+    ladder.write_text(
+        "rank,agent,rating,margin\n1,alphabeta:nodes=30,300.0,20.0\n"
+        "2,alphabeta:nodes=300,600.0,30.0\n3,heuristic,700.0,40.0\n"
+    )
+    arguments = ["rate", "alphabeta:nodes=100", "--reference", str(ladder)]
+    arguments += ["--board-size", "7", "--win-length", "4", "--openings", "none"]
+    assert main([*arguments, "--margin", "50", "--seed", "1", "--no-progress"]) == 0
+    output = capsys.readouterr().out
+    games = int(RATING_LINE.search(output).group(6))
+    assert games < 100 and "the last round only replayed earlier games" in output
+    worth = re.search(r"alphabeta:nodes=300: (\d+) games, worth ([\d.]+)", output)
+    assert worth and float(worth.group(2)) < int(worth.group(1)) / 1.5
+    assert int(RATING_LINE.search(output).group(4)) > 50
