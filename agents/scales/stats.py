@@ -73,7 +73,7 @@ def score_moments(wins: float, draws: float, losses: float) -> tuple[float, floa
 
 
 def wilson_interval(
-    score: float, games: int, confidence: float = 0.95
+    score: float, games: float, confidence: float = 0.95
 ) -> tuple[float, float]:
     """The Wilson score interval for a mean score ``score`` over ``games`` games.
 
@@ -134,18 +134,29 @@ class ScoreSummary:
 
 
 def summarize(
-    wins: int, draws: int, losses: int, confidence: float = 0.95
+    wins: int,
+    draws: int,
+    losses: int,
+    confidence: float = 0.95,
+    worth: float | None = None,
 ) -> ScoreSummary:
     """Score and Elo difference of the side with these results, with intervals.
 
+    ``worth``: the games as independent games, when fewer than were played (games
+    replayed move for move: :func:`gomoku_apps.arena.results.effective_games`); the
+    intervals are as wide as that many games allow.
+
     Raises:
-        ValueError: negative or non-integer counts, no games, or a bad confidence.
+        ValueError: negative or non-integer counts, no games, a ``worth`` that is not
+            in (0, games], or a bad confidence.
     """
     games = _check_counts(wins, draws, losses)
     if games == 0:
         raise ValueError("cannot summarize a match with no games")
+    if worth is not None and not 0 < worth <= games:
+        raise ValueError(f"worth must be in (0, {games}], got {worth!r}")
     score = (wins + draws / 2) / games
-    low, high = wilson_interval(score, games, confidence)
+    low, high = wilson_interval(score, worth or games, confidence)
     return ScoreSummary(
         wins,
         draws,

@@ -34,6 +34,7 @@ from gomoku_apps.arena.results import (
     Tally,
     ThinkingTime,
     distinct_games,
+    effective_games,
     forfeits,
     tally,
     thinking_time,
@@ -97,9 +98,12 @@ class MatchResult:
         return tally(self.games, name, color)
 
     def summary(self, confidence: float = 0.95) -> ScoreSummary:
-        """A's score and Elo difference against B, with intervals."""
+        """A's score and Elo difference against B, with intervals as wide as the
+        games are worth: a game replayed move for move adds nothing
+        (:func:`~gomoku_apps.arena.results.effective_games`)."""
         record = self.tally(self.names[0])
-        return summarize(record.wins, record.draws, record.losses, confidence)
+        worth = effective_games(self.games)
+        return summarize(record.wins, record.draws, record.losses, confidence, worth)
 
     def thinking_time(self, name: str) -> ThinkingTime:
         """Time player ``name`` used."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from agents.game import COLORS
 from agents.scales.stats import format_elo_interval
 from gomoku_apps.arena.match import MatchResult
+from gomoku_apps.arena.results import effective_games
 
 _FORFEITS_LISTED = 10
 
@@ -85,7 +86,10 @@ def format_match(match: MatchResult) -> str:
         f"{summary.score_high:.3f})",
         f"Elo difference {format_elo_interval(summary)}",
         f"distinct games: {match.distinct_games()} of {summary.games} (the rest "
-        "replay one of them move for move)",
+        "replay one of them move for move; the intervals count the games as "
+        f"{effective_games(match.games):.1f} independent ones)"
+        if match.distinct_games() < summary.games
+        else f"distinct games: all {summary.games}",
         "thinking time:",
         *_time_rows(match),
         f"forfeits ({len(match.forfeits())}, lost by the forfeiting agent):",

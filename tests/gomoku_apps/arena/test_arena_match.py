@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from agents.game import GameOutcome
+from agents.scales.stats import wilson_interval
 from agents.specs.python_agent import resolve_target
 from gomoku_apps.arena import SPRT, Arena, SPRTDecision
 from gomoku_apps.arena.match import MatchResult
@@ -195,6 +196,13 @@ def test_the_report_counts_games_that_replay_another_once():
     match = MatchResult(("a", "b"), ("a", "b"), CONFIG, games)
     assert match.distinct_games() == 2  # the third game replays the first
     assert "distinct games: 2 of 3" in format_match(match)
+    assert "as 1.8 independent ones" in format_match(match)
+    # The interval is that of 9/5 games, wider than three independent ones allow.
+    summary = match.summary()
+    assert (summary.score_low, summary.score_high) == pytest.approx(
+        wilson_interval(summary.score, 9 / 5)
+    )
+    assert summary.score_low < wilson_interval(summary.score, 3)[0]
     other = game(3, "a", (*line[:-1], 21))
     assert (
         MatchResult(("a", "b"), ("a", "b"), CONFIG, (*games, other)).distinct_games()
