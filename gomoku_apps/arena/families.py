@@ -25,6 +25,7 @@ ratings differ by more than their intervals allow.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -93,8 +94,27 @@ def family_ratings(
                 [record.score * games for _, record, games in mine],
                 [games for _, _, games in mine],
             )
-            found.append(FamilyRating(name, sum(r.games for _, r, _ in mine), rating))
+            found.append(
+                FamilyRating(
+                    name, sum(r.games for _, r, _ in mine), _sweep(rating, mine)
+                )
+            )
     return found
+
+
+def _sweep(
+    rating: AnchoredRating, mine: Sequence[tuple[float, Tally, float]]
+) -> AnchoredRating:
+    """``rating`` with its interval open on the far side when every game of the
+    family was won (or every one lost): the fit's virtual draws keep a sweep's
+    estimate finite, but its games bound it on one side only, so a sweep of a few
+    games against weaker anchors cannot disagree with a stronger family's rating."""
+    scores = {record.score for _, record, _ in mine}
+    if scores == {1.0}:
+        return dataclasses.replace(rating, high=math.inf)
+    if scores == {0.0}:
+        return dataclasses.replace(rating, low=-math.inf)
+    return rating
 
 
 def disagree(first: FamilyRating, second: FamilyRating) -> bool:
@@ -105,14 +125,19 @@ def disagree(first: FamilyRating, second: FamilyRating) -> bool:
     return high.rating - low.rating > allowed
 
 
+def _end(elo: float) -> str:
+    """An end of a family's interval: ``unbounded`` for a sweep's open side."""
+    return format_elo(elo) if math.isfinite(elo) else "unbounded"
+
+
 def family_lines(ratings: Sequence[FamilyRating]) -> list[str]:
     """The report's lines on the families: each one's rating, then the pairs that
     disagree (nothing when the games met one family only)."""
     if len(ratings) < 2:
         return []
     parts = [
-        f"{r.family} {format_elo(r.rating.rating)} ({format_elo(r.rating.low)} … "
-        f"{format_elo(r.rating.high)}, {r.games} games)"
+        f"{r.family} {format_elo(r.rating.rating)} ({_end(r.rating.low)} … "
+        f"{_end(r.rating.high)}, {r.games} games)"
         for r in ratings
     ]
     lines = ["by family: " + "; ".join(parts)]

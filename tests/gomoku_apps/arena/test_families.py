@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from agents.scales.reference import Anchor
@@ -87,3 +89,18 @@ def test_families_that_agree_within_their_intervals_are_not_named():
     )
     assert len(family_lines(ratings)) == 1
     assert family_lines(ratings[:1]) == []  # one family: nothing to compare
+
+
+def test_a_family_swept_in_a_few_games_bounds_the_rating_on_one_side_only():
+    """Two wins against each MCTS anchor put that family's estimate near +1400 (the
+    fit's virtual draws keep it finite), far below alpha-beta's +1800 from 40 even
+    games; but a sweep says only "at least", so the families do not disagree."""
+    tallies = [Tally(2, 0, 0), Tally(2, 0, 0), Tally(0, 0, 0), Tally(33, 0, 7)]
+    ratings = family_ratings(ANCHORS, tallies, [2, 2, 0, 40])
+    mcts, alphabeta = ratings
+    assert mcts.rating.high == math.inf and mcts.rating.rating < alphabeta.rating.low
+    assert not disagree(mcts, alphabeta)
+    assert "unbounded, 4 games" in family_lines(ratings)[0]
+    assert len(family_lines(ratings)) == 1
+    lost = family_ratings(ANCHORS, [Tally(0, 0, 2)] * 2 + tallies[2:], [2, 2, 0, 40])
+    assert lost[0].rating.low == -math.inf and lost[0].rating.high < math.inf
