@@ -33,7 +33,7 @@ import numpy as np
 
 from agents.scales.reference import SCALE_COLUMNS
 from agents.scales.stats import ELO_PER_NATURAL_UNIT, score_moments, z_value
-from gomoku_apps.arena.bradley_terry import Ratings, fit_ratings, pair_residuals
+from gomoku_apps.arena.bradley_terry import fit_ratings, pair_residuals
 from gomoku_apps.arena.ladder import check_work_budget
 from gomoku_apps.arena.ladder_report import write_residuals
 from gomoku_apps.arena.match import MAX_GAMES, Arena, pair_task
@@ -274,6 +274,12 @@ def results(rows: list[dict], lower: str, upper: str) -> tuple[int, int, int]:
     return winners.count(upper), winners.count(""), winners.count(lower)
 
 
+def replays(rows: list[dict]) -> list[int]:
+    """How many times each distinct game of ``rows`` was played (same colours, same
+    moves): the residuals count a replayed game once."""
+    return list(collections.Counter((r["black"], r["moves"]) for r in rows).values())
+
+
 def thinking(rows: list[dict]) -> dict[str, tuple[float, int]]:
     """Seconds and moves each player of ``rows`` used (its opening stones aside)."""
     used: dict[str, tuple[float, int]] = {}
@@ -338,7 +344,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"build_scale.py: error: {error}") from None
     args.out.mkdir(parents=True, exist_ok=True)
     claim_out(args.out, run_manifest(config, args.seed, "book"))
-    names, played = args.anchors, []
+    names, played, repeats = args.anchors, [], {}
     wins, draws = np.zeros((len(names), len(names))), np.zeros((len(names), len(names)))
     for low, high in scale_pairs(names, args.span, args.out):
         players = names[low], names[high]
@@ -349,6 +355,7 @@ def main(argv: list[str] | None = None) -> None:
         wins[high, low], draws[low, high], wins[low, high] = results(rows, *players)
         draws[high, low] = draws[low, high]
         played.append(rows)
+        repeats[low, high] = replays(rows)
     used = thinking([row for rows in played for row in rows])
     ms_per_move = {
         spec: 1000 * seconds / moves for spec, (seconds, moves) in used.items()
@@ -361,53 +368,28 @@ def main(argv: list[str] | None = None) -> None:
             "agent": names[index],
             "rating": f"{fit.ratings[index]:.1f}",
             "margin": f"{fit.margins[index]:.1f}",
-            **neighbour_columns(fit, names, index, below, wins, draws),
+            # The gap from the next weaker anchor by the fit (its margin from all
+            # games) and the games the two played (0 for the weakest, or unmet).
+            "gap": f"{fit.gap(names[index], names[below])[0]:.1f}",
+            "gap_margin": f"{fit.gap(names[index], names[below])[1]:.1f}",
+            "games": int(wins[index, below] + wins[below, index] + draws[index, below]),
             "ms_per_move": f"{ms_per_move[names[index]]:.2f}",
         }
         for index, below in zip(order, [order[0], *order[:-1]], strict=True)
     ]
-    residuals = pair_residuals(fit, wins, draws, repeated_games(names, played))
+    residuals = pair_residuals(fit, wins, draws, repeats)
     write_rows(args.out / f"{args.name}.csv", scale_rows, SCALE_COLUMNS)
-    firsts = [rows[0] for rows in played]
-    write_rows(args.out / f"{args.name}-games.csv", firsts, PAIR_COLUMNS)
+    write_rows(
+        args.out / f"{args.name}-games.csv", [r[0] for r in played], PAIR_COLUMNS
+    )
     title = f"{args.name}: {len(residuals)} pairs, {sum(map(len, played)):,} games"
     write_residuals(residuals, args.out / f"{args.name}-residuals", title)
     for row in scale_rows:
         print(", ".join(f"{key}={value}" for key, value in row.items()))
-    outside = sum(residual.outside for residual in residuals)
     print(
-        f"{outside} of {len(residuals)} pairs outside their 95% interval "
-        f"(chance: about {0.05 * len(residuals):.1f})"
+        f"{sum(r.outside for r in residuals)} of {len(residuals)} pairs outside their "
+        f"95% interval (chance: about {0.05 * len(residuals):.1f})"
     )
-
-
-def repeated_games(
-    names: list[str], played: list[list[dict[str, str]]]
-) -> dict[tuple[int, int], list[int]]:
-    """How many times each distinct game of each pair was played (same colours, same
-    moves), keyed by the pair's anchor indices in order, for the residuals' test."""
-    repeats = {}
-    for rows in played:
-        games = collections.Counter((row["black"], row["moves"]) for row in rows)
-        pair = sorted(names.index(rows[0][colour]) for colour in ("black", "white"))
-        repeats[pair[0], pair[1]] = list(games.values())
-    return repeats
-
-
-def neighbour_columns(
-    fit: Ratings,
-    names: list[str],
-    index: int,
-    below: int,
-    wins: np.ndarray,
-    draws: np.ndarray,
-) -> dict[str, str | int]:
-    """The gap from the anchor ``below`` (the next weaker by the fit) with its margin
-    from the fit (all games), and the games the two played each other (0 for the
-    weakest anchor, and for two that did not meet)."""
-    gap, margin = fit.gap(names[index], names[below])
-    games = wins[index, below] + wins[below, index] + draws[index, below]
-    return {"gap": f"{gap:.1f}", "gap_margin": f"{margin:.1f}", "games": int(games)}
 
 
 if __name__ == "__main__":

@@ -48,7 +48,8 @@ from agents.scales.anchored_fit import AnchoredRating
 from agents.scales.reference import Anchor
 from gomoku_apps.arena.match import Arena
 from gomoku_apps.arena.openings import Opening
-from gomoku_apps.arena.rate import RatedAgent, RatingPlan, format_rating
+from gomoku_apps.arena.rate import RatingPlan
+from gomoku_apps.arena.rated import RatedAgent, format_rating
 from gomoku_apps.arena.runner import game_seeds
 from gomoku_env import __version__
 from gomoku_env.config import GameConfig

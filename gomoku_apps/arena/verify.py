@@ -36,7 +36,8 @@ from agents.specs.parse import make_agent
 from gomoku_apps.arena.cards import CardGame, RatingCard
 from gomoku_apps.arena.match import Arena
 from gomoku_apps.arena.openings import describe
-from gomoku_apps.arena.rate import RatedAgent, check_rules, format_rating, rerun_rating
+from gomoku_apps.arena.rate import check_rules, rerun_rating
+from gomoku_apps.arena.rated import RatedAgent, format_rating
 from gomoku_apps.arena.runner import GameResult, GameTask, release_agent
 from gomoku_env.notation import action_to_notation, reason_words
 

@@ -27,7 +27,7 @@ from gomoku_apps.cli.options import (
 
 if TYPE_CHECKING:
     from gomoku_apps.arena.match import Arena
-    from gomoku_apps.arena.rate import RatedAgent
+    from gomoku_apps.arena.rated import RatedAgent
 
 DEFAULT_GAMES = 4
 
@@ -117,13 +117,8 @@ def run_rate(arguments: argparse.Namespace) -> int:
     """Play the games against the anchors and print the table and the rating."""
     from agents.scales.reference import read_scale, reference_scale
     from gomoku_apps.arena.cards import check_card_path
-    from gomoku_apps.arena.rate import (
-        MAX_GAMES,
-        SPREAD,
-        format_rating,
-        rate_agent,
-        rate_to_margin,
-    )
+    from gomoku_apps.arena.rate import MAX_GAMES, SPREAD, rate_agent, rate_to_margin
+    from gomoku_apps.arena.rated import format_rating
     from gomoku_apps.arena.runner import RunStoppedError
 
     if arguments.max_games is not None and arguments.margin is None:
