@@ -18,7 +18,13 @@ from agents.scales.anchored_fit import AnchoredRating, fit_anchored_rating
 from agents.scales.reference import Anchor, RatingScale
 from agents.scales.stats import format_elo
 from gomoku_apps.arena.families import FamilyRating, family_lines, family_ratings
-from gomoku_apps.arena.results import Tally, effective_games, head_to_head, tally
+from gomoku_apps.arena.results import (
+    Tally,
+    effective_games,
+    games_between,
+    head_to_head,
+    tally,
+)
 from gomoku_apps.arena.runner import GameResult
 from gomoku_env.config import GameConfig
 
@@ -72,7 +78,7 @@ class RatedAgent:
         """The games against ``anchor_name`` as independent games: fewer than were
         played where games replay one another move for move
         (:func:`~gomoku_apps.arena.results.effective_games`)."""
-        return effective_games(_between(self.games, self.name, anchor_name))
+        return effective_games(games_between(self.games, self.name, anchor_name))
 
     @property
     def families(self) -> list[FamilyRating]:
@@ -101,7 +107,7 @@ def rated_agent(
     replay one another count as the independent games they are worth: the score
     against an anchor stays, its weight shrinks (a deterministic agent meeting a
     deterministic anchor from a book of 12 openings learns 24 games' worth at most)."""
-    met = [_between(results, name, anchor) for anchor in anchor_names]
+    met = [games_between(results, name, anchor) for anchor in anchor_names]
     worth = [effective_games(games) for games in met]
     scores = [tally(games, name).score if games else 0.0 for games in met]
     rating = fit_anchored_rating(
@@ -120,11 +126,6 @@ def rated_agent(
         _anchors_margin(rating.rating, scale.anchors, worth),
         replaying,
     )
-
-
-def _between(results: Sequence[GameResult], name: str, anchor: str) -> list[GameResult]:
-    """The games of ``name`` against ``anchor``."""
-    return [game for game in results if {game.black, game.white} == {name, anchor}]
 
 
 def _anchors_margin(

@@ -47,10 +47,16 @@ def tally(results: Sequence[GameResult], name: str, color: str | None = None) ->
     return Tally(wins, draws, losses)
 
 
+def games_between(
+    results: Sequence[GameResult], name: str, opponent: str
+) -> list[GameResult]:
+    """The games of player ``name`` against ``opponent``, in their order."""
+    return [r for r in results if {r.black, r.white} == {name, opponent}]
+
+
 def head_to_head(results: Sequence[GameResult], name: str, opponent: str) -> Tally:
     """W/D/L of player ``name`` in its games against ``opponent``."""
-    games = [r for r in results if {r.black, r.white} == {name, opponent}]
-    return tally(games, name)
+    return tally(games_between(results, name, opponent), name)
 
 
 @dataclass(frozen=True)
