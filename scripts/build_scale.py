@@ -7,9 +7,10 @@ kept in ``--out`` so that a stopped run resumes; a pair further apart whose game
 stored there joins the fit too. Then fits all games at once (the ladder's
 :func:`~gomoku_apps.arena.bradley_terry.fit_ratings`, the first anchor at 0) and writes
 ``OUT/NAME.csv`` weakest first (rating, margin, gap to the next weaker anchor, the games
-of that pair, thinking time), ``OUT/NAME-residuals.csv`` and ``.png`` (observed against
-predicted score per pair) and ``OUT/NAME-games.csv`` (each pair's first game, which the
-tests replay). Anchors must be on work budgets: a clock makes a scale machine-bound.
+of that pair, thinking time, both margins with each distinct game counted once),
+``OUT/NAME-residuals.csv`` and ``.png`` (observed against predicted score per pair) and
+``OUT/NAME-games.csv`` (each pair's first game, which the tests replay). Anchors must
+be on work budgets: a clock makes a scale machine-bound.
 
 A resume reads only its own run's files (``OUT/build.json`` records rules, openings and
 seed; other options are refused naming them), every row of a pair file must be this
@@ -361,6 +362,7 @@ def main(argv: list[str] | None = None) -> None:
         spec: 1000 * seconds / moves for spec, (seconds, moves) in used.items()
     }
     fit = fit_ratings(names, wins, draws, names[0])
+    once = fit_ratings(names, wins, draws, names[0], repeats=repeats)
     order = sorted(range(len(names)), key=lambda k: (fit.ratings[k], k))
     scale_rows = [
         {
@@ -368,12 +370,14 @@ def main(argv: list[str] | None = None) -> None:
             "agent": names[index],
             "rating": f"{fit.ratings[index]:.1f}",
             "margin": f"{fit.margins[index]:.1f}",
-            # The gap from the next weaker anchor by the fit (its margin from all
-            # games) and the games the two played (0 for the weakest, or unmet).
+            # The gap from the next weaker anchor, the games the two played (0 for
+            # the weakest, or unmet), then both margins counting distinct games once.
             "gap": f"{fit.gap(names[index], names[below])[0]:.1f}",
             "gap_margin": f"{fit.gap(names[index], names[below])[1]:.1f}",
             "games": int(wins[index, below] + wins[below, index] + draws[index, below]),
             "ms_per_move": f"{ms_per_move[names[index]]:.2f}",
+            "clustered_margin": f"{once.margins[index]:.1f}",
+            "clustered_gap_margin": f"{once.gap(names[index], names[below])[1]:.1f}",
         }
         for index, below in zip(order, [order[0], *order[:-1]], strict=True)
     ]

@@ -56,10 +56,14 @@ SCALE_COLUMNS = (
     "gap_margin",
     "games",
     "ms_per_move",
+    "clustered_margin",
+    "clustered_gap_margin",
 )
 """A built scale's columns: version, spec, rating and its 95% margin against random,
-the gap to the anchor below and its margin, the games of that gap, and the anchor's
-thinking time per move where it was built."""
+the gap to the anchor below and its margin, the games of that gap, the anchor's
+thinking time per move where it was built, and both margins again with each distinct
+game counted once (a game replayed move for move tells nothing new; scales built
+before 2026-12-06 lack these two)."""
 CODE_AGENTS = ("python", "engine")
 """Agents whose spec runs code or a program of the spec's choosing."""
 

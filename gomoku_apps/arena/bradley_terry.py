@@ -16,7 +16,12 @@ handled in one of two ways (``draw_model``):
 The ratings maximise the likelihood, with one player held at 0 (the anchor). Like
 BayesElo's virtual draws, every pairing that played also counts ``prior`` virtual games
 scored half a win each way, which keeps a 100% score finite. The intervals come from
-the inverse of the observed information (the Hessian of the log likelihood).
+the inverse of the observed information (the Hessian of the log likelihood). Where
+games replay one another (two deterministic agents from the same opening play the same
+game move for move), each distinct game is one cluster: given how often each was
+played (``repeats``), the covariance is the sandwich ``H⁻¹ B H⁻¹``, whose middle
+weighs each pair's information by its design effect ``Σ nₖ² / n``, so 400 games that
+are 60 distinct ones no longer claim the precision of 400; the ratings stay the same.
 
 One fit serves the ladder (a round robin) and the reference scales (anchors that play
 their neighbours and the anchors two and three steps away): :func:`pair_residuals`
@@ -34,6 +39,8 @@ import numpy as np
 from agents.scales.stats import ELO_PER_NATURAL_UNIT, score_from_elo, z_value
 
 DRAW_MODELS = ("half", "davidson")
+Repeats = Mapping[tuple[int, int], Sequence[int]]
+"""How many times each distinct game of a pair ``(i, j)``, ``i < j``, was played."""
 _MAX_ITERATIONS = 100
 _TOLERANCE = 1e-10
 
@@ -97,6 +104,38 @@ def _pairs(
         wins[second, first] + split,
         drawn if draw_model == "davidson" else np.zeros_like(drawn),
     )
+
+
+def replay_counts(
+    names: Sequence[str],
+    wins: np.ndarray,
+    draws: np.ndarray,
+    repeats: Repeats | None,
+    i: int,
+    j: int,
+) -> np.ndarray:
+    """How many times each distinct game between players ``i < j`` was played: their
+    ``repeats`` entry, or all games distinct without one.
+
+    Raises:
+        ValueError: the counts do not add up to the games the pair played.
+    """
+    games = wins[i, j] + wins[j, i] + draws[i, j]
+    if repeats is None or (int(i), int(j)) not in repeats:
+        return np.ones(int(games))
+    counts = np.asarray(repeats[int(i), int(j)], dtype=float)
+    if counts.sum() != games or counts.min(initial=1) < 1:
+        raise ValueError(
+            f"{names[i]} and {names[j]} played {games:g} games, but their "
+            f"repeats count {counts.sum():g}"
+        )
+    return counts
+
+
+def _design_effect(counts: np.ndarray) -> float:
+    """How many times a pair's games overstate what they tell: ``Σ nₖ² / n`` (1 when
+    every game differs, ``n`` when one game was played ``n`` times)."""
+    return float((counts**2).sum() / counts.sum()) if len(counts) else 1.0
 
 
 def check_draw_model(draw_model: str) -> None:
@@ -206,6 +245,7 @@ def fit_ratings(
     prior: float = 1.0,
     confidence: float = 0.95,
     draw_model: str = "half",
+    repeats: Repeats | None = None,
 ) -> Ratings:
     """Maximum-likelihood ratings of ``names`` from their results against each other.
 
@@ -215,10 +255,14 @@ def fit_ratings(
         anchor: the player rated 0.
         prior: virtual games per pairing, scored half a win each way (0 for none).
         draw_model: ``"half"`` or ``"davidson"`` (see the module docstring).
+        repeats: ``repeats[i, j]`` (``i < j``): how many times each distinct game of
+            that pair was played; with it the margins count each distinct game once
+            (the module docstring). A pair without an entry is taken as all distinct.
 
     Raises:
-        ValueError: bad shapes or counts, an unknown anchor, or players that no chain
-            of games links to the others.
+        ValueError: bad shapes or counts, an unknown anchor, players that no chain
+            of games links to the others, or a pair whose ``repeats`` do not add up
+            to the games it played.
     """
     names = list(names)
     wins, draws = np.asarray(wins, dtype=float), np.asarray(draws, dtype=float)
@@ -234,7 +278,25 @@ def fit_ratings(
     fit_draws = bool(np.sum(pairs.draws) > 0)
     strengths, log_draw, hessian = _newton(pairs, len(names), anchor_index, fit_draws)
     players = len(names)
-    free = np.linalg.inv(-hessian)[: players - 1, : players - 1]
+    inverse = np.linalg.inv(-hessian)
+    if repeats is not None:
+        effects = np.array(
+            [
+                _design_effect(replay_counts(names, wins, draws, repeats, i, j))
+                for i, j in zip(pairs.first, pairs.second, strict=True)
+            ]
+        )
+        clustered = _Pairs(
+            pairs.first,
+            pairs.second,
+            pairs.wins * effects,
+            pairs.losses * effects,
+            pairs.draws * effects,
+        )
+        _, _, middle = _derivatives(strengths, log_draw, clustered)
+        kept = [k for k in range(players + fit_draws) if k != anchor_index]
+        inverse = inverse @ -middle[np.ix_(kept, kept)] @ inverse
+    free = inverse[: players - 1, : players - 1]
     covariance = np.insert(np.insert(free, anchor_index, 0, 0), anchor_index, 0, 1)
     covariance *= ELO_PER_NATURAL_UNIT**2
     z = z_value(confidence)
@@ -279,7 +341,7 @@ def pair_residuals(
     ratings: Ratings,
     wins: np.ndarray,
     draws: np.ndarray,
-    repeats: Mapping[tuple[int, int], Sequence[int]] | None = None,
+    repeats: Repeats | None = None,
 ) -> list[PairResidual]:
     """Every pair that played, in name order, with its observed and predicted score.
 
@@ -293,8 +355,10 @@ def pair_residuals(
     games would claim an interval that 60 distinct ones cannot). Without ``repeats``
     every game is taken as distinct. With a correct model about ``1 - confidence`` of
     the pairs fall outside: many more say the ratings do not hold across those pairs (a
-    non-transitive matchup). The fit's own uncertainty is left out, so the test is a
-    little strict.
+    non-transitive matchup). The fit's own uncertainty is left out: the pair's own
+    games helped place the prediction, so a pair that dominates its gap (a chain's
+    neighbours) sits nearer to it than chance allows, and the test is, if anything,
+    lenient there.
 
     Raises:
         ValueError: a pair's ``repeats`` do not add up to the games it played.
@@ -307,14 +371,7 @@ def pair_residuals(
         games = wins[i, j] + wins[j, i] + draws[i, j]
         if games == 0:
             continue
-        counts = np.ones(int(games))
-        if repeats is not None and (int(i), int(j)) in repeats:
-            counts = np.asarray(repeats[int(i), int(j)], dtype=float)
-            if counts.sum() != games or counts.min(initial=1) < 1:
-                raise ValueError(
-                    f"{names[i]} and {names[j]} played {games:g} games, but their "
-                    f"repeats count {counts.sum():g}"
-                )
+        counts = replay_counts(names, wins, draws, repeats, i, j)
         observed = (wins[j, i] + draws[i, j] / 2) / games
         predicted = score_from_elo(ratings.ratings[j] - ratings.ratings[i])
         variance = predicted * (1 - predicted) - draws[i, j] / games / 4

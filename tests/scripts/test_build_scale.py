@@ -200,6 +200,11 @@ def test_a_span_plays_the_pairs_apart_and_fits_them_jointly(tmp_path: Path) -> N
         frozenset((row["first"], row["second"])): int(row["distinct"])
         for row in residuals
     } == distinct
+    # Every game here differs, so counting each distinct game once changes no margin.
+    assert set(distinct.values()) == {4}
+    for row in scale:
+        assert row["clustered_margin"] == row["margin"] != ""
+        assert row["clustered_gap_margin"] == row["gap_margin"] != ""
     assert (out / "toy-residuals.png").read_bytes().startswith(b"\x89PNG")
 
 

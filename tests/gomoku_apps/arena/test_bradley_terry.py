@@ -167,3 +167,44 @@ def test_games_played_again_move_for_move_count_once_in_the_residuals():
         ValueError, match="b and c played 400 games, but their repeats count 399"
     ):
         pair_residuals(fit, wins, draws, {(1, 2): [4] * 99 + [3]})
+
+
+@pytest.mark.parametrize("draw_model", ["half", "davidson"])
+def test_games_played_again_widen_the_margins_and_leave_the_ratings(draw_model):
+    """Two players whose 400 games are 100 distinct ones played four times each know
+    their gap as well as 100 games do: the same ratings, margins twice as wide (the
+    design effect is 4). All-distinct repeats change nothing."""
+    names = ["random", "x"]
+    wins, draws = np.array([[0.0, 100.0], [260.0, 0.0]]), np.zeros((2, 2))
+    draws[0, 1] = draws[1, 0] = 40.0
+
+    def fit(wins, draws, repeats=None):
+        return fit_ratings(names, wins, draws, "random", 0, 0.95, draw_model, repeats)
+
+    every = fit(wins, draws)
+    repeated = fit(wins, draws, {(0, 1): [4] * 100})
+    distinct = fit(wins, draws, {(0, 1): [1] * 400})
+    hundred = fit(wins / 4, draws / 4)
+    assert repeated.ratings == pytest.approx(every.ratings)
+    assert repeated.margins[1] == pytest.approx(2 * every.margins[1])
+    assert repeated.margins[1] == pytest.approx(hundred.margins[1])
+    assert distinct.margins == pytest.approx(every.margins)
+    with pytest.raises(ValueError, match="random and x played 400 games"):
+        fit_ratings(names, wins, draws, "random", repeats={(0, 1): [4] * 99})
+
+
+def test_repeats_widen_only_what_the_replaying_pair_measured():
+    """In a chain random–b–c with replays only between b and c, the gap b–c widens by
+    about the design effect's root while random–b stays nearly as it was."""
+    names = ["random", "b", "c"]
+    wins = np.array([[0.0, 100.0, 0.0], [300.0, 0.0, 120.0], [0.0, 280.0, 0.0]])
+    draws = np.zeros((3, 3))
+    fit = fit_ratings(names, wins, draws, "random", prior=0)
+    repeated = fit_ratings(
+        names, wins, draws, "random", prior=0, repeats={(1, 2): [8] * 50}
+    )
+    assert repeated.ratings == pytest.approx(fit.ratings)
+    assert repeated.margins[1] == pytest.approx(fit.margins[1])
+    assert repeated.gap("c", "b")[1] == pytest.approx(
+        math.sqrt(8) * fit.gap("c", "b")[1]
+    )
