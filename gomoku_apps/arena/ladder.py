@@ -10,6 +10,8 @@
 Every pair of agents plays ``games_per_pair`` games (colours alternating, openings from
 the arena's book); the ratings are anchored at ``anchor`` (RandomAgent by default), so a
 rating says how many Elo points an agent is above uniform random play under these rules.
+A game that two deterministic agents replay move for move (their opening came round
+again) counts once in the intervals.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ from gomoku_apps.arena.match import (
 from gomoku_apps.arena.results import (
     Tally,
     ThinkingTime,
+    games_between,
     head_to_head,
+    replay_counts,
     tally,
     thinking_time,
 )
@@ -130,6 +134,10 @@ def run_ladder(
     tasks = round_robin_tasks(arena, names, specs, games_per_pair)
     results = arena.play(tasks, on_result)
     wins, draws = pair_counts(results, names)
+    repeats = {
+        (i, j): replay_counts(games_between(results, names[i], names[j]))
+        for i, j in itertools.combinations(range(len(names)), 2)
+    }
     config = arena.config
     description = (
         f"{config.board_size}x{config.board_size} {config.rule.value}, "
@@ -140,7 +148,7 @@ def run_ladder(
         tuple(names),
         tuple(specs),
         tuple(results),
-        fit_ratings(names, wins, draws, anchor, draw_model=draw_model),
+        fit_ratings(names, wins, draws, anchor, draw_model=draw_model, repeats=repeats),
         description,
     )
 

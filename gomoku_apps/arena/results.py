@@ -95,11 +95,17 @@ def distinct_games(results: Sequence[GameResult]) -> int:
     return len({game_identity(result) for result in results})
 
 
+def replay_counts(results: Sequence[GameResult]) -> list[int]:
+    """How many times each distinct game of ``results`` was played, in the order
+    each first appears (all ones when every game differs)."""
+    return list(Counter(game_identity(result) for result in results).values())
+
+
 def effective_games(results: Sequence[GameResult]) -> float:
     """As many independent games as ``results`` are worth for a mean score: with a
     game played nₖ times move for move, the mean's variance is ``v · Σ nₖ² / n²``, as
     for ``n² / Σ nₖ²`` independent games (``n`` when every game differs, 0 for none)."""
-    counts = Counter(game_identity(result) for result in results).values()
+    counts = replay_counts(results)
     total = sum(counts)
     return total**2 / sum(count**2 for count in counts) if total else 0.0
 

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from gomoku_apps.arena import Arena, run_ladder
-from gomoku_apps.arena.bradley_terry import PairResidual
+from gomoku_apps.arena.bradley_terry import PairResidual, fit_ratings
 from gomoku_apps.arena.ladder import pair_counts
 from gomoku_apps.arena.ladder_report import (
     ladder_csv,
@@ -17,6 +17,7 @@ from gomoku_apps.arena.ladder_report import (
     plot_residuals,
     write_ladder,
 )
+from gomoku_apps.arena.results import games_between, replay_counts
 from gomoku_env import GameConfig
 
 
@@ -87,3 +88,31 @@ def test_ladder_rejects_bad_input():
         run_ladder(arena, ["random"])
     with pytest.raises(ValueError, match="anchor 'heuristic'"):
         run_ladder(arena, ["random", "random"], 2, anchor="heuristic")
+
+
+def test_games_replayed_move_for_move_count_once_in_the_intervals(tmp_path):
+    """Two copies of an agent that always plays the first legal point, from the empty
+    board, play two distinct games (one per colour) six times over: the fit keeps its
+    ratings and widens their gap's interval as three-fold replays ask."""
+    path = tmp_path / "first_legal.py"
+    path.write_text(
+        textwrap.dedent(
+            """
+            from agents import RandomAgent, legal_actions
+
+            class FirstLegal(RandomAgent):
+                def act(self, observation):
+                    return int(legal_actions(observation)[0])
+            """
+        )
+    )
+    spec = f"python:{path}:FirstLegal"
+    arena = Arena(GameConfig(board_size=7), openings="none", seed=2)
+    ladder = run_ladder(arena, ["random", spec, spec], 6)
+    first, second = ladder.names[1:]
+    replayed = games_between(ladder.games, first, second)
+    assert sorted(replay_counts(replayed)) == [3, 3]
+    wins, draws = pair_counts(ladder.games, ladder.names)
+    every_game = fit_ratings(ladder.names, wins, draws, "random")
+    assert ladder.ratings.ratings == pytest.approx(every_game.ratings)
+    assert ladder.ratings.gap(second, first)[1] > 1.3 * every_game.gap(second, first)[1]
