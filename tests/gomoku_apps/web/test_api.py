@@ -125,7 +125,8 @@ def test_games_beyond_the_cap_close_the_least_recently_used():
         assert api.get(f"/api/games/{first}").status_code == 200
 
 
-def refused(response, status, *words):
+def assert_refused(response, status, *words):
+    """The request was refused with ``status`` and an error naming every word."""
     assert response.status_code == status, response.text
     message = response.json()["error"]
     assert all(word in message for word in words), message
@@ -147,7 +148,7 @@ def refused(response, status, *words):
 )
 def test_bad_new_game_options_are_refused_and_create_nothing(api, body, words):
     before = len(api.get("/api/games").json()["games"])
-    refused(api.post("/api/games", json=body), 400, *words)
+    assert_refused(api.post("/api/games", json=body), 400, *words)
     assert len(api.get("/api/games").json()["games"]) == before
 
 
@@ -155,7 +156,7 @@ def test_bad_new_game_options_are_refused_and_create_nothing(api, body, words):
 def test_program_specs_are_refused_unless_allowed(loopback):
     with client(allow_programs=False, loopback=loopback) as api:
         for spec in ["engine:/bin/sh", "python:os:getcwd"]:
-            refused(
+            assert_refused(
                 api.post("/api/games", json={"black": spec}), 400, "--allow-programs"
             )
 
@@ -171,19 +172,23 @@ def test_program_specs_are_refused_unless_allowed(loopback):
 def test_off_loopback_an_agent_cannot_ask_for_unbounded_resources(spec):
     with client(allow_programs=False) as api:
         key = spec.split(":")[1].split("=")[0]
-        refused(api.post("/api/games", json={"black": spec}), 400, f"{key} <=")
+        assert_refused(api.post("/api/games", json={"black": spec}), 400, f"{key} <=")
         assert api.get("/api/games").json()["games"] == []
 
 
 def test_malformed_json_and_non_objects_are_refused(api):
-    refused(
+    assert_refused(
         api.post("/api/games", content=b"{not json", headers=JSON), 400, "not valid"
     )
-    refused(api.post("/api/games", json=[1, 2]), 400, "JSON object")
+    assert_refused(api.post("/api/games", json=[1, 2]), 400, "JSON object")
     deep = b"[" * 30_000 + b"]" * 30_000  # a 500 with a traceback before
-    refused(api.post("/api/games", content=deep, headers=JSON), 400, "nested too deep")
+    assert_refused(
+        api.post("/api/games", content=deep, headers=JSON), 400, "nested too deep"
+    )
     digits = b'{"size": ' + b"9" * 5_000 + b"}"
-    refused(api.post("/api/games", content=digits, headers=JSON), 400, "not valid")
+    assert_refused(
+        api.post("/api/games", content=digits, headers=JSON), 400, "not valid"
+    )
 
 
 def test_every_response_carries_the_security_headers(api):
@@ -197,14 +202,14 @@ def test_every_response_carries_the_security_headers(api):
 def test_an_oversize_request_is_refused(api):
     game_id = two_people(api)["id"]
     big = b'{"type": "move", "point": "' + b"a" * MAX_REQUEST_BYTES + b'"}'
-    refused(
+    assert_refused(
         api.post(f"/api/games/{game_id}/commands", content=big, headers=JSON),
         413,
         str(len(big)),
     )
     assert api.get(f"/api/games/{game_id}").json()["moves"] == []
     oversize = b"x" * (MAX_REQUEST_BYTES + 1)
-    refused(api.post("/api/records", content=oversize, headers=TEXT), 413)
+    assert_refused(api.post("/api/records", content=oversize, headers=TEXT), 413)
 
 
 def test_an_unknown_game_id_is_refused_everywhere(api):
@@ -214,7 +219,7 @@ def test_an_unknown_game_id_is_refused_everywhere(api):
         api.get("/api/games/nope/record"),
         command(api, "nope", type="undo"),
     ):
-        refused(response, 404, "unknown game id", "nope")
+        assert_refused(response, 404, "unknown game id", "nope")
 
 
 @pytest.mark.parametrize(
@@ -234,14 +239,14 @@ def test_bad_commands_are_refused_and_change_nothing(api, body, status, words):
     game_id = two_people(api)["id"]
     command(api, game_id, type="move", point="d4")
     before = api.get(f"/api/games/{game_id}").json()
-    refused(command(api, game_id, **body), status, *words)
+    assert_refused(command(api, game_id, **body), status, *words)
     assert api.get(f"/api/games/{game_id}").json() == before
 
 
 def test_a_move_for_an_agent_is_out_of_turn(api):
     game_id = new_game(api, size=7, black="human", white="random", delay=3)["id"]
     state = command(api, game_id, type="move", point="d4").json()
-    refused(
+    assert_refused(
         command(api, game_id, type="move", point="c3"), 409, "out of turn", "random"
     )
     assert api.get(f"/api/games/{game_id}").json()["moves"] == state["moves"]
@@ -249,15 +254,17 @@ def test_a_move_for_an_agent_is_out_of_turn(api):
 
 def test_undo_and_resign_refused_when_there_is_nothing_to_do(api):
     game_id = two_people(api)["id"]
-    refused(command(api, game_id, type="undo"), 409, "nothing to undo")
+    assert_refused(command(api, game_id, type="undo"), 409, "nothing to undo")
     watch_id = new_game(api, size=7, black="random", white="random", delay=3)["id"]
-    refused(command(api, watch_id, type="resign"), 409, "no person can resign")
+    assert_refused(command(api, watch_id, type="resign"), 409, "no person can resign")
 
 
 def test_a_malformed_record_upload_is_refused_naming_the_line(api):
     malformed = b"Rule: freestyle\nSize: x\n"
-    refused(api.post("/api/records", content=malformed, headers=TEXT), 400, "line")
-    refused(
+    assert_refused(
+        api.post("/api/records", content=malformed, headers=TEXT), 400, "line"
+    )
+    assert_refused(
         api.post("/api/records", content=b"\xff\xfe\x00", headers=TEXT), 400, "UTF-8"
     )
 
@@ -343,7 +350,7 @@ def test_an_agent_moves_after_the_opening(api):
 )
 def test_bad_win_lengths_and_openings_are_refused(api, body, words):
     before = len(api.get("/api/games").json()["games"])
-    refused(api.post("/api/games", json={"white": "human", **body}), 400, *words)
+    assert_refused(api.post("/api/games", json={"white": "human", **body}), 400, *words)
     assert len(api.get("/api/games").json()["games"]) == before
 
 
