@@ -106,7 +106,7 @@ def _pairs(
     )
 
 
-def replay_counts(
+def _pair_replays(
     names: Sequence[str],
     wins: np.ndarray,
     draws: np.ndarray,
@@ -282,7 +282,7 @@ def fit_ratings(
     if repeats is not None:
         effects = np.array(
             [
-                _design_effect(replay_counts(names, wins, draws, repeats, i, j))
+                _design_effect(_pair_replays(names, wins, draws, repeats, i, j))
                 for i, j in zip(pairs.first, pairs.second, strict=True)
             ]
         )
@@ -371,7 +371,7 @@ def pair_residuals(
         games = wins[i, j] + wins[j, i] + draws[i, j]
         if games == 0:
             continue
-        counts = replay_counts(names, wins, draws, repeats, i, j)
+        counts = _pair_replays(names, wins, draws, repeats, i, j)
         observed = (wins[j, i] + draws[i, j] / 2) / games
         predicted = score_from_elo(ratings.ratings[j] - ratings.ratings[i])
         variance = predicted * (1 - predicted) - draws[i, j] / games / 4
