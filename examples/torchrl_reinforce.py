@@ -126,13 +126,21 @@ def learner_returns(batch: TensorDictBase, learner: str, gamma: float):
             returns[step] = outcome * gamma**moves_left
             finished[step] = True
             moves_left += 1
-    chosen = finished
     return (
-        batch[learner, "observation", "observation"][chosen],
-        batch[learner, "action_mask"][chosen],
-        batch[learner, "action"][chosen],
-        returns[chosen],
+        per_move(batch, (learner, "observation", "observation"))[finished],
+        per_move(batch, (learner, "action_mask"))[finished],
+        per_move(batch, (learner, "action"))[finished],
+        returns[finished],
     )
+
+
+def per_move(batch: TensorDictBase, key: tuple[str, ...]) -> torch.Tensor:
+    """The batch's ``key`` with one row a move: the group's agent dimension (one agent
+    in each group) dropped, so planes are (moves, N, N, 5) and actions (moves,). Kept,
+    an action of shape (moves, 1) would broadcast each move's log-probability against
+    every other move's action."""
+    value = batch[key]
+    return value.reshape(batch.numel(), *value.shape[batch.ndim + 1 :])
 
 
 def update(network, optimizer, args: Args, samples) -> None:

@@ -311,3 +311,60 @@ def test_the_aec_self_play_example_improves_over_its_start(tmp_path: Path) -> No
     )
     agent = make_agent(spec, GameConfig(6, 4))
     assert agent.network.shape == example.PolicyShape(32, 3, border=True)
+
+
+def test_torchrl_credits_each_move_with_the_action_played_there() -> None:
+    """TorchRL's batches keep a dimension for each group's one agent; the example's
+    samples drop it, one row a move, so REINFORCE raises each position's probability
+    of its own move. Kept, an action of shape (moves, 1) broadcast every move's
+    log-probability against every other move's action: each position learnt the
+    batch's moves at large, the cold run's policy stayed at random's level and its
+    trunk died (docs/zoo.md, TorchRL)."""
+    pytest.importorskip("torchrl", reason="needs the torchrl extra")
+    import torch
+    from torchrl.collectors import Collector
+    from torchrl.envs import PettingZooWrapper
+
+    from agents.training.example_runs import TrainingEnvs, new_network
+
+    example = load_example("torchrl_reinforce")
+    args = example.Args(
+        seed=SEED, board_size=6, win_length=4, opponent="random", channels=8,
+        learning_rate=1e-2, value_weight=0.0, entropy_weight=0.0,
+    )  # fmt: skip
+    torch.manual_seed(SEED)
+    network, envs = new_network(args), TrainingEnvs(args)
+    env = PettingZooWrapper(
+        envs.make("black_0"), use_mask=True, categorical_actions=True, seed=SEED
+    )
+    collector = Collector(
+        env, example.make_policy(network), frames_per_batch=64, total_frames=64,
+        auto_register_policy_transforms=False,
+    )  # fmt: skip
+    planes, masks, actions, _ = example.learner_returns(
+        next(iter(collector)), "black_0", args.gamma
+    )
+    moves = len(actions)
+    assert moves > 10
+    assert planes.shape == (moves, 6, 6, 5) and masks.shape == (moves, 36)
+    assert actions.shape == (moves,)
+
+    def log_probabilities() -> torch.Tensor:
+        with torch.no_grad():
+            scores, _ = network(planes)
+        return torch.log_softmax(example.mask_scores(scores, masks), dim=-1)
+
+    # Every move credited with a win; each position's gain on its own move against
+    # its gain on the move of a position half the batch away (another game), where
+    # that cell is free and another.
+    neighbour = actions.roll(moves // 2)
+    other = masks[torch.arange(moves), neighbour].bool() & (neighbour != actions)
+    before, wins = log_probabilities(), torch.ones(moves)
+    optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
+    for _ in range(30):
+        example.update(network, optimizer, args, (planes, masks, actions, wins))
+    gain = log_probabilities() - before
+    own = gain[torch.arange(moves), actions].mean()
+    theirs = gain[torch.arange(moves), neighbour][other].mean()
+    assert other.sum() > 5
+    assert own > 0.5 and own > theirs + 1.5, (own, theirs)
