@@ -200,7 +200,7 @@ random weights) took the warm start from +1985 down to +1605 in the half hour, t
 recipe's kept and raised it (+2068; docs/zoo.md)."""
 TORCHRL_WARM_SETTINGS = recipe_settings("--updates-per-batch", "--steps-per-batch")
 """TorchRL after the warm start trains with the same settings, in REINFORCE's names:
-the example's own (learning rate 5e-3, eight updates on each 100-move batch, entropy
+the example's own (learning rate 3e-4, eight updates on each 100-move batch, entropy
 0.01) are made for random weights, as RLlib's were when they undid its warm start."""
 
 
