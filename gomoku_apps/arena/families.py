@@ -132,9 +132,17 @@ def _end(elo: float) -> str:
 
 def family_lines(ratings: Sequence[FamilyRating]) -> list[str]:
     """The report's lines on the families: each one's rating, then the pairs that
-    disagree (nothing when the games met one family only)."""
-    if len(ratings) < 2:
+    disagree; when the games met one family only, a line that says so (where a scale
+    has one family alone near an estimate, as `9x9-v1` has MCTS from +1200 to +1960,
+    the rating cannot show how the agent does against the others)."""
+    if not ratings:
         return []
+    if len(ratings) == 1:
+        (only,) = ratings
+        return [
+            f"one family met: {only.family} ({only.games} games); how the agent "
+            "scores against the scale's other families is not measured here"
+        ]
     parts = [
         f"{r.family} {format_elo(r.rating.rating)} ({_end(r.rating.low)} … "
         f"{_end(r.rating.high)}, {r.games} games)"

@@ -88,7 +88,10 @@ def test_families_that_agree_within_their_intervals_are_not_named():
         disagree(a, b) for a in ratings for b in ratings if a is not b
     )
     assert len(family_lines(ratings)) == 1
-    assert family_lines(ratings[:1]) == []  # one family: nothing to compare
+    (alone,) = family_lines(ratings[:1])  # one family: it says so
+    assert alone.startswith(f"one family met: {ratings[0].family} (")
+    assert "not measured here" in alone
+    assert family_lines([]) == []
 
 
 def test_a_family_swept_in_a_few_games_bounds_the_rating_on_one_side_only():
