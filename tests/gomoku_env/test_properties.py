@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gomoku_env import BLACK, EMPTY, WHITE, Board, GameConfig
@@ -60,16 +60,34 @@ def test_incremental_result_matches_full_board_scan(final: Board) -> None:
     assert replay == final
 
 
+def two_line_win() -> Board:
+    """White's last stone (cell 4) completes a row and a column of three at once."""
+    board = Board(GameConfig(board_size=6, win_length=3))
+    for action in (5, 0, 1, 10, 6, 2, 17, 16, 7, 3, 9, 4):
+        board.play(action)
+    return board
+
+
 @settings(max_examples=100, deadline=None)
 @given(games(), st.integers(0, SYMMETRY_COUNT - 1))
+@example(two_line_win(), 1)
 def test_results_are_invariant_under_symmetries(board: Board, symmetry: int) -> None:
     image = board.transformed(symmetry)
     assert image.winner == board.winner
     assert image.is_draw == board.is_draw
-    expected_line = sorted(
-        transform_action(a, board.size, symmetry) for a in board.winning_line()
-    )
-    assert sorted(image.winning_line()) == expected_line
+    # A last move that makes two lines at once wins along both, and the line reported
+    # is the first in a fixed order of directions, which a symmetry can reorder: so
+    # the image of the board's line and the image's own line must each be a winning
+    # line of the image (the winner's stones, through its last move), not the same one.
+    mapped = [transform_action(a, board.size, symmetry) for a in board.winning_line()]
+    line = list(image.winning_line())
+    won = board.winner != EMPTY and board.forbidden_loss is None
+    assert bool(line) == bool(mapped) == won
+    for cells in (line, mapped):
+        if cells:
+            assert len(cells) >= board.config.win_length
+            assert image.moves[-1] in cells
+            assert all(image.cells[cell] == image.winner for cell in cells)
     assert np.array_equal(
         transform_cells(board.cells, board.size, symmetry)[
             np.array(
