@@ -88,8 +88,8 @@ class Route:
         checkpoints: the checkpoints it keeps along the table's first budget, where
             its defaults end the run early (the budget's own, otherwise): the curve
             needs five. Other budgets keep them in proportion to theirs.
-        warm_settings: flags its ``*_warm_start`` variant adds after
-            :data:`WARM_START` (settings for a network that starts strong).
+        warm_settings: flags its ``*_warm_start*`` variants add after
+            :func:`warm_start` (settings for a network that starts strong).
     """
 
     name: str
@@ -173,12 +173,20 @@ SB3_TINY = ("--num-envs", "4", "--n-steps", "32", "--batch-size", "64",
             "--eval-games", "2")  # fmt: skip
 TEACHER_GAMES = TEACHER_PRESET.games
 """The warm start of the ``*_warm_start`` routes: the PPO recipe's teacher games."""
+LONG_TEACHER_GAMES = 4 * TEACHER_GAMES
+"""The warm start of the ``*_warm_start_32000`` routes: four times the recipe's teacher
+games, about 13 CPU-minutes on 9x9, which took the warm start alone from +1960 to +2091
+on ``9x9-v1`` (``runs/experiments/warm-start-teacher/``)."""
 RECIPE = PPOConfig()
-WARM_START = ("--teacher-games", str(TEACHER_GAMES), "--channels", str(RECIPE.channels),
-              "--layers", str(RECIPE.layers), "--border")  # fmt: skip
-"""The ``*_warm_start`` routes' change: the PPO recipe's warm start on its network
-(its width, its depth and the edge plane), which agrees with the heuristic's best
-points more often than the examples' smaller default network does."""
+
+
+def warm_start(games: int) -> tuple[str, ...]:
+    """A warm-start route's change: the PPO recipe's warm start on ``games`` teacher
+    games, on the recipe's network (its width, its depth and the edge plane), which
+    agrees with the heuristic's best points more often than the examples' smaller
+    default network does."""
+    return ("--teacher-games", str(games), "--channels", str(RECIPE.channels),
+            "--layers", str(RECIPE.layers), "--border")  # fmt: skip
 
 
 def recipe_settings(updates: str, batch: str, *more: str) -> tuple[str, ...]:
@@ -204,23 +212,29 @@ the example's own (learning rate 3e-4, eight updates on each 100-move batch, ent
 0.01) are made for random weights, as RLlib's were when they undid its warm start."""
 
 
+def warm_started(route: Route, games: int, suffix: str) -> Route:
+    """``route``'s command after the PPO recipe's warm start on ``games`` heuristic
+    games, on the recipe's network (:func:`warm_start`), named ``NAME_SUFFIX``."""
+    return replace(
+        route,
+        name=f"{route.name}_{suffix}",
+        scheme=f"{route.scheme}, after a warm start on {games} heuristic games on "
+        "the PPO recipe's network",
+        tiny=(*route.tiny, "--teacher-games", "4"),
+        change=(*warm_start(games), *route.warm_settings),
+    )
+
+
 def with_warm_starts(*routes: Route) -> list[Route]:
-    """Each library example's route, and beside it ``NAME_warm_start``: the same
-    command after the PPO recipe's warm start on :data:`TEACHER_GAMES` heuristic
-    games, on the recipe's network (:data:`WARM_START`)."""
+    """Each library example's route, and beside it ``NAME_warm_start`` (the recipe's
+    :data:`TEACHER_GAMES`) and ``NAME_warm_start_32000`` (:data:`LONG_TEACHER_GAMES`)."""
     return [
         variant
         for route in routes
         for variant in (
             route,
-            replace(
-                route,
-                name=f"{route.name}_warm_start",
-                scheme=f"{route.scheme}, after a warm start on {TEACHER_GAMES} "
-                "heuristic games on the PPO recipe's network",
-                tiny=(*route.tiny, "--teacher-games", "4"),
-                change=(*WARM_START, *route.warm_settings),
-            ),
+            warm_started(route, TEACHER_GAMES, "warm_start"),
+            warm_started(route, LONG_TEACHER_GAMES, f"warm_start_{LONG_TEACHER_GAMES}"),
         )
     ]
 

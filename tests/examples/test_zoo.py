@@ -319,18 +319,27 @@ def test_the_budgets_scale_the_steps_and_refuse_others() -> None:
         zoo.main(["run", "sb3", "--cpu-hours", "3"])
 
 
-def test_the_warm_start_routes_train_the_recipes_network() -> None:
-    """Every ``*_warm_start`` route warm-starts the PPO recipe's network; RLlib's and
-    TorchRL's then train with the recipe's gentler settings, Tianshou's with its own."""
+@pytest.mark.parametrize(
+    ("suffix", "games"), [("warm_start", 8000), ("warm_start_32000", 32000)]
+)
+def test_the_warm_start_routes_train_the_recipes_network(
+    suffix: str, games: int
+) -> None:
+    """Every ``*_warm_start`` route warm-starts the PPO recipe's network on the
+    recipe's teacher games, every ``*_warm_start_32000`` one on four times as many;
+    RLlib's and TorchRL's then train with the recipe's gentler settings, Tianshou's
+    with its own."""
     for name in ("tianshou", "torchrl", "rllib"):
         cold = zoo.ROUTES[name].argv(zoo.BUDGET, 1, Path("x"))
-        warm = zoo.ROUTES[f"{name}_warm_start"].argv(zoo.BUDGET, 1, Path("x"))
+        route = zoo.ROUTES[f"{name}_{suffix}"]
+        warm = route.argv(zoo.BUDGET, 1, Path("x"))
         assert warm[: len(cold)] == cold
         added = shlex.join(warm[len(cold) :])
         assert added.startswith(
-            "--teacher-games 8000 --channels 48 --layers 5 --border"
+            f"--teacher-games {games} --channels 48 --layers 5 --border"
         )
         assert ("--learning-rate 0.0003" in added) == (name != "tianshou")
+        assert f"after a warm start on {games} heuristic games" in route.scheme
     torchrl = shlex.join(
         zoo.ROUTES["torchrl_warm_start"].argv(zoo.BUDGET, 1, Path("x"))
     )
