@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# Does exploration or the Q regression undo Tianshou's warm start? Two short runs from
-# the same 8,000-game warm start (seed 1, 150,000 env steps): the example's exploration
-# (epsilon 0.5 falling to 0.05 over the run) and almost none (0.05 throughout); each
-# final network then plays 100 games against heuristic, as does the warm start alone.
+# Does exploration or the Q regression undo Tianshou's warm start? Short runs from the
+# same 8,000-game warm start (seed 1, 150,000 env steps): the example's exploration
+# (epsilon 0.5 falling to 0.05 over the run), almost none (0.05 throughout), and almost
+# none at a tenth of the learning rate; each final network then plays 100 games against
+# heuristic. `bash run.sh NAME` runs one of them.
 set -euo pipefail
 cd "$(dirname "$0")"
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 common=(--board-size 9 --win-length 5 --seed 1 --steps 150000 --eval-games 2
         --teacher-games 8000 --channels 48 --layers 5 --border)
-for variant in "explore:0.5" "greedy:0.05"; do
-  name=${variant%%:*}; start=${variant##*:}
-  python ../../../examples/tianshou_dqn.py "${common[@]}" --epsilon-start "$start" \
-    --policy-path "$name/policy.pt" > "$name.log" 2>&1
-done
-for policy in explore/policy.pt greedy/policy.pt; do
-  gomoku arena "python:agents.training.torch_policy:load_agent,path=$policy" heuristic \
-    --board-size 9 --seed 1 --games 100 --no-progress > "${policy%%/*}-vs-heuristic.txt" 2>&1
+declare -A flags=(
+  [explore]="--epsilon-start 0.5"
+  [greedy]="--epsilon-start 0.05"
+  [greedy-lr1e-4]="--epsilon-start 0.05 --learning-rate 1e-4"
+)
+for name in "${@:-explore greedy greedy-lr1e-4}"; do
+  for run in $name; do
+    # shellcheck disable=SC2086
+    python ../../../examples/tianshou_dqn.py "${common[@]}" ${flags[$run]} \
+      --policy-path "$run/policy.pt" > "$run.log" 2>&1
+    gomoku arena "python:agents.training.torch_policy:load_agent,path=$run/policy.pt" \
+      heuristic --board-size 9 --seed 1 --games 100 --no-progress > "$run-vs-heuristic.txt" 2>&1
+  done
 done
