@@ -14,12 +14,12 @@ declare -A flags=(
   [greedy]="--epsilon-start 0.05"
   [greedy-lr1e-4]="--epsilon-start 0.05 --learning-rate 1e-4"
 )
-for name in "${@:-explore greedy greedy-lr1e-4}"; do
-  for run in $name; do
-    # shellcheck disable=SC2086
-    python ../../../examples/tianshou_dqn.py "${common[@]}" ${flags[$run]} \
-      --policy-path "$run/policy.pt" > "$run.log" 2>&1
-    gomoku arena "python:agents.training.torch_policy:load_agent,path=$run/policy.pt" \
-      heuristic --board-size 9 --seed 1 --games 100 --no-progress > "$run-vs-heuristic.txt" 2>&1
-  done
+runs=("$@")
+[ ${#runs[@]} -gt 0 ] || runs=(explore greedy greedy-lr1e-4)
+for run in "${runs[@]}"; do
+  # shellcheck disable=SC2086
+  python ../../../examples/tianshou_dqn.py "${common[@]}" ${flags[$run]} \
+    --policy-path "$run/policy.pt" > "$run.log" 2>&1
+  gomoku arena "python:agents.training.torch_policy:load_agent,path=$run/policy.pt" \
+    heuristic --board-size 9 --seed 1 --games 100 --no-progress > "$run-vs-heuristic.txt" 2>&1
 done
