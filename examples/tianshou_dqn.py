@@ -92,21 +92,55 @@ class Args(ExampleArgs):
         100, help="gradient steps between copies of the target network"
     )
     buffer_size: int = option(20_000, help="transitions kept in the replay buffer")
+    soft_q_temperature: float = option(
+        0.0,
+        help=(
+            "0: the network's scores are the Q-values; above 0: the Q-values are the "
+            "value head plus this times the log-probabilities of the scores' softmax "
+            "over the empty cells (the soft Q relation Q = V + T log pi), so a "
+            "warm-started network starts as Q-values on the returns' scale"
+        ),
+        minimum=0.0,
+        maximum=10.0,
+    )
     threads: int = option(1, help="torch CPU threads")
     policy_path: str = option(
         "out/tianshou_dqn.pt", help="where the trained network is saved"
     )
 
 
-class QNetwork(torch.nn.Module):
-    """The shared PolicyNetwork in Tianshou's model signature: its scores are Q-values."""
+OCCUPIED_LOG_PROBABILITY = -1e4
+"""The score an occupied cell gets before the softmax of the soft Q-values: finite, so
+that Tianshou's own masking (which subtracts the spread of the Q-values) stays finite."""
 
-    def __init__(self, network: PolicyNetwork) -> None:
+
+class QNetwork(torch.nn.Module):
+    """The shared PolicyNetwork in Tianshou's model signature.
+
+    With ``temperature`` 0 its scores are the Q-values. Above 0 they are
+    ``value + temperature * log_softmax(scores)`` over the empty cells: the relation
+    between a policy, its value and its Q-values in entropy-regularised RL. A network
+    warm-started on the teacher's moves then starts as Q-values in [-1, 1] that already
+    rank its best move first, where its raw scores (cross-entropy logits, far outside
+    the returns' range) are what DQN's regression pulls apart
+    (runs/experiments/tianshou-warm-start-loss/). The greedy move is the same either
+    way (the value is one number per position), so the saved network plays as trained.
+    """
+
+    def __init__(self, network: PolicyNetwork, temperature: float = 0.0) -> None:
         super().__init__()
         self.network = network
+        self.temperature = temperature
 
     def forward(self, obs, state=None, info=None):
-        scores, _ = self.network(torch.as_tensor(obs))
+        planes = torch.as_tensor(obs)
+        scores, values = self.network(planes)
+        if self.temperature:
+            occupied = (planes[..., 0] + planes[..., 1]).flatten(1) != 0
+            log_probabilities = torch.log_softmax(
+                scores.masked_fill(occupied, OCCUPIED_LOG_PROBABILITY), dim=1
+            )
+            scores = values.unsqueeze(1) + self.temperature * log_probabilities
         return scores, state
 
 
@@ -133,7 +167,8 @@ def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
     probe = PettingZooEnv(envs.make(RANDOM_SEAT))
     learner = DQN(
         policy=DiscreteQLearningPolicy(
-            model=QNetwork(network), action_space=probe.action_space
+            model=QNetwork(network, args.soft_q_temperature),
+            action_space=probe.action_space,
         ),
         optim=AdamOptimizerFactory(lr=args.learning_rate),
         gamma=args.gamma,

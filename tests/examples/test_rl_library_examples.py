@@ -197,6 +197,38 @@ def test_tianshou_explores_with_its_epsilon(tmp_path: Path, capsys) -> None:
     )
 
 
+def test_tianshou_soft_q_values_rank_moves_as_the_scores_on_the_returns_scale() -> None:
+    """With ``--soft-q-temperature`` the Q-values are the value plus the temperature
+    times the log-probabilities over the empty cells: the greedy empty cell is the
+    scores' best, every empty cell's Q-value lies at or below the value and the
+    probabilities they imply sum to one over the empty cells; at 0 they are the scores."""
+    pytest.importorskip("tianshou", reason="needs the tianshou extra")
+    import numpy as np
+    import torch
+
+    from agents.training.torch_policy import PolicyNetwork, PolicyShape
+
+    example = load_example("tianshou_dqn")
+    torch.manual_seed(SEED)
+    network = PolicyNetwork(PolicyShape(channels=4, layers=1))
+    planes = np.zeros((2, 6, 6, 5), dtype=np.int8)
+    planes[0, 2, 3, 0] = planes[0, 4, 4, 1] = planes[1, 0, 0, 1] = 1
+    empty = torch.as_tensor(planes[..., :2].sum(-1).reshape(2, -1) == 0)
+    temperature = 0.25
+    with torch.no_grad():
+        scores, values = network(torch.as_tensor(planes))
+        soft, _ = example.QNetwork(network, temperature)(planes)
+        raw, _ = example.QNetwork(network)(planes)
+    assert torch.equal(raw, scores)
+    for row in range(2):
+        legal = empty[row]
+        assert int(soft[row][legal].argmax()) == int(scores[row][legal].argmax())
+        assert bool((soft[row][legal] <= values[row] + 1e-6).all())
+        implied = torch.exp((soft[row][legal] - values[row]) / temperature)
+        assert float(implied.sum()) == pytest.approx(1.0, abs=1e-5)
+        assert float(soft[row][~legal].max()) < float(soft[row][legal].min()) - 100
+
+
 def test_tianshou_learner_plays_both_colours_in_every_env(tmp_path: Path) -> None:
     """Each game draws the learner's colour, so every env trains both colours from
     the start (in turns of a quarter-million env steps, with an env for each turn's

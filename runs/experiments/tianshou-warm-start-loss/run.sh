@@ -2,8 +2,10 @@
 # Does exploration or the Q regression undo Tianshou's warm start? Short runs from the
 # same 8,000-game warm start (seed 1, 150,000 env steps): the example's exploration
 # (epsilon 0.5 falling to 0.05 over the run), almost none (0.05 throughout), and almost
-# none at a tenth of the learning rate; each final network then plays 100 games against
-# heuristic. `bash run.sh NAME` runs one of them.
+# none at a tenth of the learning rate; then the example's exploration with Q-values read
+# as the value plus 0.1 times the policy's log-probabilities (--soft-q-temperature). Each
+# final network then plays 100 games against heuristic. `bash run.sh NAME` runs one of
+# them (all four by default).
 set -euo pipefail
 cd "$(dirname "$0")"
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
@@ -13,9 +15,10 @@ declare -A flags=(
   [explore]="--epsilon-start 0.5"
   [greedy]="--epsilon-start 0.05"
   [greedy-lr1e-4]="--epsilon-start 0.05 --learning-rate 1e-4"
+  [soft-q]="--soft-q-temperature 0.1"
 )
 runs=("$@")
-[ ${#runs[@]} -gt 0 ] || runs=(explore greedy greedy-lr1e-4)
+[ ${#runs[@]} -gt 0 ] || runs=(explore greedy greedy-lr1e-4 soft-q)
 for run in "${runs[@]}"; do
   # shellcheck disable=SC2086
   python ../../../examples/tianshou_dqn.py "${common[@]}" ${flags[$run]} \
