@@ -3,10 +3,10 @@
 A single file to read top to bottom (CleanRL style). Needs the ``sb3`` extra:
 ``pip install -e '.[sb3]'``. Run ``python examples/sb3_maskable_ppo.py --help``.
 
-0. With ``--teacher-games N``: a warm start, supervised steps on the heuristic's moves
-   in N games it plays against itself (the PPO recipe's,
-   :mod:`agents.training.teacher_games`). Off by default; docs/zoo.md measures what it
-   changes.
+0. With ``--teacher-games N``: a warm start, the PPO recipe's supervised steps on the
+   heuristic's moves in N games it plays against itself
+   (:mod:`agents.training.teacher_games`, :mod:`agents.ppo.warm_start`). Off by default;
+   docs/zoo.md measures what it changes.
 1. Against the curriculum (:mod:`agents.curriculum`): each game an anchor of the
    board's rating scale that the learner, at its running rating, is expected to score
    about a third against; the rating is printed after each phase. A game with no
@@ -35,7 +35,7 @@ spec ``python:agents.sb3.policy_agent:load_agent`` with ``path=<model.zip>``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import gymnasium
@@ -46,6 +46,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 import gomoku_env
 from agents.league import LeagueOpponent, LeagueOptions
+from agents.ppo.config import TEACHER_PRESET, PPOConfig
 from agents.sb3 import (
     BudgetCallback,
     GomokuCNN,
@@ -58,7 +59,7 @@ from agents.sb3 import (
 from agents.specs.flags import parse_dataclass
 from agents.specs.parse import make_agent
 from agents.training.head_to_head import play_match
-from agents.training.teacher_games import TeacherGamesConfig, teacher_games
+from agents.training.teacher_games import teacher_games
 from gomoku_apps.arena.learning_curve import LearningCurve
 from gomoku_env.config import GameConfig
 from gomoku_env.fields import check_fields, option
@@ -104,6 +105,20 @@ class Args:
     cnn_channels: int = option(32, help="width of the feature extractor's conv layers")
     cnn_layers: int = option(2, help="conv layers of the feature extractor")
     features_dim: int = option(128, help="size of the extracted feature vector")
+    cnn_cell_features: int = option(
+        0,
+        help=(
+            "features per cell from a 1x1 convolution instead of the linear layer "
+            "(0: the linear layer of --features-dim); the policy's scores then read "
+            "them directly (no hidden layer) and the value through one of 64 units"
+        ),
+        minimum=0,
+        maximum=64,
+    )
+    cnn_border: bool = option(
+        False,
+        help="add a plane of ones to the input, so the convolutions see the edge",
+    )
     batch_size: int = option(512, help="PPO minibatch size")
     learning_rate: float = option(3e-4, help="Adam learning rate")
     teacher_games: int = option(
@@ -236,6 +251,12 @@ class LearningCurveCallback(BaseCallback):
         print(f"  curve at {self.num_timesteps} steps, {hours:.2f} CPU h: {scores}")
 
 
+CELL_HEADS = {"net_arch": {"pi": [], "vf": [64]}}
+"""SB3's heads on per-cell features: the action scores a linear map of them (a hidden
+layer of 64 would squeeze the board's geometry through 64 numbers), the value through
+one hidden layer."""
+
+
 def make_model(args: Args) -> MaskablePPO:
     """MaskablePPO with the Gomoku CNN, on games against the random opponent."""
     return MaskablePPO(
@@ -252,7 +273,10 @@ def make_model(args: Args) -> MaskablePPO:
                 "features_dim": args.features_dim,
                 "channels": args.cnn_channels,
                 "layers": args.cnn_layers,
+                "cell_features": args.cnn_cell_features,
+                "border": args.cnn_border,
             },
+            **(CELL_HEADS if args.cnn_cell_features else {}),
             "normalize_images": False,
             "share_features_extractor": True,
         },
@@ -261,22 +285,27 @@ def make_model(args: Args) -> MaskablePPO:
 
 def warm_start(model: MaskablePPO, args: Args) -> float:
     """Phase 0: the policy learns the heuristic's moves (and the value the results) on
-    every position of ``teacher_games`` heuristic games (10% of their moves random, for
-    variety): :func:`agents.sb3.warm_start.learn_teacher_moves`. Returns how often, in
-    the last epoch, the policy's top move was one of the heuristic's best."""
+    every position of ``teacher_games`` heuristic games, with the PPO recipe's teacher
+    games and supervised steps (:func:`agents.sb3.warm_start.learn_teacher_moves`) on
+    minibatches of ``batch_size``, as the recipe's warm start uses its PPO minibatch.
+    Returns how often, in the last epoch, the policy's top move was one of the
+    heuristic's best."""
     if args.teacher_games == 0:
         return 0.0
-    game = GameConfig(args.board_size, args.win_length)
-    positions = teacher_games(
-        game, TeacherGamesConfig(games=args.teacher_games),
-        np.random.default_rng(args.seed),
+    config = replace(
+        PPOConfig(), board_size=args.board_size, win_length=args.win_length,
+        teacher=replace(TEACHER_PRESET, games=args.teacher_games),
+        teacher_epochs=args.teacher_epochs,
+        teacher_learning_rate=args.teacher_learning_rate, minibatch=args.batch_size,
     )  # fmt: skip
+    positions = teacher_games(
+        config.game, config.teacher, np.random.default_rng(args.seed)
+    )
     print(f"phase 0: warm start on {len(positions.values)} positions of "
           f"{args.teacher_games} heuristic games")  # fmt: skip
     agreements = learn_teacher_moves(
-        model.policy, positions, args.teacher_epochs, args.teacher_learning_rate,
-        args.batch_size, args.seed,
-    )  # fmt: skip
+        model.policy, positions, config, torch.Generator().manual_seed(args.seed)
+    )
     for epoch, agreement in enumerate(agreements, 1):
         print(f"  epoch {epoch}: the policy's top move is one of the heuristic's "
               f"best in {agreement:.1%} of positions")  # fmt: skip

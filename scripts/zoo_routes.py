@@ -199,6 +199,18 @@ def recipe_settings(updates: str, batch: str, *more: str) -> tuple[str, ...]:
             *more, "--gamma", str(RECIPE.gamma))  # fmt: skip
 
 
+SB3_RECIPE_NETWORK = (
+    "--teacher-games", str(LONG_TEACHER_GAMES),
+    "--cnn-channels", str(RECIPE.channels), "--cnn-layers", str(RECIPE.layers),
+    "--cnn-border", "--cnn-cell-features", "4",
+    "--n-epochs", str(RECIPE.epochs), "--batch-size", str(RECIPE.minibatch),
+    "--n-steps", str(RECIPE.num_envs * RECIPE.rollout_steps // 16),
+)  # fmt: skip
+"""SB3 on the PPO recipe's convolutions (its width, depth and edge plane, then four
+features a cell for SB3's linear heads: the default linear layer mixes the board into
+128 numbers) after the long warm start, with the recipe's passes, minibatch and
+4,096-move batches (16 envs of 256 steps); its learning rate (3e-4), clipping and GAE
+are SB3's defaults already."""
 RLLIB_WARM_SETTINGS = recipe_settings(
     "--epochs", "--steps-per-iteration", "--minibatch-size", str(RECIPE.minibatch)
 )
@@ -257,6 +269,14 @@ ROUTES = {
             "as sb3, after a warm start on 8000 heuristic games", sb3_example,
             spec=SB3_SPEC, tiny=(*SB3_TINY, "--teacher-games", "4"), checkpoints=16,
             change=("--teacher-games", str(TEACHER_GAMES)),
+        ),
+        Route(
+            f"sb3_warm_start_{LONG_TEACHER_GAMES}", ("stable-baselines3", "sb3-contrib"),
+            "MaskablePPO",
+            f"as sb3, after a warm start on {LONG_TEACHER_GAMES} heuristic games on "
+            "the PPO recipe's convolutions (per-cell features)", sb3_example,
+            spec=SB3_SPEC, tiny=(*SB3_TINY, "--teacher-games", "4"), checkpoints=16,
+            change=SB3_RECIPE_NETWORK,
         ),
         Route(
             "sb3_self_play_to_budget", ("stable-baselines3", "sb3-contrib"),

@@ -8,12 +8,14 @@ noise), the value target the game's result. Steps run under random board symmetr
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 import numpy as np
 import torch
 from torch.nn import functional
 
 from agents.ppo.config import PPOConfig
-from agents.training.teacher_games import teacher_games
+from agents.training.teacher_games import TeacherPositions, teacher_games
 from agents.training.torch_policy import PolicyNetwork, mask_scores
 from gomoku_env.board import symmetry_permutations
 
@@ -28,30 +30,52 @@ def symmetric_batch(
     return flat.reshape(planes.shape), [array[:, gather] for array in cells]
 
 
+Forward = Callable[[torch.Tensor], tuple[torch.Tensor, torch.Tensor]]
+"""A network read as the warm start reads it: channels-last planes (n, N, N, planes)
+to cell scores (n, N*N) and values (n,)."""
+
+
 def warm_start(
     network: PolicyNetwork, config: PPOConfig, generator: torch.Generator
 ) -> dict[str, float]:
-    """Supervised steps on the teacher games (``config.teacher``): cross-entropy
-    against the uniform choice among the teacher's best points, plus ``value_weight``
-    times the squared error of the results. Returns the last epoch's losses and how
-    often the network's top move is one of the teacher's best."""
+    """The teacher games (``config.teacher``), then :func:`learn_teacher_positions`
+    with the recipe's settings. Returns the last epoch's losses and how often the
+    network's top move is one of the teacher's best."""
     positions = teacher_games(
         config.game, config.teacher, np.random.default_rng(config.seed)
     )
+    network.train()
+    return learn_teacher_positions(
+        network, network.parameters(), positions, config, generator
+    )[-1]
+
+
+def learn_teacher_positions(
+    forward: Forward,
+    parameters: Iterable[torch.nn.Parameter],
+    positions: TeacherPositions,
+    config: PPOConfig,
+    generator: torch.Generator,
+) -> list[dict[str, float]]:
+    """Adam steps under a one-cycle learning rate (``teacher_learning_rate`` at its
+    peak, ``teacher_epochs`` passes of ``minibatch`` positions, each batch under a
+    random board symmetry): cross-entropy against the uniform choice among the
+    teacher's best points, plus ``value_weight`` times the squared error of the
+    results. Any network that ``forward`` reads learns this way (the recipe's, an SB3
+    policy's). Returns each epoch's losses and agreement."""
     planes, masks, best, results = (
         torch.as_tensor(array)
         for array in (positions.planes, positions.masks.astype(bool), positions.best,
                       positions.values)
     )  # fmt: skip
-    optimizer = torch.optim.Adam(network.parameters(), lr=config.teacher_learning_rate)
+    optimizer = torch.optim.Adam(parameters, lr=config.teacher_learning_rate)
     count = planes.shape[0]
     steps_per_epoch = max(1, count // config.minibatch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
         optimizer, config.teacher_learning_rate,
         total_steps=steps_per_epoch * config.teacher_epochs,
     )  # fmt: skip
-    totals: dict[str, float] = {}
-    network.train()
+    epochs = []
     for _ in range(config.teacher_epochs):
         order = torch.randperm(count, generator=generator)
         totals = {"policy_loss": 0.0, "value_loss": 0.0, "agreement": 0.0}
@@ -61,7 +85,7 @@ def warm_start(
             batch, (legal, top) = symmetric_batch(
                 planes[rows], [masks[rows], best[rows]], symmetry
             )
-            scores, values = network(batch)
+            scores, values = forward(batch)
             scores = mask_scores(scores, legal)
             policy_loss = functional.cross_entropy(
                 scores, top / top.sum(dim=1, keepdim=True)
@@ -76,4 +100,5 @@ def warm_start(
             totals["policy_loss"] += policy_loss.item() / steps_per_epoch
             totals["value_loss"] += value_loss.item() / steps_per_epoch
             totals["agreement"] += agreement.item() / steps_per_epoch
-    return totals
+        epochs.append(totals)
+    return epochs

@@ -30,8 +30,18 @@ FORMAT = "gomoku_env sb3 maskable policy, weights only"
 """What a policy file says it is, so another torch file is refused by name."""
 FILE_LIMIT = 64 * 1024 * 1024
 """The largest policy file read (the zoo's is 0.7 MB)."""
-LIMITS = {"features_dim": 4096, "channels": 512, "layers": 16, "hidden": 4096}
+LIMITS = {
+    "features_dim": 4096,
+    "channels": 512,
+    "layers": 16,
+    "cell_features": 64,
+    "hidden": 4096,
+}
 """The largest features extractor and hidden layers a file may ask to build."""
+SIZED_FEATURES = {"features_dim", "channels", "layers"}
+"""GomokuCNN's settings every policy file names."""
+OPTIONAL_FEATURES = {"cell_features", "border"}
+"""GomokuCNN's later settings: a file without them was written before they existed."""
 
 
 def save_policy_weights(
@@ -125,14 +135,17 @@ def _built(checkpoint: dict[str, Any]) -> MaskableActorCriticPolicy:
             f"observation dtype {dtype!r} is not one of {OBSERVATION_DTYPES}"
         )
     features = checkpoint["features"]
-    if not isinstance(features, dict) or set(features) != {
-        "features_dim",
-        "channels",
-        "layers",
-    }:
+    if not isinstance(features, dict) or not (
+        SIZED_FEATURES <= set(features) <= {*SIZED_FEATURES, *OPTIONAL_FEATURES}
+    ):
         raise ValueError(f"features {features!r} are not GomokuCNN's")
-    for name, value in features.items():
-        _check_size(name, value, LIMITS[name])
+    for name in SIZED_FEATURES:
+        _check_size(name, features[name], LIMITS[name])
+    cell_features = features.get("cell_features", 0)
+    if cell_features != 0:
+        _check_size("cell_features", cell_features, LIMITS["cell_features"])
+    if not isinstance(features.get("border", False), bool):
+        raise ValueError(f"border {features['border']!r} is not a bool")
     net_arch = checkpoint["net_arch"]
     layers = net_arch if isinstance(net_arch, list) else None
     if isinstance(net_arch, dict) and set(net_arch) <= {"pi", "vf"}:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -302,15 +303,19 @@ def test_sb3_recipe_writes_its_learning_curve(tmp_path: Path, monkeypatch) -> No
 @pytest.mark.slow
 def test_sb3_warm_start_learns_the_heuristics_moves() -> None:
     """--teacher-games: after the warm start the policy's top move is one of the
-    heuristic's best in a third of the teacher positions on 6x6; a move drawn at random
-    is in 6% of them."""
+    heuristic's best in a third of the teacher positions on 6x6, on the default
+    features and on per-cell ones; a move drawn at random is in 6% of them."""
     pytest.importorskip("sb3_contrib", reason="needs the sb3 extra")
     example = load_example("sb3_maskable_ppo")
     args = example.Args(board_size=6, win_length=4, num_envs=2, batch_size=64,
-                        teacher_games=300, teacher_epochs=4, seed=SEED)  # fmt: skip
+                        teacher_games=300, teacher_epochs=8, seed=SEED)  # fmt: skip
     model = example.make_model(args)
     assert example.warm_start(model, example.Args(teacher_games=0)) == 0.0
     assert example.warm_start(model, args) >= 0.25
+    cells = replace(args, cnn_channels=8, cnn_cell_features=4, cnn_border=True)
+    model = example.make_model(cells)
+    assert model.policy.action_net.in_features == 4 * 36
+    assert example.warm_start(model, cells) >= 0.25
 
 
 def test_the_aec_self_play_example_improves_over_its_start(tmp_path: Path) -> None:

@@ -25,8 +25,9 @@ zoo_files = load_script("scripts/zoo_files.py")
 
 TRAINED_HERE = sorted(name for name in zoo.ROUTES if not name.endswith("_32000"))
 """The routes trained at the tiny budget: all but the ``*_warm_start_32000`` ones,
-which are their ``*_warm_start`` route with another teacher-game count (checked by
-:func:`test_the_warm_start_routes_train_the_recipes_network`)."""
+which are their ``*_warm_start`` route with another teacher-game count, or (SB3's)
+``sb3_warm_start`` on another network, whose example runs in the example tests
+(checked by :func:`test_the_warm_start_routes_train_the_recipes_network`)."""
 
 
 @pytest.mark.slow
@@ -350,6 +351,15 @@ def test_the_warm_start_routes_train_the_recipes_network(
         zoo.ROUTES["torchrl_warm_start"].argv(zoo.BUDGET, 1, Path("x"))
     )
     assert "--updates-per-batch 3 --steps-per-batch 4096 --gamma 0.99" in torchrl
+    sb3 = zoo.ROUTES["sb3_warm_start"].argv(zoo.BUDGET, 1, Path("x"))
+    sb3_long = zoo.ROUTES["sb3_warm_start_32000"].argv(zoo.BUDGET, 1, Path("x"))
+    assert (
+        sb3_long[: sb3.index("--teacher-games")] == sb3[: sb3.index("--teacher-games")]
+    )
+    assert shlex.join(sb3_long[sb3.index("--teacher-games") :]) == (
+        "--teacher-games 32000 --cnn-channels 48 --cnn-layers 5 --cnn-border "
+        "--cnn-cell-features 4 --n-epochs 3 --batch-size 1024 --n-steps 256"
+    )
 
 
 def test_points_choose_the_checkpoints_evaluate_rates_the_last_among_them() -> None:

@@ -265,6 +265,41 @@ def test_an_exported_policy_is_small_and_plays_as_its_model(
         export_policy(model_path, tmp_path / "policy.zip")
 
 
+def test_per_cell_features_keep_the_board_and_save_as_a_policy_file(tmp_path) -> None:
+    """With ``cell_features`` the extractor ends in a 1x1 convolution: that many
+    features per cell (and ``border`` one more input plane), no linear layer; SB3's
+    heads read them directly, and the policy file rebuilds the same policy."""
+    from agents.sb3.policy_file import load_policy_weights, save_policy_weights
+
+    env = GomokuEnv(board_size=5, win_length=4, channels_first=True)
+    model = MaskablePPO(
+        "CnnPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu",
+        policy_kwargs={
+            "features_extractor_class": GomokuCNN,
+            "features_extractor_kwargs": {"features_dim": 32, "channels": 8,
+                                          "layers": 2, "cell_features": 3,
+                                          "border": True},
+            "normalize_images": False, "net_arch": {"pi": [], "vf": [16]},
+        },
+    )  # fmt: skip
+    extractor = model.policy.features_extractor
+    assert extractor.features_dim == 3 * 25
+    assert extractor.convolutions[0].in_channels == PLANE_COUNT + 1
+    assert model.policy.action_net.in_features == 3 * 25
+    model.learn(64)
+    loaded = load_policy_weights(save_policy_weights(model.policy, tmp_path / "p.pt"))
+    rng = np.random.default_rng(1)
+    planes = (rng.random((10, PLANE_COUNT, 5, 5)) < 0.2).astype(np.int8)
+    masks = rng.random((10, 25)) < 0.7
+    found = []
+    for policy in (model.policy, loaded):
+        tensor, _ = policy.obs_to_tensor(planes)
+        with torch.no_grad():
+            distribution = policy.get_distribution(tensor, action_masks=masks)
+        found.append(distribution.distribution.probs.numpy())
+    assert np.allclose(found[0], found[1], atol=5e-3)
+
+
 def _probabilities(agent: PolicyAgent, planes: np.ndarray, masks: np.ndarray):
     tensor, _ = agent.policy.obs_to_tensor(planes.transpose(0, 3, 1, 2))
     with torch.no_grad():
@@ -280,6 +315,11 @@ def _probabilities(agent: PolicyAgent, planes: np.ndarray, masks: np.ndarray):
          "layers 1000000 is not a whole number from 1 to 16"),
         (lambda saved: {**saved, "observation_shape": [PLANE_COUNT, 99, 99]},
          "a board side from 5 to 25"),
+        (lambda saved: {**saved, "features": {**saved["features"],
+                                               "cell_features": 10**6}},
+         "cell_features 1000000 is not a whole number from 1 to 64"),
+        (lambda saved: {**saved, "features": {**saved["features"], "border": "yes"}},
+         "border 'yes' is not a bool"),
         (lambda saved: {**saved, "net_arch": [64] * 20}, "is not a few hidden layers"),
         (lambda saved: {**saved, "state_dict": {
             name: torch.full_like(tensor, float("nan"))
