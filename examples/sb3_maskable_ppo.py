@@ -15,27 +15,23 @@ A single file to read top to bottom (CleanRL style). Needs the ``sb3`` extra:
    every ``snapshot_every`` finished games, and the curriculum's anchors in
    ``anchor_share`` of the games, which keep rating it.
 
-Every phase trains on ``GomokuSB3VecEnv``: all games step together, with one call per
-batching anchor and one network forward per snapshot.
+Every phase trains on ``GomokuSB3VecEnv``: all games step together.
 
 With ``--curve-every N`` it plays the arena every N steps against the opponents of
 ``--curve-opponents`` (default random, heuristic and ``mcts:simulations=400``) and writes
 the learning curve as CSV and PNG (:class:`gomoku_apps.arena.learning_curve.LearningCurve`);
-``--cpu-hours H`` ends training once it has used H CPU hours. Both together make the
-recipe of docs/rl-libraries.md ("beat the heuristic within 2 CPU-hours"). ``--steps N``
-caps the env steps of all phases together, and ``--checkpoints K`` saves K models
-along that budget (``agents.training.run_budget.RunBudget``): the zoo's runs
-(docs/zoo.md).
+``--cpu-hours H`` ends training after H CPU hours, ``--steps N`` after N env steps of
+all phases, and ``--checkpoints K`` saves K models along that budget
+(``agents.training.run_budget.RunBudget``): the zoo's runs (docs/zoo.md).
 
-The model is saved, evaluated, and wrapped as an Agent that plays a full game in the
-PettingZoo AEC env. The same wrapper puts it in the arena or the GUI through the agent
-spec ``python:agents.sb3.policy_agent:load_agent`` with ``path=<model.zip>``.
+The model is saved, evaluated, and played as an Agent in the PettingZoo AEC env, the
+arena and the GUI: ``python:agents.sb3.policy_agent:load_agent,path=<model.zip>``.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium
@@ -46,20 +42,19 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 import gomoku_env
 from agents.league import LeagueOpponent, LeagueOptions
-from agents.ppo.config import TEACHER_PRESET, PPOConfig
 from agents.sb3 import (
+    CELL_NET_ARCH,
     BudgetCallback,
     GomokuCNN,
     PolicyAgent,
     frozen_policy,
-    learn_teacher_moves,
+    teach_heuristic_moves,
     win_rate,
     zip_budget,
 )
 from agents.specs.flags import parse_dataclass
 from agents.specs.parse import make_agent
 from agents.training.head_to_head import play_match
-from agents.training.teacher_games import teacher_games
 from gomoku_apps.arena.learning_curve import LearningCurve
 from gomoku_env.config import GameConfig
 from gomoku_env.fields import check_fields, option
@@ -107,11 +102,8 @@ class Args:
     features_dim: int = option(128, help="size of the extracted feature vector")
     cnn_cell_features: int = option(
         0,
-        help=(
-            "features per cell from a 1x1 convolution instead of the linear layer "
-            "(0: the linear layer of --features-dim); the policy's scores then read "
-            "them directly (no hidden layer) and the value through one of 64 units"
-        ),
+        help="features per cell from a 1x1 convolution instead of the linear layer "
+        "(0: the linear layer); SB3's heads are then agents.sb3.CELL_NET_ARCH",
         minimum=0,
         maximum=64,
     )
@@ -251,12 +243,6 @@ class LearningCurveCallback(BaseCallback):
         print(f"  curve at {self.num_timesteps} steps, {hours:.2f} CPU h: {scores}")
 
 
-CELL_HEADS = {"net_arch": {"pi": [], "vf": [64]}}
-"""SB3's heads on per-cell features: the action scores a linear map of them (a hidden
-layer of 64 would squeeze the board's geometry through 64 numbers), the value through
-one hidden layer."""
-
-
 def make_model(args: Args) -> MaskablePPO:
     """MaskablePPO with the Gomoku CNN, on games against the random opponent."""
     return MaskablePPO(
@@ -276,7 +262,7 @@ def make_model(args: Args) -> MaskablePPO:
                 "cell_features": args.cnn_cell_features,
                 "border": args.cnn_border,
             },
-            **(CELL_HEADS if args.cnn_cell_features else {}),
+            **({"net_arch": CELL_NET_ARCH} if args.cnn_cell_features else {}),
             "normalize_images": False,
             "share_features_extractor": True,
         },
@@ -284,28 +270,17 @@ def make_model(args: Args) -> MaskablePPO:
 
 
 def warm_start(model: MaskablePPO, args: Args) -> float:
-    """Phase 0: the policy learns the heuristic's moves (and the value the results) on
-    every position of ``teacher_games`` heuristic games, with the PPO recipe's teacher
-    games and supervised steps (:func:`agents.sb3.warm_start.learn_teacher_moves`) on
-    minibatches of ``batch_size``, as the recipe's warm start uses its PPO minibatch.
-    Returns how often, in the last epoch, the policy's top move was one of the
-    heuristic's best."""
+    """Phase 0: the policy learns the heuristic's moves (and the value the results) in
+    ``teacher_games`` heuristic games, the PPO recipe's warm start on minibatches of
+    ``batch_size`` (:func:`agents.sb3.warm_start.teach_heuristic_moves`). Returns how
+    often, in the last epoch, its top move was one of the heuristic's best."""
     if args.teacher_games == 0:
         return 0.0
-    config = replace(
-        PPOConfig(), board_size=args.board_size, win_length=args.win_length,
-        teacher=replace(TEACHER_PRESET, games=args.teacher_games),
-        teacher_epochs=args.teacher_epochs,
-        teacher_learning_rate=args.teacher_learning_rate, minibatch=args.batch_size,
+    print(f"phase 0: warm start on {args.teacher_games} heuristic games")
+    agreements = teach_heuristic_moves(
+        model.policy, GameConfig(args.board_size, args.win_length), args.teacher_games,
+        args.teacher_epochs, args.teacher_learning_rate, args.batch_size, args.seed,
     )  # fmt: skip
-    positions = teacher_games(
-        config.game, config.teacher, np.random.default_rng(args.seed)
-    )
-    print(f"phase 0: warm start on {len(positions.values)} positions of "
-          f"{args.teacher_games} heuristic games")  # fmt: skip
-    agreements = learn_teacher_moves(
-        model.policy, positions, config, torch.Generator().manual_seed(args.seed)
-    )
     for epoch, agreement in enumerate(agreements, 1):
         print(f"  epoch {epoch}: the policy's top move is one of the heuristic's "
               f"best in {agreement:.1%} of positions")  # fmt: skip

@@ -15,7 +15,7 @@ require_extra(
 )
 
 # Imported after the check, so a missing extra is told as such.
-from agents.sb3.features import GomokuCNN  # noqa: E402
+from agents.sb3.features import CELL_NET_ARCH, GomokuCNN  # noqa: E402
 from agents.sb3.policy_agent import PolicyAgent, load_agent  # noqa: E402
 from agents.sb3.self_play import frozen_policy  # noqa: E402
 from agents.sb3.training import (  # noqa: E402
@@ -23,15 +23,20 @@ from agents.sb3.training import (  # noqa: E402
     win_rate,
     zip_budget,
 )
-from agents.sb3.warm_start import learn_teacher_moves  # noqa: E402
+from agents.sb3.warm_start import (  # noqa: E402
+    learn_teacher_moves,
+    teach_heuristic_moves,
+)
 
 __all__ = [
+    "CELL_NET_ARCH",
     "BudgetCallback",
     "GomokuCNN",
     "PolicyAgent",
     "frozen_policy",
     "learn_teacher_moves",
     "load_agent",
+    "teach_heuristic_moves",
     "win_rate",
     "zip_budget",
 ]

@@ -14,6 +14,11 @@ from torch import nn
 
 from gomoku_env.planes import PLANE_COUNT
 
+CELL_NET_ARCH = {"pi": [], "vf": [64]}
+"""SB3's heads on per-cell features (``net_arch``): the action scores a linear map of
+them (a hidden layer of 64 would squeeze the board's geometry through 64 numbers), the
+value through one hidden layer."""
+
 
 class GomokuCNN(BaseFeaturesExtractor):
     """Same-padded 3×3 conv stack over the planes, then a linear layer, or with

@@ -11,13 +11,41 @@ SB3's policy and the recipe's network learn the same thing the same way.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
 import torch
 from stable_baselines3.common.policies import ActorCriticPolicy
 
-from agents.ppo.config import PPOConfig
+from agents.ppo.config import TEACHER_PRESET, PPOConfig
 from agents.ppo.warm_start import learn_teacher_positions
-from agents.training.teacher_games import TeacherPositions
+from agents.training.teacher_games import TeacherPositions, teacher_games
+from gomoku_env.config import GameConfig
 from gomoku_env.planes import PLANE_COUNT
+
+
+def teach_heuristic_moves(
+    policy: ActorCriticPolicy,
+    game: GameConfig,
+    games: int,
+    epochs: int,
+    learning_rate: float,
+    minibatch: int,
+    seed: int,
+) -> list[float]:
+    """The PPO recipe's warm start on ``policy``: its teacher games (``games`` of
+    them, seeded by ``seed``), then :func:`learn_teacher_moves` with ``epochs`` passes
+    of ``minibatch`` positions at a peak ``learning_rate``. Returns, per epoch, the
+    fraction of positions whose top move was one of the teacher's best."""
+    config = replace(
+        PPOConfig(), board_size=game.board_size, win_length=game.win_length,
+        teacher=replace(TEACHER_PRESET, games=games),
+        teacher_epochs=epochs, teacher_learning_rate=learning_rate,
+        minibatch=minibatch,
+    )  # fmt: skip
+    positions = teacher_games(game, config.teacher, np.random.default_rng(seed))
+    generator = torch.Generator().manual_seed(seed)
+    return learn_teacher_moves(policy, positions, config, generator)
 
 
 def learn_teacher_moves(
