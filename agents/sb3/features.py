@@ -20,6 +20,12 @@ them (a hidden layer of 64 would squeeze the board's geometry through 64 numbers
 value through one hidden layer."""
 
 
+def is_channels_last(shape: tuple[int, ...]) -> bool:
+    """Whether an observation space of ``shape`` holds channels-last planes (N, N,
+    planes), as opposed to the CNN layout (planes, N, N)."""
+    return shape[-1] == PLANE_COUNT and shape[0] != PLANE_COUNT
+
+
 class GomokuCNN(BaseFeaturesExtractor):
     """Same-padded 3×3 conv stack over the planes, then a linear layer, or with
     ``cell_features`` a 1×1 convolution to that many features per cell.
@@ -52,7 +58,7 @@ class GomokuCNN(BaseFeaturesExtractor):
         border: bool = False,
     ) -> None:
         shape = observation_space.shape
-        channels_last = shape[-1] == PLANE_COUNT and shape[0] != PLANE_COUNT
+        channels_last = is_channels_last(shape)
         cells = shape[0] * shape[1] if channels_last else shape[1] * shape[2]
         super().__init__(
             observation_space, cell_features * cells if cell_features else features_dim

@@ -19,9 +19,9 @@ from stable_baselines3.common.policies import ActorCriticPolicy
 
 from agents.ppo.config import TEACHER_PRESET, PPOConfig
 from agents.ppo.warm_start import learn_teacher_positions
+from agents.sb3.features import is_channels_last
 from agents.training.teacher_games import TeacherPositions, teacher_games
 from gomoku_env.config import GameConfig
-from gomoku_env.planes import PLANE_COUNT
 
 
 def teach_heuristic_moves(
@@ -59,8 +59,7 @@ def learn_teacher_moves(
     its features, then its action and value heads, read the planes in the layout its
     observation space declares. Returns, per epoch, the fraction of positions whose top
     move was one of the teacher's best."""
-    shape = policy.observation_space.shape
-    channels_last = shape[-1] == PLANE_COUNT and shape[0] != PLANE_COUNT
+    channels_last = is_channels_last(policy.observation_space.shape)
 
     def forward(planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         observations = planes if channels_last else planes.permute(0, 3, 1, 2)
