@@ -18,7 +18,12 @@ learns both colours.
 
 The update is REINFORCE with a learned baseline: every learner move of a finished game
 is credited with the game's result for the learner, discounted by the learner's moves
-left to the end, minus the network's value estimate.
+left to the end, minus the network's value estimate. With ``--anchor-weight W`` after a
+warm start (``--teacher-games``), the loss also holds the policy near the warm-started
+network: W times the KL divergence from that network's move distribution to the
+policy's, on the learner's positions (AlphaStar's KL to its supervised policy). Without
+it, REINFORCE drifts a nat or more from one checkpoint to the next and, given 2 CPU-h,
+loses the 32,000-game warm start (docs/zoo.md, TorchRL).
 
 Checks and output as in the other library examples (docs/rl-libraries.md): an
 ``IllegalActionCounter`` under the opponent's seat, the budget in env steps (both
@@ -29,6 +34,7 @@ the network saved and played against random through the agent spec
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from dataclasses import dataclass
@@ -84,10 +90,27 @@ class Args(ExampleArgs):
         0.5, help="weight of the baseline's squared error in the loss"
     )
     entropy_weight: float = option(0.01, help="weight of the entropy bonus")
+    anchor_weight: float = option(
+        0.0,
+        help=(
+            "weight of the KL divergence from the warm-started network's moves to the "
+            "policy's (needs --teacher-games; 0: no anchor)"
+        ),
+        minimum=0.0,
+        maximum=1000.0,
+    )
     threads: int = option(1, help="torch CPU threads")
     policy_path: str = option(
         "out/torchrl_reinforce.pt", help="where the trained network is saved"
     )
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.anchor_weight and not self.teacher_games:
+            raise ValueError(
+                f"--anchor-weight {self.anchor_weight} needs --teacher-games: the "
+                "anchor is the warm-started network, and random weights are no anchor"
+            )
 
 
 class MaskedSampler(torch.nn.Module):
@@ -149,19 +172,52 @@ def per_move(batch: TensorDictBase, key: tuple[str, ...]) -> torch.Tensor:
     return value.reshape(batch.numel(), *value.shape[batch.ndim + 1 :])
 
 
-def update(network, optimizer, args: Args, samples) -> None:
-    """One REINFORCE-with-baseline gradient step on the learner's moves."""
+def move_distribution(
+    network: PolicyNetwork, planes: torch.Tensor, masks: torch.Tensor
+) -> tuple[torch.distributions.Categorical, torch.Tensor]:
+    """The network's distribution over the legal cells of each position, and its
+    value estimates."""
+    scores, values = network(planes)
+    logits = mask_scores(scores, masks)
+    return torch.distributions.Categorical(logits=logits), values
+
+
+def anchor_moves(
+    anchor: PolicyNetwork | None, samples
+) -> torch.distributions.Categorical | None:
+    """The anchor network's move distribution on a batch's positions (computed once
+    for the batch's updates), or None without an anchor."""
+    planes, masks, _, _ = samples
+    if anchor is None or len(planes) == 0:
+        return None
+    with torch.no_grad():
+        return move_distribution(anchor, planes, masks)[0]
+
+
+def update(
+    network,
+    optimizer,
+    args: Args,
+    samples,
+    anchor: torch.distributions.Categorical | None = None,
+) -> None:
+    """One REINFORCE-with-baseline gradient step on the learner's moves, held near
+    the ``anchor``'s moves on the same positions when given."""
     planes, masks, actions, returns = samples
     if len(returns) == 0:
         return
-    scores, values = network(planes)
-    distribution = torch.distributions.Categorical(logits=mask_scores(scores, masks))
+    distribution, values = move_distribution(network, planes, masks)
     advantages = returns - values.detach()
     loss = (
         -(advantages * distribution.log_prob(actions)).mean()
         + args.value_weight * ((returns - values) ** 2).mean()
         - args.entropy_weight * distribution.entropy().mean()
     )
+    if anchor is not None:
+        # From the normalised logits, which stay finite where a probability rounds
+        # to zero (torch's kl_divergence makes that infinite).
+        kl = (anchor.probs * (anchor.logits - distribution.logits)).sum(dim=-1)
+        loss = loss + args.anchor_weight * kl.mean()
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
@@ -177,6 +233,7 @@ def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
         for player in PLAYERS
     }
     policy = make_policy(network)
+    anchor = copy.deepcopy(network).eval() if args.anchor_weight else None
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
     budget = run_budget(args, trainer="torchrl REINFORCE")
     batch_index, spent = 0, False
@@ -191,8 +248,9 @@ def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
         )
         for batch in collector:
             samples = learner_returns(batch, learner, args.gamma)
+            anchored = anchor_moves(anchor, samples)
             for _ in range(args.updates_per_batch):
-                update(network, optimizer, args, samples)
+                update(network, optimizer, args, samples, anchored)
         batch_index += 1
         spent = budget.spent(envs.env_steps(), network)
         if batch_index % 10 == 0 or spent:

@@ -350,25 +350,15 @@ def test_the_aec_self_play_example_improves_over_its_start(tmp_path: Path) -> No
     assert agent.network.shape == example.PolicyShape(32, 3, border=True)
 
 
-def test_torchrl_credits_each_move_with_the_action_played_there() -> None:
-    """TorchRL's batches keep a dimension for each group's one agent; the example's
-    samples drop it, one row a move, so REINFORCE raises each position's probability
-    of its own move. Kept, an action of shape (moves, 1) broadcast every move's
-    log-probability against every other move's action: each position learnt the
-    batch's moves at large, the cold run's policy stayed at random's level and its
-    trunk died (docs/zoo.md, TorchRL)."""
-    pytest.importorskip("torchrl", reason="needs the torchrl extra")
+def collect_torchrl_moves(example: ModuleType, args):
+    """A fresh network of ``args`` and one 64-step TorchRL batch of its games as the
+    learner (black) against random on 6×6: (network, learner_returns's samples)."""
     import torch
     from torchrl.collectors import Collector
     from torchrl.envs import PettingZooWrapper
 
     from agents.training.example_runs import TrainingEnvs, new_network
 
-    example = load_example("torchrl_reinforce")
-    args = example.Args(
-        seed=SEED, board_size=6, win_length=4, opponent="random", channels=8,
-        learning_rate=1e-2, value_weight=0.0, entropy_weight=0.0,
-    )  # fmt: skip
     torch.manual_seed(SEED)
     network, envs = new_network(args), TrainingEnvs(args)
     env = PettingZooWrapper(
@@ -378,9 +368,27 @@ def test_torchrl_credits_each_move_with_the_action_played_there() -> None:
         env, example.make_policy(network), frames_per_batch=64, total_frames=64,
         auto_register_policy_transforms=False,
     )  # fmt: skip
-    planes, masks, actions, _ = example.learner_returns(
+    return network, example.learner_returns(
         next(iter(collector)), "black_0", args.gamma
     )
+
+
+def test_torchrl_credits_each_move_with_the_action_played_there() -> None:
+    """TorchRL's batches keep a dimension for each group's one agent; the example's
+    samples drop it, one row a move, so REINFORCE raises each position's probability
+    of its own move. Kept, an action of shape (moves, 1) broadcast every move's
+    log-probability against every other move's action: each position learnt the
+    batch's moves at large, the cold run's policy stayed at random's level and its
+    trunk died (docs/zoo.md, TorchRL)."""
+    pytest.importorskip("torchrl", reason="needs the torchrl extra")
+    import torch
+
+    example = load_example("torchrl_reinforce")
+    args = example.Args(
+        seed=SEED, board_size=6, win_length=4, opponent="random", channels=8,
+        learning_rate=1e-2, value_weight=0.0, entropy_weight=0.0,
+    )  # fmt: skip
+    network, (planes, masks, actions, _) = collect_torchrl_moves(example, args)
     moves = len(actions)
     assert moves > 10
     assert planes.shape == (moves, 6, 6, 5) and masks.shape == (moves, 36)
@@ -405,3 +413,37 @@ def test_torchrl_credits_each_move_with_the_action_played_there() -> None:
     theirs = gain[torch.arange(moves), neighbour][other].mean()
     assert other.sum() > 5
     assert own > 0.5 and own > theirs + 1.5, (own, theirs)
+
+
+def test_torchrl_anchor_holds_the_policy_near_its_warm_start() -> None:
+    """``--anchor-weight`` adds the KL divergence from the warm-started network's moves
+    to the loss: the same 30 updates, every move credited with a win, carry the policy
+    far from its start without it and stay within a fraction of that with it."""
+    pytest.importorskip("torchrl", reason="needs the torchrl extra")
+    import torch
+
+    example = load_example("torchrl_reinforce")
+    with pytest.raises(ValueError, match=r"--anchor-weight 1\.0 needs --teacher-games"):
+        example.Args(anchor_weight=1.0)
+    with pytest.raises(ValueError, match="anchor_weight"):
+        example.Args(anchor_weight=float("nan"), teacher_games=4)
+    args = example.Args(
+        seed=SEED, board_size=6, win_length=4, opponent="random", channels=8,
+        learning_rate=1e-2, value_weight=0.0, entropy_weight=0.0, teacher_games=4,
+    )  # fmt: skip
+    drift = {}
+    for weight in (0.0, 3.0):
+        network, samples = collect_torchrl_moves(example, args)
+        start = example.anchor_moves(network, samples)
+        wins = (*samples[:3], torch.ones(len(samples[3])))
+        optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
+        anchored = replace(args, anchor_weight=weight)
+        for _ in range(30):
+            example.update(
+                network, optimizer, anchored, wins, start if weight else None
+            )
+        moved = example.anchor_moves(network, samples)
+        kl = (start.probs * (start.logits - moved.logits)).sum(dim=-1).mean()
+        assert torch.isfinite(kl)
+        drift[weight] = float(kl)
+    assert drift[0.0] > 0.5 and drift[3.0] < drift[0.0] / 4, drift

@@ -25,7 +25,8 @@ zoo_files = load_script("scripts/zoo_files.py")
 
 TRAINED_HERE = sorted(name for name in zoo.ROUTES if not name.endswith("_32000"))
 """The routes trained at the tiny budget: all but the ``*_warm_start_32000`` ones,
-which are their ``*_warm_start`` route with another teacher-game count, or (SB3's)
+which are their ``*_warm_start`` route with another teacher-game count (and, for
+``torchrl_anchored_32000``, the anchor's flag, tested with the example), or (SB3's)
 ``sb3_warm_start`` on another network, whose example runs in the example tests
 (checked by :func:`test_the_warm_start_routes_train_the_recipes_network`)."""
 
@@ -360,6 +361,17 @@ def test_the_warm_start_routes_train_the_recipes_network(
         "--teacher-games 32000 --cnn-channels 48 --cnn-layers 5 --cnn-border "
         "--cnn-cell-features 4 --n-epochs 3 --batch-size 1024 --n-steps 256"
     )
+
+
+def test_the_anchored_route_is_the_long_warm_start_held_near_it() -> None:
+    """``torchrl_anchored_32000`` is ``torchrl_warm_start_32000``'s command and the
+    anchor's weight, at every budget."""
+    for hours in zoo.BUDGET_HOURS:
+        budget = zoo.budget_of(hours)
+        warm = zoo.ROUTES["torchrl_warm_start_32000"].argv(budget, 1, Path("x"))
+        anchored = zoo.ROUTES["torchrl_anchored_32000"].argv(budget, 1, Path("x"))
+        assert anchored == [*warm, "--anchor-weight", "0.3"]
+    assert "held near it (KL weight 0.3)" in zoo.ROUTES["torchrl_anchored_32000"].scheme
 
 
 def test_points_choose_the_checkpoints_evaluate_rates_the_last_among_them() -> None:

@@ -1,0 +1,54 @@
+"""How far torchrl_warm_start_32000's 2 CPU-h run drifts between checkpoints: on the
+positions of 300 heuristic games (seeded), each network's KL divergence from the first
+checkpoint's moves, its agreement with the heuristic's best points, and its entropy.
+
+Run from the repository root:
+python runs/experiments/torchrl-warm-start-drift/kl_drift.py
+"""
+
+from dataclasses import replace
+
+import numpy as np
+import torch
+
+from agents.ppo.config import TEACHER_PRESET
+from agents.training.teacher_games import teacher_games
+from agents.training.torch_policy import load_policy, mask_scores
+from gomoku_env.config import GameConfig
+
+HERE = "runs/experiments/torchrl-warm-start-drift/"
+NETWORKS = [
+    # The 2 CPU-h run's checkpoints at 254,186, 500,474 and 754,917 env steps,
+    *(HERE + f"policy-000{steps}.pt" for steps in ("254186", "500474", "754917")),
+    # its final network, and the half hour's.
+    "docs/zoo/torchrl_warm_start_32000-s1-2h.pt",
+    "docs/zoo/torchrl_warm_start_32000-s1.pt",
+]
+
+
+def main() -> None:
+    torch.set_num_threads(1)
+    game = GameConfig(9, 5)
+    rng = np.random.default_rng(7)
+    positions = teacher_games(game, replace(TEACHER_PRESET, games=300), rng)
+    planes = torch.as_tensor(positions.planes)
+    legal = torch.as_tensor(positions.masks).bool()
+    best = torch.as_tensor(positions.best)
+    log_probs = []
+    for path in NETWORKS:
+        with torch.no_grad():
+            scores, _ = load_policy(path)(planes)
+        log_probs.append(torch.log_softmax(mask_scores(scores, legal), dim=-1))
+    first, zero = log_probs[0], torch.zeros(())
+    for path, mine in zip(NETWORKS, log_probs, strict=True):
+        kl = (first.exp() * (first - mine)).where(legal, zero).sum(-1).mean()
+        top = mine.argmax(-1)
+        agree = best[torch.arange(len(top)), top].float().mean()
+        entropy = -(mine.exp() * mine).where(legal, zero).sum(-1).mean()
+        print(
+            f"{path} KL(first||this)={kl:.3f} agree={agree:.3f} entropy={entropy:.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
