@@ -14,6 +14,11 @@ the one DQN for both agents: the learner learns both colours at once. Each trans
 goes from a learner's position to its next one, the opponent's reply (and its reward:
 -1 if that reply won) inside, so the return is one step.
 
+With ``--anchor-weight W`` after a warm start (``--teacher-games``), the loss adds W
+times the KL divergence from the warm-started network's moves to the moves of the
+Q-values' softmax (:class:`AnchoredDQN`): DQN's regression alone undoes the warm
+start's ranking of the moves (docs/zoo.md, Tianshou).
+
 Checks and output as in the other library examples (docs/rl-libraries.md): an
 ``IllegalActionCounter`` under the opponent's seat, the budget in env steps (both
 players' moves), a progress line every ``--progress-every`` env steps with the
@@ -32,6 +37,7 @@ import numpy as np
 import torch
 from tianshou.algorithm import DQN
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
+from tianshou.algorithm.modelfree.reinforce import SimpleLossTrainingStats
 from tianshou.algorithm.multiagent.marl import MultiAgentOffPolicyAlgorithm
 from tianshou.algorithm.optim import AdamOptimizerFactory
 from tianshou.data import Collector, VectorReplayBuffer
@@ -40,12 +46,17 @@ from tianshou.utils.torch_utils import policy_within_training_step, torch_train_
 
 from agents.specs.flags import parse_dataclass
 from agents.training.example_runs import (
-    ExampleArgs,
+    AnchoredExampleArgs,
     RunResult,
     TrainingEnvs,
     evaluate_policy_file,
     new_network,
     run_budget,
+)
+from agents.training.policy_anchor import (
+    PolicyAnchor,
+    kl_from,
+    move_log_probabilities,
 )
 from agents.training.run_budget import RunBudget
 from agents.training.torch_policy import PolicyNetwork, save_policy
@@ -54,8 +65,8 @@ from gomoku_env.opponent_seat import RANDOM_SEAT
 
 
 @dataclass(frozen=True)
-class Args(ExampleArgs):
-    """The shared arguments (seed, board, budget, evaluation), then these."""
+class Args(AnchoredExampleArgs):
+    """The shared arguments (seed, board, budget, evaluation, anchor), then these."""
 
     progress_every: int = option(
         100_000,
@@ -144,6 +155,37 @@ class QNetwork(torch.nn.Module):
         return scores, state
 
 
+class AnchoredDQN(DQN):
+    """Tianshou's DQN with the warm start's anchor in its loss: the squared TD error,
+    as DQN's, plus ``anchor_weight`` times the KL divergence from the ``anchor``'s
+    moves to the softmax of the Q-values over the legal cells, at ``temperature``.
+    At the soft-Q temperature that softmax is the network's policy exactly
+    (``Q / T = V / T + log pi``); with plain Q-values (temperature 1) it is the
+    scores' softmax, the warm start's own distribution."""
+
+    def __init__(
+        self, *, anchor: PolicyAnchor, anchor_weight: float, temperature: float, **kw
+    ) -> None:
+        super().__init__(**kw)
+        self.anchor = anchor
+        self.anchor_weight = anchor_weight
+        self.temperature = temperature
+
+    def _update_with_batch(self, batch) -> SimpleLossTrainingStats:
+        self._periodically_update_lagged_network_weights()
+        weight = torch.as_tensor(batch.pop("weight", 1.0))
+        q_values = self.policy(batch).logits
+        chosen = q_values[torch.arange(len(q_values)), torch.as_tensor(batch.act)]
+        td_error = torch.as_tensor(batch.returns.flatten()).to(chosen) - chosen
+        planes, masks = torch.as_tensor(batch.obs.obs), torch.as_tensor(batch.obs.mask)
+        moves = move_log_probabilities(q_values / self.temperature, masks)
+        kl = kl_from(self.anchor.log_probabilities(planes, masks), moves)
+        loss = (td_error.pow(2) * weight).mean() + self.anchor_weight * kl.mean()
+        batch.weight = td_error  # a prioritised buffer's new priorities, as DQN's
+        self.optim.step(loss)
+        return SimpleLossTrainingStats(loss=loss.item())
+
+
 def epsilon(args: Args, budget: RunBudget, env_steps: int) -> float:
     """The exploration after ``env_steps``: from ``epsilon_start`` down to
     ``epsilon_end`` linearly over ``exploration_steps``, or over the budget when it
@@ -165,7 +207,7 @@ def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
     apart as black and as white."""
     budget = run_budget(args, trainer="tianshou DQN")
     probe = PettingZooEnv(envs.make(RANDOM_SEAT))
-    learner = DQN(
+    settings = dict(
         policy=DiscreteQLearningPolicy(
             model=QNetwork(network, args.soft_q_temperature),
             action_space=probe.action_space,
@@ -174,6 +216,16 @@ def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
         gamma=args.gamma,
         n_step_return_horizon=1,
         target_update_freq=args.target_update,
+    )
+    learner = (
+        AnchoredDQN(
+            anchor=PolicyAnchor(network),
+            anchor_weight=args.anchor_weight,
+            temperature=args.soft_q_temperature or 1.0,
+            **settings,
+        )
+        if args.anchor_weight
+        else DQN(**settings)
     )
     algorithm = MultiAgentOffPolicyAlgorithm(algorithms=[learner, learner], env=probe)
     vector_env = DummyVectorEnv(

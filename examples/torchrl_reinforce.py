@@ -34,7 +34,6 @@ the network saved and played against random through the agent spec
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 from dataclasses import dataclass
@@ -47,13 +46,14 @@ from torchrl.envs import PettingZooWrapper
 
 from agents.specs.flags import parse_dataclass
 from agents.training.example_runs import (
-    ExampleArgs,
+    AnchoredExampleArgs,
     RunResult,
     TrainingEnvs,
     evaluate_policy_file,
     new_network,
     run_budget,
 )
+from agents.training.policy_anchor import PolicyAnchor, kl_from
 from agents.training.torch_policy import (
     PolicyNetwork,
     mask_scores,
@@ -65,8 +65,8 @@ PLAYERS = ("black_0", "white_0")
 
 
 @dataclass(frozen=True)
-class Args(ExampleArgs):
-    """The shared arguments (seed, board, budget, evaluation), then these."""
+class Args(AnchoredExampleArgs):
+    """The shared arguments (seed, board, budget, evaluation, anchor), then these."""
 
     steps: int = option(12_000, help="env steps to collect (both players' moves count)")
     steps_per_batch: int = option(
@@ -90,27 +90,10 @@ class Args(ExampleArgs):
         0.5, help="weight of the baseline's squared error in the loss"
     )
     entropy_weight: float = option(0.01, help="weight of the entropy bonus")
-    anchor_weight: float = option(
-        0.0,
-        help=(
-            "weight of the KL divergence from the warm-started network's moves to the "
-            "policy's (needs --teacher-games; 0: no anchor)"
-        ),
-        minimum=0.0,
-        maximum=1000.0,
-    )
     threads: int = option(1, help="torch CPU threads")
     policy_path: str = option(
         "out/torchrl_reinforce.pt", help="where the trained network is saved"
     )
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.anchor_weight and not self.teacher_games:
-            raise ValueError(
-                f"--anchor-weight {self.anchor_weight} needs --teacher-games: the "
-                "anchor is the warm-started network, and random weights are no anchor"
-            )
 
 
 class MaskedSampler(torch.nn.Module):
@@ -172,41 +155,21 @@ def per_move(batch: TensorDictBase, key: tuple[str, ...]) -> torch.Tensor:
     return value.reshape(batch.numel(), *value.shape[batch.ndim + 1 :])
 
 
-def move_distribution(
-    network: PolicyNetwork, planes: torch.Tensor, masks: torch.Tensor
-) -> tuple[torch.distributions.Categorical, torch.Tensor]:
-    """The network's distribution over the legal cells of each position, and its
-    value estimates."""
-    scores, values = network(planes)
-    logits = mask_scores(scores, masks)
-    return torch.distributions.Categorical(logits=logits), values
-
-
-def anchor_moves(
-    anchor: PolicyNetwork | None, samples
-) -> torch.distributions.Categorical | None:
-    """The anchor network's move distribution on a batch's positions (computed once
-    for the batch's updates), or None without an anchor."""
-    planes, masks, _, _ = samples
-    if anchor is None or len(planes) == 0:
-        return None
-    with torch.no_grad():
-        return move_distribution(anchor, planes, masks)[0]
-
-
 def update(
     network,
     optimizer,
     args: Args,
     samples,
-    anchor: torch.distributions.Categorical | None = None,
+    anchor: torch.Tensor | None = None,
 ) -> None:
-    """One REINFORCE-with-baseline gradient step on the learner's moves, held near
-    the ``anchor``'s moves on the same positions when given."""
+    """One REINFORCE-with-baseline gradient step on the learner's moves; given the
+    ``anchor``'s move log-probabilities on the same positions, the policy is held near
+    them (``args.anchor_weight``, :mod:`agents.training.policy_anchor`)."""
     planes, masks, actions, returns = samples
     if len(returns) == 0:
         return
-    distribution, values = move_distribution(network, planes, masks)
+    scores, values = network(planes)
+    distribution = torch.distributions.Categorical(logits=mask_scores(scores, masks))
     advantages = returns - values.detach()
     loss = (
         -(advantages * distribution.log_prob(actions)).mean()
@@ -214,10 +177,7 @@ def update(
         - args.entropy_weight * distribution.entropy().mean()
     )
     if anchor is not None:
-        # From the normalised logits, which stay finite where a probability rounds
-        # to zero (torch's kl_divergence makes that infinite).
-        kl = (anchor.probs * (anchor.logits - distribution.logits)).sum(dim=-1)
-        loss = loss + args.anchor_weight * kl.mean()
+        loss = loss + args.anchor_weight * kl_from(anchor, distribution.logits).mean()
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
@@ -233,7 +193,7 @@ def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
         for player in PLAYERS
     }
     policy = make_policy(network)
-    anchor = copy.deepcopy(network).eval() if args.anchor_weight else None
+    anchor = PolicyAnchor(network) if args.anchor_weight else None
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
     budget = run_budget(args, trainer="torchrl REINFORCE")
     batch_index, spent = 0, False
@@ -248,7 +208,10 @@ def train(args: Args, network: PolicyNetwork, envs: TrainingEnvs) -> None:
         )
         for batch in collector:
             samples = learner_returns(batch, learner, args.gamma)
-            anchored = anchor_moves(anchor, samples)
+            planes, masks, _, _ = samples
+            anchored = (
+                None if anchor is None else anchor.log_probabilities(planes, masks)
+            )
             for _ in range(args.updates_per_batch):
                 update(network, optimizer, args, samples, anchored)
         batch_index += 1

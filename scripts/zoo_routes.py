@@ -224,11 +224,16 @@ the example's own (learning rate 3e-4, eight updates on each 100-move batch, ent
 0.01) are made for random weights, as RLlib's were when they undid its warm start."""
 
 
-TORCHRL_ANCHOR_WEIGHT = 0.3
-"""The KL weight of ``torchrl_anchored_32000``, chosen, not tuned: it lets a
-consistent advantage shift a move's logit by a few times its size, and pulls back the
-drift of REINFORCE's noise, a nat or more between checkpoints of
-``torchrl_warm_start_32000``, whose 2 CPU-h fell 200 Elo below its half hour."""
+ANCHOR_WEIGHT = 0.3
+"""The KL weight of the ``*_anchored_32000`` routes, chosen, not tuned: it lets a
+consistent advantage shift a move's logit by a few times its size, and pulls back
+what moves it without reason: REINFORCE's noise (a nat or more between checkpoints of
+``torchrl_warm_start_32000``, whose 2 CPU-h fell 200 Elo below its half hour), DQN's
+regression (which undid every Tianshou warm start)."""
+SOFT_Q = ("--soft-q-temperature", "0.1")
+"""Tianshou's anchored route reads the network as soft Q-values, so that the Q-values'
+softmax it holds near the warm start's is the network's policy and the Q-values start
+on the returns' scale (``runs/experiments/tianshou-warm-start-loss/``)."""
 
 
 def warm_started(route: Route, games: int, suffix: str) -> Route:
@@ -258,17 +263,22 @@ def with_warm_starts(*routes: Route) -> list[Route]:
     ]
 
 
-def anchored(route: Route, games: int, weight: float) -> Route:
+def anchored(route: Route, games: int, *more: str) -> Route:
     """``route`` after the warm start on ``games`` games, its loss holding the policy
-    near the warm-started network (``--anchor-weight``), named ``NAME_anchored_GAMES``."""
+    near the warm-started network (``--anchor-weight``, :data:`ANCHOR_WEIGHT`), with
+    ``more`` flags; named ``NAME_anchored_GAMES``."""
     warm = warm_started(route, games, f"anchored_{games}")
     return replace(
         warm,
-        scheme=f"{warm.scheme}, held near it (KL weight {weight})",
-        change=(*warm.change, "--anchor-weight", str(weight)),
+        scheme=f"{warm.scheme}, held near it (KL weight {ANCHOR_WEIGHT})",
+        change=(*warm.change, *more, "--anchor-weight", str(ANCHOR_WEIGHT)),
     )
 
 
+TIANSHOU = Route(
+    "tianshou", ("tianshou",), "DQN", CURRICULUM, library_example("tianshou_dqn"),
+    seats=2, tiny=OFF_SCALE,
+)  # fmt: skip
 TORCHRL = Route(
     "torchrl", ("torchrl",), "REINFORCE with a value baseline", CURRICULUM,
     library_example("torchrl_reinforce"), seats=2,
@@ -309,10 +319,7 @@ ROUTES = {
             change=("--self-play-steps", "1000000"),
         ),
         *with_warm_starts(
-            Route(
-                "tianshou", ("tianshou",), "DQN", CURRICULUM,
-                library_example("tianshou_dqn"), seats=2, tiny=OFF_SCALE,
-            ),
+            TIANSHOU,
             TORCHRL,
             Route(
                 "rllib", ("ray",), "PPO", CURRICULUM, library_example("rllib_ppo"),
@@ -321,7 +328,8 @@ ROUTES = {
                 warm_settings=RLLIB_WARM_SETTINGS,
             ),
         ),
-        anchored(TORCHRL, LONG_TEACHER_GAMES, TORCHRL_ANCHOR_WEIGHT),
+        anchored(TORCHRL, LONG_TEACHER_GAMES),
+        anchored(TIANSHOU, LONG_TEACHER_GAMES, *SOFT_Q),
         Route(
             "ppo", ("torch",), "PPO after a warm start on heuristic games",
             "heuristic with a falling share of random moves", ppo_recipe,

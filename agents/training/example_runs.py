@@ -121,6 +121,31 @@ class ExampleArgs:
         return GameConfig(self.board_size, self.win_length)
 
 
+@dataclass(frozen=True)
+class AnchoredExampleArgs(ExampleArgs):
+    """The arguments of an example whose loss can hold the policy near its warm start
+    (:mod:`agents.training.policy_anchor`: TorchRL's and Tianshou's)."""
+
+    anchor_weight: float = option(
+        0.0,
+        help=(
+            "weight of the KL divergence from the warm-started network's moves to the "
+            "policy's, a loss term that holds the policy near its warm start (needs "
+            "--teacher-games; 0: none)"
+        ),
+        minimum=0.0,
+        maximum=1000.0,
+    )
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.anchor_weight and not self.teacher_games:
+            raise ValueError(
+                f"--anchor-weight {self.anchor_weight} needs --teacher-games: the "
+                "anchor is the warm-started network, and random weights are no anchor"
+            )
+
+
 def new_network(args: ExampleArgs) -> PolicyNetwork:
     """The example's network: random weights from torch's generator, then, with
     ``args.teacher_games``, the PPO recipe's warm start on that many teacher games of

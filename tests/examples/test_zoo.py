@@ -26,7 +26,7 @@ zoo_files = load_script("scripts/zoo_files.py")
 TRAINED_HERE = sorted(name for name in zoo.ROUTES if not name.endswith("_32000"))
 """The routes trained at the tiny budget: all but the ``*_warm_start_32000`` ones,
 which are their ``*_warm_start`` route with another teacher-game count (and, for
-``torchrl_anchored_32000``, the anchor's flag, tested with the example), or (SB3's)
+the ``*_anchored_32000`` ones, the anchor's flags, tested with the examples), or (SB3's)
 ``sb3_warm_start`` on another network, whose example runs in the example tests
 (checked by :func:`test_the_warm_start_routes_train_the_recipes_network`)."""
 
@@ -363,15 +363,17 @@ def test_the_warm_start_routes_train_the_recipes_network(
     )
 
 
-def test_the_anchored_route_is_the_long_warm_start_held_near_it() -> None:
-    """``torchrl_anchored_32000`` is ``torchrl_warm_start_32000``'s command and the
-    anchor's weight, at every budget."""
-    for hours in zoo.BUDGET_HOURS:
-        budget = zoo.budget_of(hours)
-        warm = zoo.ROUTES["torchrl_warm_start_32000"].argv(budget, 1, Path("x"))
-        anchored = zoo.ROUTES["torchrl_anchored_32000"].argv(budget, 1, Path("x"))
-        assert anchored == [*warm, "--anchor-weight", "0.3"]
-    assert "held near it (KL weight 0.3)" in zoo.ROUTES["torchrl_anchored_32000"].scheme
+def test_the_anchored_routes_are_the_long_warm_start_held_near_it() -> None:
+    """``NAME_anchored_32000`` is ``NAME_warm_start_32000``'s command and the anchor's
+    weight (Tianshou's reading the network as soft Q-values), at every budget."""
+    for name, more in (("torchrl", []), ("tianshou", ["--soft-q-temperature", "0.1"])):
+        for hours in zoo.BUDGET_HOURS:
+            budget = zoo.budget_of(hours)
+            warm = zoo.ROUTES[f"{name}_warm_start_32000"].argv(budget, 1, Path("x"))
+            anchored = zoo.ROUTES[f"{name}_anchored_32000"].argv(budget, 1, Path("x"))
+            assert anchored == [*warm, *more, "--anchor-weight", "0.3"]
+        scheme = zoo.ROUTES[f"{name}_anchored_32000"].scheme
+        assert scheme.endswith("held near it (KL weight 0.3)")
 
 
 def test_points_choose_the_checkpoints_evaluate_rates_the_last_among_them() -> None:
