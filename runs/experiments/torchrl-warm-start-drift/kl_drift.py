@@ -1,11 +1,14 @@
-"""How far torchrl_warm_start_32000's 2 CPU-h run drifts between checkpoints: on the
-positions of 300 heuristic games (seeded), each network's KL divergence from the first
-checkpoint's moves, its agreement with the heuristic's best points, and its entropy.
+"""How far a run's networks drift between checkpoints: on the positions of 300
+heuristic games (seeded), each network's KL divergence from the first network's moves
+and from the previous one's, its agreement with the heuristic's best points, and its
+entropy.
 
-Run from the repository root:
-python runs/experiments/torchrl-warm-start-drift/kl_drift.py
+Run from the repository root, with policy files (by default torchrl_warm_start_32000's
+2 CPU-h checkpoints, then its final network and the half hour's):
+python runs/experiments/torchrl-warm-start-drift/kl_drift.py [POLICY.pt ...]
 """
 
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -26,7 +29,7 @@ NETWORKS = [
 ]
 
 
-def main() -> None:
+def main(networks: list[str]) -> None:
     torch.set_num_threads(1)
     game = GameConfig(9, 5)
     rng = np.random.default_rng(7)
@@ -35,20 +38,27 @@ def main() -> None:
     legal = torch.as_tensor(positions.masks).bool()
     best = torch.as_tensor(positions.best)
     log_probs = []
-    for path in NETWORKS:
+    for path in networks:
         with torch.no_grad():
             scores, _ = load_policy(path)(planes)
         log_probs.append(torch.log_softmax(mask_scores(scores, legal), dim=-1))
-    first, zero = log_probs[0], torch.zeros(())
-    for path, mine in zip(NETWORKS, log_probs, strict=True):
-        kl = (first.exp() * (first - mine)).where(legal, zero).sum(-1).mean()
+    zero = torch.zeros(())
+
+    def kl(anchor: torch.Tensor, policy: torch.Tensor) -> float:
+        return float(
+            (anchor.exp() * (anchor - policy)).where(legal, zero).sum(-1).mean()
+        )
+
+    for index, (path, mine) in enumerate(zip(networks, log_probs, strict=True)):
         top = mine.argmax(-1)
         agree = best[torch.arange(len(top)), top].float().mean()
         entropy = -(mine.exp() * mine).where(legal, zero).sum(-1).mean()
         print(
-            f"{path} KL(first||this)={kl:.3f} agree={agree:.3f} entropy={entropy:.3f}"
+            f"{path} KL(first||this)={kl(log_probs[0], mine):.3f} "
+            f"KL(previous||this)={kl(log_probs[max(index - 1, 0)], mine):.3f} "
+            f"agree={agree:.3f} entropy={entropy:.3f}"
         )
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:] or NETWORKS)
