@@ -15,8 +15,9 @@ import numpy as np
 import torch
 
 from agents.ppo.config import TEACHER_PRESET
+from agents.training.policy_anchor import kl_from, move_log_probabilities
 from agents.training.teacher_games import teacher_games
-from agents.training.torch_policy import load_policy, mask_scores
+from agents.training.torch_policy import load_policy
 from gomoku_env.config import GameConfig
 
 HERE = "runs/experiments/torchrl-warm-start-drift/"
@@ -41,13 +42,11 @@ def main(networks: list[str]) -> None:
     for path in networks:
         with torch.no_grad():
             scores, _ = load_policy(path)(planes)
-        log_probs.append(torch.log_softmax(mask_scores(scores, legal), dim=-1))
+        log_probs.append(move_log_probabilities(scores, legal))
     zero = torch.zeros(())
 
     def kl(anchor: torch.Tensor, policy: torch.Tensor) -> float:
-        return float(
-            (anchor.exp() * (anchor - policy)).where(legal, zero).sum(-1).mean()
-        )
+        return float(kl_from(anchor, policy).mean())
 
     for index, (path, mine) in enumerate(zip(networks, log_probs, strict=True)):
         top = mine.argmax(-1)
