@@ -224,12 +224,16 @@ the example's own (learning rate 3e-4, eight updates on each 100-move batch, ent
 0.01) are made for random weights, as RLlib's were when they undid its warm start."""
 
 
-ANCHOR_WEIGHT = 0.3
-"""The KL weight of the ``*_anchored_32000`` routes, chosen, not tuned: it lets a
-consistent advantage shift a move's logit by a few times its size, and pulls back
-what moves it without reason: REINFORCE's noise (a nat or more between checkpoints of
-``torchrl_warm_start_32000``, whose 2 CPU-h fell 200 Elo below its half hour), DQN's
-regression (which undid every Tianshou warm start)."""
+TORCHRL_ANCHOR_WEIGHT = 0.1
+"""TorchRL's KL weight: 24 gradient steps from a 2,000-game warm start moved its policy
+0.925 nats from the warm start without the anchor, 0.245 at 0.1 and 0.020 at 0.3
+(``runs/experiments/torchrl-anchor-probe/``): 0.3 all but freezes it, 0.1 lets a
+consistent advantage move it and pulls back REINFORCE's noise (a nat or more between
+checkpoints of ``torchrl_warm_start_32000``, whose 2 CPU-h fell 200 Elo below its half
+hour)."""
+TIANSHOU_ANCHOR_WEIGHT = 0.3
+"""Tianshou's KL weight, chosen, not tuned: DQN's regression undid every Tianshou warm
+start, so its route holds harder than TorchRL's."""
 SOFT_Q = ("--soft-q-temperature", "0.1")
 """Tianshou's anchored route reads the network as soft Q-values, so that the Q-values'
 softmax it holds near the warm start's is the network's policy and the Q-values start
@@ -263,15 +267,15 @@ def with_warm_starts(*routes: Route) -> list[Route]:
     ]
 
 
-def anchored(route: Route, games: int, *more: str) -> Route:
+def anchored(route: Route, games: int, weight: float, *more: str) -> Route:
     """``route`` after the warm start on ``games`` games, its loss holding the policy
-    near the warm-started network (``--anchor-weight``, :data:`ANCHOR_WEIGHT`), with
-    ``more`` flags; named ``NAME_anchored_GAMES``."""
+    near the warm-started network (``--anchor-weight weight``), with ``more`` flags;
+    named ``NAME_anchored_GAMES``."""
     warm = warm_started(route, games, f"anchored_{games}")
     return replace(
         warm,
-        scheme=f"{warm.scheme}, held near it (KL weight {ANCHOR_WEIGHT})",
-        change=(*warm.change, *more, "--anchor-weight", str(ANCHOR_WEIGHT)),
+        scheme=f"{warm.scheme}, held near it (KL weight {weight})",
+        change=(*warm.change, *more, "--anchor-weight", str(weight)),
     )
 
 
@@ -328,8 +332,8 @@ ROUTES = {
                 warm_settings=RLLIB_WARM_SETTINGS,
             ),
         ),
-        anchored(TORCHRL, LONG_TEACHER_GAMES),
-        anchored(TIANSHOU, LONG_TEACHER_GAMES, *SOFT_Q),
+        anchored(TORCHRL, LONG_TEACHER_GAMES, TORCHRL_ANCHOR_WEIGHT),
+        anchored(TIANSHOU, LONG_TEACHER_GAMES, TIANSHOU_ANCHOR_WEIGHT, *SOFT_Q),
         Route(
             "ppo", ("torch",), "PPO after a warm start on heuristic games",
             "heuristic with a falling share of random moves", ppo_recipe,

@@ -366,14 +366,17 @@ def test_the_warm_start_routes_train_the_recipes_network(
 def test_the_anchored_routes_are_the_long_warm_start_held_near_it() -> None:
     """``NAME_anchored_32000`` is ``NAME_warm_start_32000``'s command and the anchor's
     weight (Tianshou's reading the network as soft Q-values), at every budget."""
-    for name, more in (("torchrl", []), ("tianshou", ["--soft-q-temperature", "0.1"])):
+    for name, weight, more in (
+        ("torchrl", "0.1", []),
+        ("tianshou", "0.3", ["--soft-q-temperature", "0.1"]),
+    ):
         for hours in zoo.BUDGET_HOURS:
             budget = zoo.budget_of(hours)
             warm = zoo.ROUTES[f"{name}_warm_start_32000"].argv(budget, 1, Path("x"))
             anchored = zoo.ROUTES[f"{name}_anchored_32000"].argv(budget, 1, Path("x"))
-            assert anchored == [*warm, *more, "--anchor-weight", "0.3"]
+            assert anchored == [*warm, *more, "--anchor-weight", weight]
         scheme = zoo.ROUTES[f"{name}_anchored_32000"].scheme
-        assert scheme.endswith("held near it (KL weight 0.3)")
+        assert scheme.endswith(f"held near it (KL weight {weight})")
 
 
 def test_points_choose_the_checkpoints_evaluate_rates_the_last_among_them() -> None:
