@@ -4,8 +4,9 @@ and from the previous one's, its agreement with the heuristic's best points, and
 entropy.
 
 Run from the repository root, with policy files (by default torchrl_warm_start_32000's
-2 CPU-h checkpoints, then its final network and the half hour's):
-python runs/experiments/torchrl-warm-start-drift/kl_drift.py [POLICY.pt ...]
+2 CPU-h checkpoints, then its final network and the half hour's; ``sb3:PATH`` reads an
+SB3 MaskablePPO zip or policy file):
+python runs/experiments/torchrl-warm-start-drift/kl_drift.py [POLICY.pt | sb3:PATH ...]
 """
 
 import sys
@@ -15,6 +16,7 @@ import numpy as np
 import torch
 
 from agents.ppo.config import TEACHER_PRESET
+from agents.sb3.policy_agent import load_agent
 from agents.training.policy_anchor import kl_from, move_log_probabilities
 from agents.training.teacher_games import teacher_games
 from agents.training.torch_policy import load_policy
@@ -38,11 +40,10 @@ def main(networks: list[str]) -> None:
     planes = torch.as_tensor(positions.planes)
     legal = torch.as_tensor(positions.masks).bool()
     best = torch.as_tensor(positions.best)
-    log_probs = []
-    for path in networks:
-        with torch.no_grad():
-            scores, _ = load_policy(path)(planes)
-        log_probs.append(move_log_probabilities(scores, legal))
+    log_probs = [
+        move_log_probabilities(scores_of(path, planes, legal), legal)
+        for path in networks
+    ]
     zero = torch.zeros(())
 
     def kl(anchor: torch.Tensor, policy: torch.Tensor) -> float:
@@ -57,6 +58,21 @@ def main(networks: list[str]) -> None:
             f"KL(previous||this)={kl(log_probs[max(index - 1, 0)], mine):.3f} "
             f"agree={agree:.3f} entropy={entropy:.3f}"
         )
+
+
+def scores_of(path: str, planes: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
+    """The network's move scores (logits) on ``planes``, from a torch policy file or,
+    after ``sb3:``, an SB3 model's masked distribution."""
+    with torch.no_grad():
+        if not path.startswith("sb3:"):
+            return load_policy(path)(planes)[0]
+        agent = load_agent(path=path.removeprefix("sb3:"))
+        batch = planes.numpy()
+        if agent.channels_first:
+            batch = batch.transpose(0, 3, 1, 2)
+        tensor, _ = agent.policy.obs_to_tensor(batch)
+        distribution = agent.policy.get_distribution(tensor, action_masks=legal.numpy())
+        return distribution.distribution.logits
 
 
 if __name__ == "__main__":
