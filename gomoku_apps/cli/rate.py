@@ -27,6 +27,7 @@ from gomoku_apps.cli.options import (
 
 if TYPE_CHECKING:
     from gomoku_apps.arena.match import Arena
+    from gomoku_apps.arena.rate import RatingPlan
     from gomoku_apps.arena.rated import RatedAgent
 
 DEFAULT_GAMES = 4
@@ -116,15 +117,66 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run_rate(arguments: argparse.Namespace) -> int:
     """Play the games against the anchors and print the table and the rating."""
     from agents.scales.reference import read_scale, reference_scale
-    from gomoku_apps.arena.cards import check_card_path
-    from gomoku_apps.arena.rate import MAX_GAMES, SPREAD, rate_agent, rate_to_margin
+    from gomoku_apps.arena.rate import rate_agent, rate_to_margin
     from gomoku_apps.arena.rated import format_rating
     from gomoku_apps.arena.runner import RunStoppedError
+
+    check_rate_options(arguments)
+    plan = rating_plan(arguments)
+    arena = arena_from_options(arguments, arguments.resume)
+    if arguments.reference:
+        scale = read_scale(arguments.reference, arena.config, arguments.trust_reference)
+    else:
+        size = arena.config.board_size
+        scale = reference_scale(None if arguments.scale else size, arguments.scale)
+    if arguments.anchors:
+        scale = scale.select(arguments.anchors)
+    progress = progress_from_options(arguments, f"{arguments.spec} on {scale.name}")
+    try:
+        if plan.margin is None:
+            rated = rate_agent(
+                arena,
+                arguments.spec,
+                scale,
+                plan.games_per_anchor,
+                progress,
+                arguments.resume,
+            )
+        else:
+            rated = rate_to_margin(
+                arena,
+                arguments.spec,
+                scale,
+                plan.margin,
+                plan.max_games,
+                spread=plan.spread,
+                resume=arguments.resume,
+            )
+    except RunStoppedError as stopped:
+        print(f"gomoku: error: the rating stopped: {stopped.reason}", file=sys.stderr)
+        return 1
+    finally:
+        progress.close()
+    print(format_rating(rated), end="")
+    if plan.margin is not None and rated.margin > plan.margin:
+        print(short_of_margin(arguments, rated))
+    command = reproducing_command(arguments, scale.name)
+    print("reproduce: " + command)
+    if arguments.card:
+        write_rating_card(arguments, rated, arena, plan, command)
+    return 0
+
+
+def check_rate_options(arguments: argparse.Namespace) -> None:
+    """Refuse options that do not go together, before any game or file is touched."""
+    from gomoku_apps.arena.cards import check_card_path
 
     if arguments.max_games is not None and arguments.margin is None:
         raise ValueError("--max-games goes with --margin")
     if arguments.spread is not None and arguments.margin is None:
         raise ValueError("--spread goes with --margin")
+    if arguments.reference and arguments.scale:
+        raise ValueError("give --scale or --reference, not both")
     if arguments.card:
         if arguments.reference:
             raise ValueError(
@@ -136,80 +188,54 @@ def run_rate(arguments: argparse.Namespace) -> int:
         raise ValueError(
             "--resume needs --records: the folder of the run to go on with"
         )
-    arena = arena_from_options(arguments, arguments.resume)
-    if arguments.reference:
-        if arguments.scale:
-            raise ValueError("give --scale or --reference, not both")
-        scale = read_scale(arguments.reference, arena.config, arguments.trust_reference)
-    else:
-        size = arena.config.board_size
-        scale = reference_scale(None if arguments.scale else size, arguments.scale)
-    if arguments.anchors:
-        scale = scale.select(arguments.anchors)
-    progress = progress_from_options(arguments, f"{arguments.spec} on {scale.name}")
-    try:
-        if arguments.margin is None:
-            games = arguments.games or DEFAULT_GAMES
-            rated = rate_agent(
-                arena, arguments.spec, scale, games, progress, arguments.resume
-            )
-        else:
-            max_games = arguments.max_games or MAX_GAMES
-            rated = rate_to_margin(
-                arena,
-                arguments.spec,
-                scale,
-                arguments.margin,
-                max_games,
-                spread=arguments.spread or SPREAD,
-                resume=arguments.resume,
-            )
-    except RunStoppedError as stopped:
-        print(f"gomoku: error: the rating stopped: {stopped.reason}", file=sys.stderr)
-        return 1
-    finally:
-        progress.close()
-    print(format_rating(rated), end="")
-    if rated.replaying and rated.margin > arguments.margin:
-        print(
+
+
+def rating_plan(arguments: argparse.Namespace) -> RatingPlan:
+    """The games the command line asks for: ``--games`` against every anchor, or
+    rounds to ``--margin`` (with ``--max-games`` and ``--spread``), defaults filled."""
+    from gomoku_apps.arena.rate import MAX_GAMES, SPREAD, RatingPlan
+
+    if arguments.margin is None:
+        return RatingPlan(arguments.games or DEFAULT_GAMES)
+    return RatingPlan(
+        None,
+        arguments.margin,
+        arguments.max_games or MAX_GAMES,
+        arguments.spread or SPREAD,
+    )
+
+
+def short_of_margin(arguments: argparse.Namespace, rated: RatedAgent) -> str:
+    """Why a run to ``--margin`` stopped before it: only replayed games, or the cap."""
+    from gomoku_apps.arena.rate import MAX_GAMES
+
+    if rated.replaying:
+        return (
             f"stopped after {len(rated.games)} games before ±{arguments.margin:g}: "
             "the last round only replayed earlier games move for move (deterministic "
             "play from the same openings), so more games would not narrow the "
             "interval; --openings FILE with more openings would"
         )
-    elif arguments.margin is not None and rated.margin > arguments.margin:
-        cap = (
-            f"--max-games {arguments.max_games}"
-            if arguments.max_games
-            else f"the default --max-games {MAX_GAMES}"
-        )
-        print(
-            f"stopped after {len(rated.games)} games ({cap}) before "
-            f"±{arguments.margin:g}"
-        )
-    command = reproducing_command(arguments, scale.name)
-    print("reproduce: " + command)
-    if arguments.card:
-        write_rating_card(arguments, rated, arena, command)
-    return 0
+    cap = (
+        f"--max-games {arguments.max_games}"
+        if arguments.max_games
+        else f"the default --max-games {MAX_GAMES}"
+    )
+    return (
+        f"stopped after {len(rated.games)} games ({cap}) before ±{arguments.margin:g}"
+    )
 
 
 def write_rating_card(
-    arguments: argparse.Namespace, rated: RatedAgent, arena: Arena, command: str
+    arguments: argparse.Namespace,
+    rated: RatedAgent,
+    arena: Arena,
+    plan: RatingPlan,
+    command: str,
 ) -> None:
     """Write the ``--card`` file of a finished rating and say how to check it."""
     from gomoku_apps.arena.cards import rating_card, write_card
-    from gomoku_apps.arena.rate import MAX_GAMES, SPREAD, RatingPlan
 
-    if arguments.margin is None:
-        plan = RatingPlan(arguments.games or DEFAULT_GAMES)
-    else:
-        plan = RatingPlan(
-            None,
-            arguments.margin,
-            arguments.max_games or MAX_GAMES,
-            arguments.spread or SPREAD,
-        )
     command_line = getattr(arguments, "command_line", ["gomoku", "rate"])
     card = rating_card(rated, arena, arguments.openings, plan, command_line, command)
     write_card(arguments.card, card)

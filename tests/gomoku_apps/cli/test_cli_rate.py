@@ -78,6 +78,11 @@ def test_rate_places_an_agent_between_the_anchors_it_beats_and_loses_to(
         (["--board-size", "9", "--scale", "9x9-v9"], "no reference scale '9x9-v9'"),
         (["--board-size", "9", "--max-games", "9"], "--max-games goes with --margin"),
         (["--board-size", "9", "--resume"], "--resume needs --records"),
+        (["--board-size", "9", "--spread", "3"], "--spread goes with --margin"),
+        (
+            ["--board-size", "9", "--scale", "9x9-v1", "--reference", "x.csv"],
+            "give --scale or --reference, not both",
+        ),
         (["--board-size", "9", "--games", "0"], "expected an integer >= 1"),
         (["--board-size", "9", "--margin", "0"], "expected a finite number > 0"),
         (["--board-size", "9", "--margin", "-5"], "expected a finite number > 0"),
