@@ -1,7 +1,6 @@
 """Turn time: budgets from the INFO limits, the deadline and emergency moves."""
 
 import threading
-import time
 
 import pytest
 
@@ -44,8 +43,9 @@ def test_emergency_move_is_legal_and_next_to_the_last_move():
 
 
 class SlowTimedAgent:
-    """Honours nothing: sleeps ``delay`` seconds (after its first ``free_calls`` moves,
-    e.g. a brain's warm-up move), records the budget it was given."""
+    """Honours nothing: thinks ``delay`` seconds, or until ``released`` is set (after
+    its first ``free_calls`` moves, e.g. a brain's warm-up move), and records the
+    budget it was given; ``active`` counts the calls still thinking."""
 
     def __init__(self, delay: float, free_calls: int = 0) -> None:
         self.delay = delay
@@ -55,6 +55,7 @@ class SlowTimedAgent:
         self.active = 0
         self.most_active = 0
         self._lock = threading.Lock()
+        self.released = threading.Event()
 
     def reset(self, seed=None):
         pass
@@ -65,7 +66,7 @@ class SlowTimedAgent:
             self.most_active = max(self.most_active, self.active)
         self.budgets.append(self.time_per_move)
         if len(self.budgets) > self.free_calls:
-            time.sleep(self.delay)
+            self.released.wait(self.delay)
         with self._lock:
             self.active -= 1
         return int(legal_actions(observation)[-1])
@@ -83,14 +84,14 @@ def test_an_overrunning_agent_is_replaced_by_an_emergency_move():
     agent = SlowTimedAgent(delay=10.0)
     thinker = Thinker()
     board = Board.from_moves([112])
-    started = time.monotonic()
     move, notes = thinker.choose(agent, board, TimeControl(turn_ms=300))
-    assert time.monotonic() - started < 8  # the answer does not wait for the agent
+    assert agent.active == 1  # the answer did not wait for the agent's 10 s
     assert move == emergency_move(board) and "overran" in notes[0]
     assert thinker.busy
     # While the abandoned call runs, the agent is not called again.
     move, notes = thinker.choose(agent, board, TimeControl(turn_ms=300))
     assert "still busy" in notes[0] and agent.most_active == 1
+    agent.released.set()
 
 
 def test_a_brain_answers_within_its_turn_time_and_starts_afresh_after_an_overrun():
@@ -103,12 +104,12 @@ def test_a_brain_answers_within_its_turn_time_and_starts_afresh_after_an_overrun
     brain = Brain(factory, {})
     for line in ["START 15", "INFO timeout_turn 300"]:
         brain.handle(line)
-    started = time.monotonic()
     answers = brain.handle("TURN 7,7")
-    assert time.monotonic() - started < 8  # the answer does not wait for the agent
+    assert agents[0].active == 1  # the answer did not wait for the agent's 10 s
     assert answers[0].startswith("DEBUG agent overran") and len(answers) == 2
     assert brain.handle("RESTART") == ["OK"]
     assert len(agents) == 2 and brain.agent is agents[1]
+    agents[0].released.set()
 
 
 def test_illegal_agent_moves_are_failures():
