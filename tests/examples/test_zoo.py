@@ -8,6 +8,7 @@ installed are skipped (the ``sb3``, ``tianshou``, ``torchrl`` and ``rllib`` extr
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from importlib import metadata
 from pathlib import Path
@@ -389,3 +390,29 @@ def test_points_choose_the_checkpoints_evaluate_rates_the_last_among_them() -> N
     assert zoo_files.spread(kept, 9) == kept
     with pytest.raises(SystemExit):
         zoo.main(["evaluate", "sb3", "--points", "0"])
+
+
+def test_every_published_row_ships_its_model_and_it_plays() -> None:
+    """Each row of docs/zoo.csv names its model in its ``gomoku rate`` command: the file
+    is in the repository, at most 1 MB and the size the row says, and the spec builds
+    an agent that answers with a legal move, so the command runs on a fresh clone."""
+    import csv
+
+    import gomoku_env
+    from agents.specs.parse import make_agent
+    from gomoku_env.config import GameConfig
+
+    with open(zoo.ROOT / "docs" / "zoo.csv", newline="") as table:
+        rows = list(csv.DictReader(table))
+    assert len(rows) >= 20
+    for row in rows:
+        spec = shlex.split(row["rate_command"])[2]
+        path = zoo.ROOT / re.search(r"(?:path|weights)=([^,]+)", spec).group(1)
+        assert path.is_file(), (row["route"], path)
+        assert path.stat().st_size == int(row["model_bytes"]) <= 2**20, row["route"]
+        env = gomoku_env.env(board_size=9)
+        env.reset(seed=1)
+        env.step(40)
+        observation = env.last()[0]
+        move = make_agent(spec, GameConfig(9), seed=1).act(observation)
+        assert observation["action_mask"][move] == 1, (row["route"], move)
