@@ -121,7 +121,28 @@ def _is_half(tensor: Any) -> bool:
 
 def _built(checkpoint: dict[str, Any]) -> MaskableActorCriticPolicy:
     """A fresh policy of the checkpoint's shape, each size checked first."""
-    shape, dtype = checkpoint["observation_shape"], checkpoint["observation_dtype"]
+    shape, size = _checked_board(checkpoint["observation_shape"])
+    dtype, net_arch = checkpoint["observation_dtype"], checkpoint["net_arch"]
+    if dtype not in OBSERVATION_DTYPES:
+        raise ValueError(
+            f"observation dtype {dtype!r} is not one of {OBSERVATION_DTYPES}"
+        )
+    _check_layers(net_arch)
+    return MaskableActorCriticPolicy(
+        observation_space=spaces.Box(0, 1, tuple(shape), dtype=np.dtype(dtype)),
+        action_space=spaces.Discrete(size * size),
+        lr_schedule=lambda _: 0.0,
+        net_arch=net_arch,
+        features_extractor_class=GomokuCNN,
+        features_extractor_kwargs=_checked_features(checkpoint["features"]),
+        normalize_images=False,
+        share_features_extractor=bool(checkpoint["share_features_extractor"]),
+    )
+
+
+def _checked_board(shape: Any) -> tuple[list[int], int]:
+    """The observation shape and its board side: planes of a square board in
+    either layout, the side within the rules core's bounds."""
     size = shape[1] if isinstance(shape, list) and len(shape) == 3 else None
     if shape not in ([size, size, PLANE_COUNT], [PLANE_COUNT, size, size]):
         raise ValueError(f"observation shape {shape!r} is not a board's planes")
@@ -130,23 +151,26 @@ def _built(checkpoint: dict[str, Any]) -> MaskableActorCriticPolicy:
             f"observation shape {shape!r}: a board side from {MIN_BOARD_SIZE} to "
             f"{MAX_BOARD_SIZE}"
         )
-    if dtype not in OBSERVATION_DTYPES:
-        raise ValueError(
-            f"observation dtype {dtype!r} is not one of {OBSERVATION_DTYPES}"
-        )
-    features = checkpoint["features"]
+    return shape, size
+
+
+def _checked_features(features: Any) -> dict[str, Any]:
+    """GomokuCNN's keyword arguments, every size bounded before a layer is built."""
     if not isinstance(features, dict) or not (
         SIZED_FEATURES <= set(features) <= {*SIZED_FEATURES, *OPTIONAL_FEATURES}
     ):
         raise ValueError(f"features {features!r} are not GomokuCNN's")
     for name in SIZED_FEATURES:
         _check_size(name, features[name], LIMITS[name])
-    cell_features = features.get("cell_features", 0)
-    if cell_features != 0:
-        _check_size("cell_features", cell_features, LIMITS["cell_features"])
+    if features.get("cell_features", 0) != 0:
+        _check_size("cell_features", features["cell_features"], LIMITS["cell_features"])
     if not isinstance(features.get("border", False), bool):
         raise ValueError(f"border {features['border']!r} is not a bool")
-    net_arch = checkpoint["net_arch"]
+    return features
+
+
+def _check_layers(net_arch: Any) -> None:
+    """SB3's ``net_arch`` (a list, or ``pi``/``vf`` lists): a few bounded layers."""
     layers = net_arch if isinstance(net_arch, list) else None
     if isinstance(net_arch, dict) and set(net_arch) <= {"pi", "vf"}:
         layers = [width for widths in net_arch.values() for width in widths]
@@ -154,16 +178,6 @@ def _built(checkpoint: dict[str, Any]) -> MaskableActorCriticPolicy:
         raise ValueError(f"net_arch {net_arch!r} is not a few hidden layers")
     for width in layers:
         _check_size("a hidden layer", width, LIMITS["hidden"])
-    return MaskableActorCriticPolicy(
-        observation_space=spaces.Box(0, 1, tuple(shape), dtype=np.dtype(dtype)),
-        action_space=spaces.Discrete(size * size),
-        lr_schedule=lambda _: 0.0,
-        net_arch=net_arch,
-        features_extractor_class=GomokuCNN,
-        features_extractor_kwargs=features,
-        normalize_images=False,
-        share_features_extractor=bool(checkpoint["share_features_extractor"]),
-    )
 
 
 def _check_size(name: str, value: Any, limit: int) -> None:
