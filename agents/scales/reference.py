@@ -148,18 +148,8 @@ def parse_anchors(
         spec = row["agent"]
         if None in row.values():
             raise ValueError(f"{where}: a column is missing on this line")
-        try:
-            rating, margin = float(row["rating"]), float(row.get("margin") or 0)
-        except ValueError:
-            raise ValueError(
-                f"{where}: rating {row['rating']!r} or margin "
-                f"{row.get('margin')!r} is no number"
-            ) from None
-        if not (math.isfinite(rating) and math.isfinite(margin) and margin >= 0):
-            raise ValueError(f"{where}: bad rating {rating!r} or margin {margin!r}")
+        rating, margin = _rating_and_margin(row, where)
         cost = thinking_time(row.get("ms_per_move"), where)
-        if abs(rating) > MAX_RATING:
-            raise ValueError(f"{where}: rating {rating!r} is beyond ±{MAX_RATING}")
         if any(anchor.spec == spec for anchor in anchors):
             raise ValueError(f"{where}: agent {spec!r} appears twice")
         if not trust and spec.split(":", 1)[0].strip() in CODE_AGENTS:
@@ -174,6 +164,23 @@ def parse_anchors(
     if not anchors:
         raise ValueError(f"{source}: no anchors in the file")
     return (versions.pop() or None), tuple(anchors)
+
+
+def _rating_and_margin(row: dict[str, str], where: str) -> tuple[float, float]:
+    """A row's rating (finite, within ±MAX_RATING) and margin (finite, >= 0; 0
+    when the column is missing or empty), or a ValueError naming ``where``."""
+    try:
+        rating, margin = float(row["rating"]), float(row.get("margin") or 0)
+    except ValueError:
+        raise ValueError(
+            f"{where}: rating {row['rating']!r} or margin "
+            f"{row.get('margin')!r} is no number"
+        ) from None
+    if not (math.isfinite(rating) and math.isfinite(margin) and margin >= 0):
+        raise ValueError(f"{where}: bad rating {rating!r} or margin {margin!r}")
+    if abs(rating) > MAX_RATING:
+        raise ValueError(f"{where}: rating {rating!r} is beyond ±{MAX_RATING}")
+    return rating, margin
 
 
 def thinking_time(text: str | None, where: str) -> float | None:
