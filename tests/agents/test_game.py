@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -85,10 +84,9 @@ def test_a_faulty_agent_forfeits(agent, reason, detail):
 
 
 def test_the_alarm_interrupts_a_hanging_move():
-    started = time.perf_counter()
+    # Hanging.act never returns: only the alarm ends this game (else pytest's timeout)
     outcome = play_game(Hanging(), RandomAgent(), CONFIG, move_time_limit=0.1)
     assert (outcome.forfeit, outcome.reason) == ("black", "timeout")
-    assert time.perf_counter() - started < 10  # the hang itself never ends
 
 
 def test_without_the_alarm_a_slow_move_forfeits_after_it_ends():

@@ -94,7 +94,7 @@ while (line := next_line()) is not None:
     elif word in ("BEGIN", "TURN", "DONE"):
         moves += 1
         if mode == "hang":
-            time.sleep(60)
+            time.sleep(3600)  # past pytest's timeout: a client that waits fails
         if mode == "exit" and moves == 2:
             sys.stderr.write("fake engine: out of cheese\n")
             sys.exit(3)

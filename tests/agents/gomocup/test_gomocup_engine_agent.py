@@ -3,7 +3,6 @@
 import gc
 import re
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -33,26 +32,22 @@ def test_a_hanging_engine_is_reported_within_the_timeout():
     engine = fake("hang", time=0.3, grace=0.2)
     env = gomoku_env.env(board_size=9)
     env.reset()
-    started = time.monotonic()
-    with pytest.raises(
+    with pytest.raises(  # the fake sleeps an hour: only the timeout returns
         EngineTimeoutError, match=r"did not answer 'BEGIN' within 0\.50 s"
     ):
         engine.act(env.last()[0])
-    assert time.monotonic() - started < 10  # bounded: never waits for the hung engine
     assert not engine._process.alive
     engine.close()
 
 
 def test_an_engine_exiting_mid_game_is_reported_with_its_stderr():
-    with fake("exit", time=30.0) as engine:
-        env = gomoku_env.env(board_size=9)
+    with fake("exit", time=3600.0) as engine:  # a client that waits out the move
+        env = gomoku_env.env(board_size=9)  # time fails by pytest's timeout
         env.reset()
         env.step(engine.act(env.last()[0]))
         env.step(40)
-        started = time.monotonic()
         with pytest.raises(EngineExitedError, match=r"code 3.*out of cheese"):
             engine.act(env.last()[0])
-        assert time.monotonic() - started < 20  # at once, not after its 30 s move time
 
 
 @pytest.mark.parametrize(
