@@ -48,6 +48,7 @@ from agents.sb3 import (
     GomokuCNN,
     PolicyAgent,
     frozen_policy,
+    load_agent,
     teach_heuristic_moves,
     win_rate,
     zip_budget,
@@ -342,7 +343,7 @@ def train_in_league(
 def play_as_agent(args: Args) -> None:
     """Load the saved model as an Agent and play it as black in the AEC env."""
     print("the model as an Agent in the PettingZoo AEC env, as black against random:")
-    agent = PolicyAgent(MaskablePPO.load(args.model_path, device="cpu"))
+    agent = load_agent(path=args.model_path)  # read without unpickling
     aec = gomoku_env.env(
         board_size=args.board_size, win_length=args.win_length, render_mode="ansi"
     )
@@ -372,8 +373,7 @@ def main() -> None:
     args = parse_dataclass(Args, __doc__.splitlines()[0])
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    model = make_model(args)
-    # Made before the warm start, so that its CPU time counts.
+    model = make_model(args)  # the budget next, before the warm start: its CPU counts
     budget = zip_budget(args.steps, args.cpu_hours, args.checkpoints, args.model_path)
     warm_start(model, args)
     curve = LearningCurveCallback(args)

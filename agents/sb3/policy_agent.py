@@ -6,7 +6,6 @@ trained policy can play any seat: only the layout (channels first or last) may d
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,11 @@ import numpy as np
 import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.sb3.policy_file import load_policy_weights, save_policy_weights
+from agents.sb3.policy_file import (
+    load_policy_weights,
+    load_zip_policy,
+    save_policy_weights,
+)
 from gomoku_env.config import GameConfig
 from gomoku_env.planes import PLANE_COUNT
 
@@ -98,7 +101,9 @@ def load_agent(
 ) -> PolicyAgent:
     """A :class:`PolicyAgent` for a MaskablePPO model saved at ``path``: its zip
     (``model.save``), or its policy alone in a ``.pt`` file written by
-    :func:`export_policy` (weights only, a sixth of the size).
+    :func:`export_policy` (weights only, a sixth of the size). Neither runs code from
+    the file: a zip is read without SB3's loader, which unpickles
+    (:func:`agents.sb3.policy_file.load_zip_policy`; a policy on GomokuCNN).
 
     Has the agent-factory signature ``(config, seed, **options)``, so it can back an
     agent spec; ``config`` is checked against the model's board size when given.
@@ -108,7 +113,7 @@ def load_agent(
     if Path(path).suffix == POLICY_SUFFIX:
         model = load_policy_weights(path)
     else:
-        model = _read_model(Path(path))
+        model = load_zip_policy(path)
     agent = PolicyAgent(model, deterministic=deterministic, seed=seed)
     shape = agent.policy.observation_space.shape
     size = shape[1] if agent.channels_first else shape[0]
@@ -128,33 +133,4 @@ def export_policy(model_path: str | Path, path: str | Path) -> Path:
         raise ValueError(
             f"a policy file's name ends in {POLICY_SUFFIX}, not {str(path)!r}"
         )
-    return save_policy_weights(policy_of(_read_model(Path(model_path))), path)
-
-
-def _read_model(path: Path) -> Any:
-    """The MaskablePPO model saved at ``path``; one ValueError line naming the file.
-
-    SB3 reports a damaged file with many exception types and texts that start with
-    "Error:" or carry torch's advice to load unsafely; none of that is passed on.
-    """
-    from sb3_contrib import MaskablePPO
-
-    try:
-        return MaskablePPO.load(path, device="cpu")
-    except Exception as error:  # any failure to read a user's file is a bad file
-        raise ValueError(
-            f"{str(path)!r} is not a valid saved MaskablePPO model "
-            f"({_model_failure(error, path)}); save one with model.save(PATH), as "
-            "examples/sb3_maskable_ppo.py does"
-        ) from None
-
-
-def _model_failure(error: Exception, path: Path) -> str:
-    """Why SB3 could not read ``path``, in a phrase."""
-    if not zipfile.is_zipfile(path):
-        return "not a zip archive: truncated, or another kind of file"
-    text = str(error).strip()
-    if "weights" in text.lower():
-        return "its network weights are damaged or hold Python objects"
-    first_line = (text.splitlines() or [type(error).__name__])[0]
-    return f"damaged: {first_line.removeprefix('Error: ')}"
+    return save_policy_weights(load_zip_policy(model_path), path)

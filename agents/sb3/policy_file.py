@@ -1,16 +1,26 @@
-"""An SB3 maskable policy as a small weights-only file, to ship or share.
+"""An SB3 maskable policy read and written without running code from the file.
 
 A MaskablePPO zip holds the optimizer's state beside the policy and its settings as
-pickled Python objects: 4.5 MB for the zoo's 9x9 policy. This file holds the
-policy's weights in half precision and the few plain numbers that rebuild it
-(:class:`agents.sb3.features.GomokuCNN` as the features extractor): 0.7 MB. It loads
-with ``torch.load(..., weights_only=True)``, so it never runs code; every size it
+pickled Python objects: 4.5 MB for the zoo's 9x9 policy, and SB3's own loader
+(``MaskablePPO.load``) unpickles those settings, which runs any code a crafted file
+carries. Two readers here never do:
+
+- a policy file (:func:`save_policy_weights`) holds the policy's weights in half
+  precision and the few plain numbers that rebuild it
+  (:class:`agents.sb3.features.GomokuCNN` as the features extractor): 0.7 MB;
+- a MaskablePPO zip (:func:`load_zip_policy`) is read from the plain copies of the
+  settings that SB3 writes beside each pickle, and its ``policy.pth`` weights only.
+
+Both load tensors with ``torch.load(..., weights_only=True)``, and every size a file
 asks for is checked before a network is built.
 """
 
 from __future__ import annotations
 
+import io
+import json
 import os
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +30,14 @@ from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from agents.sb3.features import GomokuCNN
-from agents.training.torch_policy import load_checked_state, read_weights_file
+from agents.training.torch_policy import (
+    load_checked_state,
+    load_failure,
+    read_weights_file,
+)
 from gomoku_env.config import MAX_BOARD_SIZE, MIN_BOARD_SIZE
 from gomoku_env.env_options import OBSERVATION_DTYPES
-from gomoku_env.files import write_atomically
+from gomoku_env.files import check_inflated_size, check_regular_file, write_atomically
 from gomoku_env.planes import PLANE_COUNT
 
 FORMAT = "gomoku_env sb3 maskable policy, weights only"
@@ -38,6 +52,23 @@ LIMITS = {
     "hidden": 4096,
 }
 """The largest features extractor and hidden layers a file may ask to build."""
+ZIP_LIMIT = 256 * 1024 * 1024
+"""The largest MaskablePPO zip read (the zoo's are 4.5 MB)."""
+ZIP_SETTINGS = {
+    "features_extractor_class",
+    "features_extractor_kwargs",
+    "net_arch",
+    "normalize_images",
+    "share_features_extractor",
+    "ortho_init",
+    "optimizer_class",
+    "optimizer_kwargs",
+}
+"""The policy settings a zip may name: those that shape a GomokuCNN policy, and
+those that only train it. Any other (an activation, another policy) shapes a network
+this reader cannot rebuild from plain numbers."""
+GOMOKU_CNN = f"<class '{GomokuCNN.__module__}.{GomokuCNN.__qualname__}'>"
+"""How a zip's plain copy of the settings names the features extractor."""
 SIZED_FEATURES = {"features_dim", "channels", "layers"}
 """GomokuCNN's settings every policy file names."""
 OPTIONAL_FEATURES = {"cell_features", "border"}
@@ -101,6 +132,81 @@ def load_policy_weights(path: str | os.PathLike[str]) -> MaskableActorCriticPoli
     load_checked_state(policy, state, str(path), described="the SB3 policy")
     policy.set_training_mode(False)
     return policy
+
+
+def load_zip_policy(path: str | os.PathLike[str]) -> MaskableActorCriticPolicy:
+    """The policy of the MaskablePPO zip at ``path`` (``model.save``) on GomokuCNN
+    features, read without unpickling: its shape from the plain copies of the
+    settings in the zip's ``data``, its weights from ``policy.pth`` (weights only).
+
+    Raises:
+        ValueError: one line naming the file: not a regular file, too large, not a
+            zip, damaged, a policy of another kind, or weights that do not fit.
+    """
+    path = check_regular_file(path, "a MaskablePPO model", ZIP_LIMIT)
+    check_inflated_size(path, "a MaskablePPO model")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            settings = json.loads(archive.read("data"))
+            weights = io.BytesIO(archive.read("policy.pth"))
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as error:
+        raise _not_a_model(path, _zip_failure(error, path)) from None
+    try:
+        state = torch.load(weights, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises several types for damaged weights
+        raise _not_a_model(path, f"policy.pth: {load_failure(error, path)}") from None
+    try:
+        policy = _built(_zip_checkpoint(settings))
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{str(path)!r} describes no valid policy: {error}") from None
+    load_checked_state(policy, state, str(path), described="the SB3 policy")
+    policy.set_training_mode(False)
+    return policy
+
+
+def _zip_checkpoint(settings: Any) -> dict[str, Any]:
+    """What a policy file would hold, from a zip's plain settings (SB3 writes the
+    readable fields of each pickled object beside it)."""
+    policy, space = settings["policy_kwargs"], settings["observation_space"]
+    if not isinstance(policy, dict) or not isinstance(space, dict):
+        raise ValueError("no plain copy of the policy's settings and observations")
+    named = set(policy) - {":type:", ":serialized:"}
+    if not named <= ZIP_SETTINGS:
+        raise ValueError(
+            f"policy settings {sorted(named - ZIP_SETTINGS)} shape a network that is "
+            "rebuilt only by unpickling; load a model you trust with "
+            "MaskablePPO.load and pass it to PolicyAgent"
+        )
+    if policy.get("features_extractor_class") != GOMOKU_CNN:
+        raise ValueError(
+            f"features extractor {policy.get('features_extractor_class')!r} is not "
+            "GomokuCNN; load a model you trust with MaskablePPO.load and pass it to "
+            "PolicyAgent"
+        )
+    return {
+        "observation_shape": space["_shape"],
+        "observation_dtype": space["dtype"],
+        "features": policy["features_extractor_kwargs"],
+        "net_arch": policy.get("net_arch"),
+        "share_features_extractor": policy.get("share_features_extractor", True),
+    }
+
+
+def _not_a_model(path: Path, reason: str) -> ValueError:
+    return ValueError(
+        f"{str(path)!r} is not a valid saved MaskablePPO model ({reason}); save one "
+        "with model.save(PATH), as examples/sb3_maskable_ppo.py does"
+    )
+
+
+def _zip_failure(error: Exception, path: Path) -> str:
+    """Why the zip at ``path`` could not be read, in a phrase."""
+    if isinstance(error, zipfile.BadZipFile):
+        return "not a zip archive: truncated, or another kind of file"
+    if isinstance(error, KeyError):
+        return "no data or policy.pth in the archive"
+    first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+    return f"damaged: {first_line}"
 
 
 def _halved(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
@@ -170,7 +276,10 @@ def _checked_features(features: Any) -> dict[str, Any]:
 
 
 def _check_layers(net_arch: Any) -> None:
-    """SB3's ``net_arch`` (a list, or ``pi``/``vf`` lists): a few bounded layers."""
+    """SB3's ``net_arch`` (a list, or ``pi``/``vf`` lists, or None for SB3's
+    default): a few bounded layers."""
+    if net_arch is None:
+        return
     layers = net_arch if isinstance(net_arch, list) else None
     if isinstance(net_arch, dict) and set(net_arch) <= {"pi", "vf"}:
         layers = [width for widths in net_arch.values() for width in widths]

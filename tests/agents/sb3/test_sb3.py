@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -218,6 +221,78 @@ def test_a_damaged_model_is_one_clean_line_naming_the_file(
     assert reason in message and "model.save(PATH)" in message
     assert "Error:" not in message and "weights_only" not in message
     assert "\n" not in message
+
+
+class _Touch:
+    """Unpickled, it creates the file ``path``: the code a crafted zip could run."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (Path.touch, (self.path,))
+
+
+def _with_settings(data: bytes, change) -> bytes:
+    """A copy of the zip ``data`` whose JSON ``data`` member went through ``change``."""
+    import io
+    import json
+    import zipfile
+
+    settings = json.loads(zipfile.ZipFile(io.BytesIO(data)).read("data"))
+    change(settings)
+    return _rezipped(data, "data", json.dumps(settings).encode())
+
+
+def test_a_zip_never_runs_the_code_its_settings_carry(
+    trained: MaskablePPO, tmp_path
+) -> None:
+    """SB3's loader unpickles a zip's settings; load_agent reads their plain copies,
+    so a payload hidden in them stays inert (and SB3's own loader shows it is live)."""
+    import base64
+    import pickle
+
+    good, marker = tmp_path / "good.zip", tmp_path / "the payload ran"
+    trained.save(good)
+    payload = base64.b64encode(pickle.dumps(_Touch(marker))).decode()
+
+    def plant(settings: dict) -> None:
+        settings["lr_schedule"][":serialized:"] = payload
+        settings["policy_kwargs"][":serialized:"] = payload
+
+    crafted = tmp_path / "crafted.zip"
+    crafted.write_bytes(_with_settings(good.read_bytes(), plant))
+    config = gomoku_env.GameConfig(board_size=5, win_length=4)
+    agent = load_agent(config=config, path=crafted)
+    assert play_aec_game(agent, "black_0", 0)["reason"] in ("five", "board_full")
+    assert not marker.exists()
+    with contextlib.suppress(Exception):
+        MaskablePPO.load(crafted, device="cpu")
+    assert marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "refusal"),
+    [
+        (lambda kwargs: kwargs.update(features_extractor_class="<class 'NatureCNN'>"),
+         "features extractor \"<class 'NatureCNN'>\" is not GomokuCNN"),
+        (lambda kwargs: kwargs.update(activation_fn="<class 'ReLU'>"),
+         "policy settings \\['activation_fn'\\] shape a network"),
+        (lambda kwargs: kwargs["features_extractor_kwargs"].update(layers=10**6),
+         "layers 1000000 is not a whole number from 1 to 16"),
+    ],
+)  # fmt: skip
+def test_a_zip_of_another_policy_is_refused_naming_what_differs(
+    trained: MaskablePPO, tmp_path, change, refusal
+) -> None:
+    good, path = tmp_path / "good.zip", tmp_path / "other.zip"
+    trained.save(good)
+    path.write_bytes(
+        _with_settings(good.read_bytes(), lambda data: change(data["policy_kwargs"]))
+    )
+    with pytest.raises(ValueError, match=refusal) as caught:
+        load_agent(path=path)
+    assert str(path) in str(caught.value) and "\n" not in str(caught.value)
 
 
 def _rezipped(data: bytes, member: str, replacement: bytes) -> bytes:
