@@ -37,6 +37,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gomoku_apps.cli.options import positive_float, positive_int
+from gomoku_env.files import write_atomically, write_text_atomically
+
 START = float(os.environ.get("START_EPOCH") or time.time())
 KEPT = {"snap-33.pt": 1 / 3, "snap-67.pt": 2 / 3}
 """Networks copied to the results on the way: name, share of the budget spent."""
@@ -49,19 +52,46 @@ def log(message: str) -> None:
 def driver_arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--results", required=True, help="folder of the copies ($OUT)")
-    parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 1))
+    parser.add_argument(
+        "--jobs", type=worker_count, default=max(1, (os.cpu_count() or 2) - 1)
+    )
     parser.add_argument(
         "--worker-device", default=None, help="default: the run's --device"
     )
-    parser.add_argument("--wall-seconds", type=float, default=480.0)
-    parser.add_argument("--tail-seconds", type=float, default=45.0)
+    parser.add_argument("--wall-seconds", type=positive_float, default=480.0)
+    parser.add_argument("--tail-seconds", type=positive_float, default=45.0)
     parser.add_argument(
         "--train-hours",
-        type=float,
+        type=positive_float,
         default=None,
         help="wall-clock training budget (default: what --wall-seconds leaves)",
     )
     return parser.parse_known_args(argv)
+
+
+def worker_count(text: str) -> int:
+    """argparse type: self-play processes, 1 to four per CPU of this machine."""
+    jobs, most = positive_int(text), 4 * (os.cpu_count() or 1)
+    if jobs > most:
+        raise argparse.ArgumentTypeError(f"at most {most} (4 per CPU), got {text!r}")
+    return jobs
+
+
+def start_afresh(out: Path, force: bool) -> None:
+    """Clear ``out`` for a fresh run (this driver never resumes): a folder that holds
+    files (an earlier call's run where /tmp outlived the call, or anyone's) is
+    deleted only with ``--force``; a path that is no folder is refused."""
+    if not out.exists() and not out.is_symlink():
+        return
+    if out.is_symlink() or not out.is_dir():
+        raise SystemExit(f"--out {str(out)!r} is not a folder")
+    if any(out.iterdir()):
+        if not force:
+            raise SystemExit(
+                f"--out {str(out)!r} holds files; this driver starts a fresh run each "
+                "time: give a new --out, or --force to delete them"
+            )
+        shutil.rmtree(out)
 
 
 def warm_worker(device: str) -> int:
@@ -104,9 +134,7 @@ class OutOfTimeError(Exception):
 
 
 def copy_atomically(source: Path, target: Path) -> None:
-    temporary = target.with_name(f".{target.name}.part")
-    shutil.copyfile(source, temporary)
-    os.replace(temporary, target)
+    write_atomically(target, lambda temporary: shutil.copyfile(source, temporary))
 
 
 def main(argv: list[str]) -> int:
@@ -172,8 +200,7 @@ def main(argv: list[str]) -> int:
         options = AlphaZeroRunOptions(**flag_values(AlphaZeroRunOptions, arguments))
         configure_threads(options.threads)
         out = Path(options.folder("alphazero", config.game.board_size))
-        if out.exists():
-            shutil.rmtree(out)  # a fresh run each time: /tmp may outlive a call
+        start_afresh(out, options.force)
         run = TrainingRun(config, out, device, initial, plot=False, self_play=workers)
         budget = train_hours * 3600
         train_end = time.monotonic() + budget
@@ -249,9 +276,9 @@ def write_summary(
         "samples_per_second": round(progress.samples / seconds, 2),
         **metadata,
     }
-    temporary = results / ".summary.json.part"
-    temporary.write_text(json.dumps(summary, indent=1) + "\n")
-    os.replace(temporary, results / "summary.json")
+    write_text_atomically(
+        results / "summary.json", json.dumps(summary, indent=1) + "\n"
+    )
     return summary
 
 

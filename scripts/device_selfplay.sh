@@ -84,7 +84,7 @@ HOURS_FLAG=()
 LEFT=$(($(printf '%.0f' "$WALL") + 25 - $(date +%s) + ${START_EPOCH%.*}))
 timeout -s INT -k 10 "$LEFT" $PYTHON scripts/device_selfplay.py \
   --results "$OUT" --jobs "$JOBS" --wall-seconds "$WALL" \
-  --board-size 15 --init "$INIT" --device "$DEVICE" --out "$RUN" \
+  --board-size 15 --init "$INIT" --device "$DEVICE" --out "$RUN" --force \
   --parallel-games "$GAMES" --simulations "$SIMS" --fast-simulations "$FAST" \
   --full-search-probability "$FULL" --gumbel-actions "$GUMBEL" \
   --replay-capacity 50000 --learning-rate 0.001 \

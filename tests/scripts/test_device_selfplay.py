@@ -47,6 +47,36 @@ def test_copy_atomically_leaves_no_part_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("flags", "refusal"),
+    [
+        (["--jobs", "0"], "--jobs"),
+        (["--jobs", "100000"], "4 per CPU"),
+        (["--wall-seconds", "nan"], "--wall-seconds"),
+        (["--train-hours", "inf"], "--train-hours"),
+    ],
+)
+def test_driver_flags_out_of_range_are_refused(flags, refusal, capsys) -> None:
+    with pytest.raises(SystemExit):
+        driver.driver_arguments(["--results", "out", *flags])
+    assert refusal in capsys.readouterr().err
+
+
+def test_a_fresh_run_deletes_a_folder_only_when_told(tmp_path: Path) -> None:
+    out = tmp_path / "someone's work"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    with pytest.raises(SystemExit, match=r"holds files.*--force"):
+        driver.start_afresh(out, force=False)
+    assert (out / "notes.txt").read_text() == "keep me"
+    (tmp_path / "a file").write_text("x")
+    with pytest.raises(SystemExit, match="is not a folder"):
+        driver.start_afresh(tmp_path / "a file", force=True)
+    driver.start_afresh(tmp_path / "empty", force=False)  # nothing there: nothing done
+    driver.start_afresh(out, force=True)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
     ("settings", "expected"),
     [
         ({}, ["--init 15x15-gumbel", "--gumbel-actions 0", "--simulations 200"]),
@@ -74,3 +104,4 @@ def test_the_shell_script_passes_its_settings(
     for flag in expected:
         assert f" {flag} " in f"{command} "
     assert f"--results {tmp_path} " in command
+    assert " --force " in command  # RUN is the script's own folder, replaced
