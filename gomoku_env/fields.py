@@ -88,7 +88,9 @@ def check_number(
     ):
         limits = {">=": minimum, ">": above, "<=": maximum}
         given = [
-            f"{sign} {edge:g}" for sign, edge in limits.items() if edge is not None
+            f"{sign} {int(edge) if float(edge).is_integer() else f'{edge:g}'}"
+            for sign, edge in limits.items()
+            if edge is not None
         ]
         wanted_range = f" {' and '.join(given)}" if given else ""
         raise ValueError(f"{name} must be {kind}{wanted_range}, got {value!r}")

@@ -38,7 +38,7 @@ from agents.patterns.threats import (
     side_of,
 )
 from gomoku_env.board import Board
-from gomoku_env.config import GameConfig
+from gomoku_env.config import MAX_BOARD_SIZE, GameConfig
 from gomoku_env.fields import check_fields, option
 from gomoku_env.kernels import centre_point, other_color
 
@@ -66,15 +66,22 @@ class AlphaBetaOptions:
         VCF_PLIES,
         help="plies of the root VCF searches (for the mover and the opponent)",
         minimum=1,
+        maximum=MAX_BOARD_SIZE**2,
     )
     vcf_nodes: int = option(
         ROOT_VCF_NODES, help="node budget of each root VCF search", minimum=1
     )
     leaf_vcf_plies: int = option(
-        5, help="plies of the VCF run at the horizon (0: none)", minimum=0
+        5,
+        help="plies of the VCF run at the horizon (0: none)",
+        minimum=0,
+        maximum=MAX_BOARD_SIZE**2,
     )
     table_bits: int = option(
-        19, help="the transposition table holds 2 ** table_bits entries", minimum=4
+        19,
+        help="the transposition table holds 2 ** table_bits entries (33 bytes each)",
+        minimum=4,
+        maximum=26,
     )
 
     def __post_init__(self) -> None:

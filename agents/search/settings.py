@@ -21,12 +21,20 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from gomoku_env.config import MAX_BOARD_SIZE
 from gomoku_env.fields import check_fields, option, quoted
 
 FORMULAS = ("uct", "puct")
 ROLLOUTS = ("random", "tactical")
 """Rollout kinds; a kind's index is its ``rollout_code`` in the kernels."""
 TACTICAL_ROLLOUT = ROLLOUTS.index("tactical")
+
+
+MAX_TREE_NODES = 2**26
+"""The largest tree a search may ask for (about 3 GB of node arrays)."""
+MAX_TREE_EDGES = 2**31 - 1
+"""The tree's edges are indexed by int32: ``max_nodes`` times the edges per node
+must stay within this."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +125,7 @@ class SearchOptions:
             "keeps refining its visits)"
         ),
         minimum=2,
+        maximum=MAX_TREE_NODES,
     )
     edges_per_node: int | None = option(
         16,
@@ -125,6 +134,7 @@ class SearchOptions:
             "point); none: one per board cell"
         ),
         minimum=1,
+        maximum=MAX_BOARD_SIZE**2,
     )
 
     def __post_init__(self) -> None:

@@ -35,6 +35,7 @@ from agents.search.rounds import (
 )
 from agents.search.sequential_halving import SequentialHalving
 from agents.search.settings import (
+    MAX_TREE_EDGES,
     MCTS_PRESET,
     ROLLOUTS,
     SearchOptions,
@@ -67,6 +68,12 @@ class SearchTree:
         self.settings = search_settings(game, self.options)
         edges_per_node = self.options.edges_per_node or game.cells
         self.max_edges = self.options.max_nodes * edges_per_node
+        if self.max_edges > MAX_TREE_EDGES:
+            raise ValueError(
+                f"max_nodes={self.options.max_nodes} times {edges_per_node} edges per "
+                f"node is {self.max_edges:,} edges, over the tree's {MAX_TREE_EDGES:,}"
+                " (lower max_nodes or edges_per_node)"
+            )
         self._tree = allocate_tree(self.options.max_nodes, self.max_edges)
         self._spare = None
         self._cells = np.zeros(game.cells, dtype=np.int8)

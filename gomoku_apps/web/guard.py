@@ -1,7 +1,9 @@
 """Who may use the server: the checks every request passes before its handler.
 
-The server can run programs named by a request (``python:`` and ``engine:`` specs on
-loopback), so, as Jupyter does, it serves only the person who started it:
+The server can run programs named by a request (``python:`` and ``engine:`` specs,
+when the person who started it allowed them with ``--allow-programs``) and gives each
+page's agents its CPU and memory, so, as Jupyter does, it serves only the person who
+started it:
 
 - **Host**: the ``Host`` header must be an address the server serves (the bound
   host and port; on loopback also ``localhost``, ``127.0.0.1`` and ``[::1]`` with the

@@ -74,8 +74,8 @@ is under 4 KB)."""
 MAX_DELAY_S = 10.0
 DEFAULT_MOVE_TIME_S = 60.0
 PROGRAM_AGENTS = ("python", "engine")
-"""Spec names that run code named by the request: allowed only when the server says so
-(by default, when it listens on loopback only)."""
+"""Spec names that run code named by the request: allowed only when the person who
+started the server asked for it (``gomoku serve --allow-programs``)."""
 COMMANDS = ("move", "undo", "resign", "swap", "new", "speed")
 COMMAND_FIELDS = {"move": ("type", "point", "color"), "speed": ("type", "delay")}
 """The fields each command accepts (a command not listed: ``type`` only)."""
@@ -87,6 +87,9 @@ REMOTE_OPTION_LIMITS = {
     "nodes": 2_000_000,
     "vcf_nodes": 200_000,
     "leaves_per_round": 256,
+    "edges_per_node": 64,
+    "vcf_plies": 64,
+    "leaf_vcf_plies": 16,
 }
 """The most memory or CPU an agent option from a page may ask for when programs are
 not allowed (a server off loopback): ``alphabeta:table_bits=34`` asked for a 16 GiB
@@ -212,6 +215,11 @@ def check_spec(spec: object, policy: SpecPolicy) -> str:
         return spec
     for key, most in REMOTE_OPTION_LIMITS.items():
         value = options.get(key)
+        if key in options and value is None:  # "none" lifts the option's own limit
+            raise RequestError(
+                f"{key}=none is unlimited, which this server does not give a page's "
+                f"agent ({key} <= {most}; loopback or --allow-programs lifts this)"
+            )
         if isinstance(value, (int, float)) and value > most:
             raise RequestError(
                 f"{key}={shown(str(value))} is more than this server gives a page's "

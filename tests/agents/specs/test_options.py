@@ -175,3 +175,26 @@ def test_undeclared_options_are_typed_by_their_look(monkeypatch):
     register_agent("test_closed", lambda config, seed: None)
     with pytest.raises(ValueError, match="unknown option 'depth'"):
         check_spec("test_closed:depth=3")
+
+
+@pytest.mark.parametrize(
+    ("spec", "refusal"),
+    [
+        ("alphabeta:vcf_plies=1000000000", r"vcf_plies must be an int .*<= 625"),
+        ("alphabeta:leaf_vcf_plies=1000", r"leaf_vcf_plies must be an int .*<= 625"),
+        ("alphabeta:table_bits=40", r"table_bits must be an int .*<= 26"),
+        ("mcts:edges_per_node=100000", r"edges_per_node must be an int .*<= 625"),
+        ("mcts:max_nodes=1000000000", r"max_nodes must be an int .*<= 67108864"),
+        ("mcts:max_nodes=67108864,edges_per_node=625", "over the tree's 2,147,483,647"),
+    ],
+)
+def test_every_size_a_spec_can_ask_for_is_bounded_before_it_is_allocated(
+    spec: str, refusal: str
+) -> None:
+    """Each of these once allocated what it asked (a 2 ** 40-entry table, a tree of
+    2 ** 40 edges whose int32 indices wrapped): refused now, before any array."""
+    from agents.specs.parse import make_agent
+    from gomoku_env.config import GameConfig
+
+    with pytest.raises(ValueError, match=refusal):
+        make_agent(spec, GameConfig(board_size=9))

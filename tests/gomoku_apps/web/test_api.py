@@ -167,6 +167,11 @@ def test_program_specs_are_refused_unless_allowed(loopback):
         "alphabeta:table_bits=34",
         "mcts:max_nodes=1000000000",
         "alphazero:threads=100000",
+        "mcts:edges_per_node=600",
+        "mcts:edges_per_node=none",
+        "mcts:simulations=none",
+        "alphabeta:vcf_plies=600",
+        "alphabeta:leaf_vcf_plies=100",
     ],
 )
 def test_off_loopback_an_agent_cannot_ask_for_unbounded_resources(spec):
