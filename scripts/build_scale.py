@@ -100,7 +100,7 @@ def claim_out(out: Path, manifest: dict[str, object]) -> None:
         return
     try:
         found = json.loads(read_text_file(path, "a scale build's manifest"))
-    except ValueError as error:  # JSONDecodeError is one
+    except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
         raise SystemExit(f"{path}: not a build manifest ({error})") from None
     if not isinstance(found, dict) or set(found) != set(manifest):
         raise SystemExit(f"{path}: not a build manifest of this script's format")

@@ -52,6 +52,8 @@ def _json_object(path: Path, kind: str) -> dict[str, Any]:
         found = json.loads(read_text_file(path, kind, ZooFileError))
     except json.JSONDecodeError as error:
         raise ZooFileError(f"{path}: not JSON ({error}); is it {kind}?") from None
+    except RecursionError:
+        raise ZooFileError(f"{path}: JSON nested too deep; is it {kind}?") from None
     if not isinstance(found, dict):
         raise ZooFileError(f"{path}: a {type(found).__name__}, not {kind}'s object")
     return found

@@ -152,6 +152,10 @@ class RunFiles:
         try:
             text = read_text_file(path, "a training manifest", CheckpointError)
             return Manifest(**json.loads(text))
+        except RecursionError:
+            raise CheckpointError(
+                f"cannot read {str(path)!r}: nested too deep"
+            ) from None
         except (OSError, ValueError, TypeError) as error:
             raise CheckpointError(f"cannot read {str(path)!r}: {error}") from None
 

@@ -149,7 +149,7 @@ def load_zip_policy(path: str | os.PathLike[str]) -> MaskableActorCriticPolicy:
         with zipfile.ZipFile(path) as archive:
             settings = json.loads(archive.read("data"))
             weights = io.BytesIO(archive.read("policy.pth"))
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as error:
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, RecursionError) as error:
         raise _not_a_model(path, _zip_failure(error, path)) from None
     try:
         state = torch.load(weights, map_location="cpu", weights_only=True)
@@ -205,6 +205,8 @@ def _zip_failure(error: Exception, path: Path) -> str:
         return "not a zip archive: truncated, or another kind of file"
     if isinstance(error, KeyError):
         return "no data or policy.pth in the archive"
+    if isinstance(error, RecursionError):
+        return "damaged: its settings are JSON nested too deep"
     first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
     return f"damaged: {first_line}"
 

@@ -260,6 +260,7 @@ def test_a_report_with_no_finished_run_keeps_the_published_results(
     [
         ("zoo-run.json", '{"route": "sb3", "se', "not JSON"),
         ("zoo-run.json", "[1, 2]", "a list"),
+        ("zoo-run.json", "[" * 10**5 + "]" * 10**5, "nested too deep"),
         ("zoo-run.json", '{"route": "sb3", "seed": 1, "command": "x"}', "'libraries'"),
         (
             "zoo-run.json",

@@ -203,6 +203,10 @@ def test_frozen_snapshots_drive_the_vector_env_in_batches(
         (lambda data: b"PK\x03\x04 not really a zip", "not a zip archive"),
         (lambda data: bytes(300), "not a zip archive"),
         (lambda data: _rezipped(data, "data", b"{not json"), "damaged: Expecting"),
+        (
+            lambda data: _rezipped(data, "data", b"[" * 10**5 + b"]" * 10**5),
+            "nested too deep",
+        ),
         # torch's own complaint varies with the damage; the line stays clean.
         (lambda data: _rezipped(data, "policy.pth", b"junk"), ""),
     ],
