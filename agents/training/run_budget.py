@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from gomoku_env.fields import check_number
 from gomoku_env.files import read_text_file, write_text_atomically
 
 Model = TypeVar("Model")
@@ -154,4 +155,25 @@ def read_checkpoint_rows(path: Path) -> list[dict[str, str]]:
             f"{path}: not a checkpoints file, its columns are {reader.fieldnames}, "
             f"not {list(CHECKPOINT_COLUMNS)}"
         )
-    return list(reader)
+    rows = list(reader)
+    for number, row in enumerate(rows, start=2):
+        _check_row(row, f"{path}, line {number}")
+    return rows
+
+
+def _check_row(row: dict[str, str], where: str) -> None:
+    """A checkpoint row: a model file beside the list (a plain name: no folder, so a
+    row never points outside the run), whole env steps, finite seconds >= 0."""
+    name = row.get("path")
+    if not name or Path(name).name != name or name in (".", ".."):
+        raise ValueError(f"{where}: path {name!r} is not a file name in the run folder")
+    steps = row.get("steps") or ""
+    if not (steps.isascii() and steps.isdigit()):
+        raise ValueError(f"{where}: steps {steps!r} is not a whole number")
+    for column in ("cpu_seconds", "wall_seconds"):
+        try:
+            check_number(column, float(row.get(column) or "nan"), minimum=0)
+        except ValueError:
+            raise ValueError(
+                f"{where}: {column} {row.get(column)!r} is not a finite number >= 0"
+            ) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from agents.training.example_runs import (
     new_network,
     run_budget,
 )
-from agents.training.run_budget import RunBudget
+from agents.training.run_budget import RunBudget, read_checkpoint_rows
 from agents.training.teacher_games import TeacherGamesConfig, teacher_games
 from agents.training.torch_policy import (
     PolicyNetwork,
@@ -184,3 +185,27 @@ def test_the_network_flags_shape_the_examples_network(tmp_path: Path) -> None:
     path = tmp_path / "policy.pt"
     save_policy(path, network, args.config, trainer="test")
     assert load_policy(path).shape == network.shape
+
+
+@pytest.mark.parametrize(
+    ("row", "refusal"),
+    [
+        (
+            "../../elsewhere.pt,100,1.0,1.0",
+            "path '../../elsewhere.pt' is not a file name",
+        ),
+        ("/etc/passwd,100,1.0,1.0", "path '/etc/passwd' is not a file name"),
+        ("policy.pt,1e3,1.0,1.0", "steps '1e3' is not a whole number"),
+        ("policy.pt,100,nan,1.0", "cpu_seconds 'nan' is not a finite number"),
+        ("policy.pt,100,1.0", "wall_seconds None is not a finite number"),
+    ],
+)
+def test_a_checkpoint_list_row_never_points_outside_its_run(
+    tmp_path: Path, row: str, refusal: str
+) -> None:
+    """The zoo copies the model a row names into docs/: a row is a file beside the
+    list, with whole steps and finite seconds, or the list is refused naming the line."""
+    listing = tmp_path / "checkpoints.csv"
+    listing.write_text(f"path,steps,cpu_seconds,wall_seconds\nok.pt,1,0.5,0.5\n{row}\n")
+    with pytest.raises(ValueError, match=f"line 3: {re.escape(refusal)}"):
+        read_checkpoint_rows(listing)
