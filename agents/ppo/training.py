@@ -44,8 +44,15 @@ from agents.training.run_budget import (
     read_checkpoint_rows,
     write_checkpoint_rows,
 )
-from agents.training.torch_policy import PolicyNetwork, PolicyShape, save_policy
-from gomoku_env.files import WEIGHTS_LIMIT, check_regular_file, write_atomically
+from agents.training.torch_policy import (
+    PolicyNetwork,
+    PolicyShape,
+    load_checked_state,
+    read_weights_file,
+    save_policy,
+)
+from gomoku_env.fields import check_fields, option
+from gomoku_env.files import WEIGHTS_LIMIT, write_atomically
 from gomoku_env.vector_env import GomokuVectorEnv
 
 SECONDS_PER_HOUR = 3600.0
@@ -57,12 +64,19 @@ RESULT_FILE = "policy.pt"
 class RunState:
     """What a run has done so far (saved in its checkpoint)."""
 
-    env_steps: int = 0
-    cpu_seconds: float = 0.0
-    wall_seconds: float = 0.0
-    warm_started: bool = False
-    updates: int = 0
-    opponent_noise: float = 0.0
+    env_steps: int = option(0, help="the learner's env steps", minimum=0)
+    cpu_seconds: float = option(0.0, help="CPU seconds spent", minimum=0)
+    wall_seconds: float = option(0.0, help="wall seconds spent", minimum=0)
+    warm_started: bool = option(False, help="the warm start is done")
+    updates: int = option(0, help="PPO updates made", minimum=0)
+    opponent_noise: float = option(
+        0.0, help="the noisy heuristic's noise", minimum=0, maximum=1
+    )
+
+    def __post_init__(self) -> None:
+        check_fields(self)  # a checkpoint's counters: finite, in range
+        if not isinstance(self.warm_started, bool):
+            raise TypeError(f"warm_started must be a bool, got {self.warm_started!r}")
 
     @property
     def cpu_hours(self) -> float:
@@ -121,9 +135,13 @@ def load_checkpoint(
         ValueError: the checkpoint is of a run with other settings (the run folder
             belongs to another recipe).
     """
-    path = check_regular_file(path, "a PPO checkpoint", WEIGHTS_LIMIT)
-    checkpoint = torch.load(path, map_location="cpu", weights_only=True)
-    saved = {"rule": "freestyle", **checkpoint["config"]}  # runs from before --rule
+    path, checkpoint = read_weights_file(path, "PPO checkpoint", WEIGHTS_LIMIT)
+    try:
+        saved = {"rule": "freestyle", **checkpoint["config"]}  # runs before --rule
+        state = RunState(**checkpoint["state"])
+        weights, optimizer_state = checkpoint["network"], checkpoint["optimizer"]
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{str(path)!r} is not a PPO checkpoint: {error}") from None
     ours = dataclasses.asdict(config)
     changed = {
         name: (saved.get(name), ours[name])
@@ -135,9 +153,14 @@ def load_checkpoint(
             f"{str(path)!r} is a run with other settings (saved, asked): {changed}; "
             "use another run folder"
         )
-    network.load_state_dict(checkpoint["network"])
-    optimizer.load_state_dict(checkpoint["optimizer"])
-    return RunState(**checkpoint["state"])
+    load_checked_state(network, weights, str(path))
+    try:
+        optimizer.load_state_dict(optimizer_state)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(
+            f"{str(path)!r}: its optimizer state does not fit: {error}"
+        ) from None
+    return state
 
 
 Report = Callable[[RunState, dict[str, Any]], None]

@@ -4,6 +4,7 @@ and resuming a run from its checkpoint."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +64,35 @@ def test_a_tiny_run_beats_its_untrained_start(tmp_path: Path) -> None:
     assert float(rows[-1]["cpu_seconds"]) == pytest.approx(state.cpu_seconds, abs=0.1)
     last = load_policy(tmp_path / rows[-1]["path"])
     assert torch.equal(last(planes)[0], saved(planes)[0])
+
+
+@pytest.mark.parametrize(
+    ("damage", "refusal"),
+    [
+        (lambda saved: [1, 2], "is not a PPO checkpoint"),
+        (lambda saved: {**saved, "state": {**saved["state"], "cpu_seconds": math.nan}},
+         "RunState.cpu_seconds must be a finite number >= 0"),
+        (lambda saved: {**saved, "state": {**saved["state"], "env_steps": 1.5}},
+         "RunState.env_steps must be an int"),
+        (lambda saved: {k: v for k, v in saved.items() if k != "optimizer"},
+         "is not a PPO checkpoint: 'optimizer'"),
+        (lambda saved: {**saved, "network": {
+            name: torch.full_like(tensor, math.inf)
+            for name, tensor in saved["network"].items()}}, "not finite"),
+    ],
+)  # fmt: skip
+def test_a_damaged_checkpoint_is_one_error_naming_it(
+    tmp_path: Path, damage, refusal
+) -> None:
+    """Resuming reads counters and weights the run can trust: a NaN CPU time would
+    end the budget at once, infinite weights would train nothing."""
+    short = dataclasses.replace(TINY, env_steps=256, checkpoint_every=256)
+    PPORun(short, tmp_path).run()
+    path = tmp_path / "checkpoint.pt"
+    torch.save(damage(torch.load(path, weights_only=True)), path)
+    with pytest.raises(ValueError, match=refusal) as caught:
+        PPORun(dataclasses.replace(short, env_steps=512), tmp_path)
+    assert str(path) in str(caught.value) and "\n" not in str(caught.value)
 
 
 def test_a_stopped_run_resumes_from_its_checkpoint(tmp_path: Path) -> None:
