@@ -129,18 +129,32 @@ class ReplayBuffer:
         write_atomically(path, write, create_parents=True)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], capacity: int) -> ReplayBuffer:
-        """A buffer of ``capacity`` holding the samples saved in ``path``."""
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        capacity: int,
+        board_size: int | None = None,
+    ) -> ReplayBuffer:
+        """A buffer of ``capacity`` holding the samples saved in ``path`` (of a
+        ``board_size`` board, when given)."""
         check_regular_file(path, "a saved replay buffer", REPLAY_LIMIT)
         try:
+            _check_array_sizes(Path(path))
             with np.load(path) as data:
                 planes, policy, value = data["planes"], data["policy"], data["value"]
                 total_added = int(data["total_added"])
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as error:
+        except (
+            OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile
+        ) as error:  # fmt: skip
             raise ValueError(
                 f"cannot read replay buffer {str(path)!r}: {error}"
             ) from None
         _check_saved_shapes(path, planes, policy, value)
+        if board_size is not None and planes.shape[1] != board_size:
+            raise ValueError(
+                f"replay buffer {str(path)!r} holds {planes.shape[1]}x"
+                f"{planes.shape[1]} samples, not the run's {board_size}x{board_size}"
+            )
         buffer = cls(planes.shape[1], capacity, planes.shape[3])
         buffer.add(planes[-capacity:], policy[-capacity:], value[-capacity:])
         buffer.total_added = max(total_added, buffer.total_added)
@@ -151,6 +165,28 @@ class ReplayBuffer:
         if self.size < self.capacity:
             return np.arange(self.size)
         return np.roll(np.arange(self.capacity), -self._next_slot)
+
+
+def _check_array_sizes(path: Path) -> None:
+    """A ValueError unless every array in the .npz at ``path`` holds no more bytes
+    than its member of the archive stores: numpy allocates what an array's header
+    claims before reading, so a small file could ask for terabytes."""
+    with zipfile.ZipFile(path) as archive:
+        for member in archive.infolist():
+            with archive.open(member) as stream:
+                version = np.lib.format.read_magic(stream)
+                read_header = (
+                    np.lib.format.read_array_header_1_0
+                    if version == (1, 0)
+                    else np.lib.format.read_array_header_2_0
+                )
+                shape, _, dtype = read_header(stream)
+            claimed = int(np.prod(shape, dtype=object)) * dtype.itemsize
+            if claimed > member.file_size:
+                raise ValueError(
+                    f"{member.filename} claims {claimed:,} bytes in a member of "
+                    f"{member.file_size:,}"
+                )
 
 
 def _check_saved_shapes(

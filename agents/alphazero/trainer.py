@@ -155,9 +155,9 @@ class TrainingRun:
         self.learner.optimizer.load_state_dict(payload["optimizer"])
         self.progress = Progress(**payload["progress"])
         self.learner.steps = self.progress.train_steps
-        self.replay = ReplayBuffer.load(
-            self.directory / manifest.replay, self.config.replay_capacity
-        )
+        saved = self.directory / manifest.replay
+        capacity, size = self.config.replay_capacity, self.config.game.board_size
+        self.replay = ReplayBuffer.load(saved, capacity, size)
         if manifest.metrics_rows is not None:
             self.metrics.keep_first(manifest.metrics_rows)
         if not (self.directory / "best.pt").is_file():

@@ -105,3 +105,34 @@ def test_a_replay_file_of_the_wrong_shape_is_one_clear_error(
     )
     with pytest.raises(ValueError, match="not samples of one board"):
         ReplayBuffer.load(path, capacity=10)
+
+
+def test_an_array_header_claiming_more_than_its_file_is_refused_unread(
+    tmp_path: Path,
+) -> None:
+    """numpy allocates what a header claims before it reads: a 1 kB file whose planes
+    claim 10**12 samples is refused before any array is made."""
+    import io
+    import zipfile
+
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "|i1", "fortran_order": False, "shape": (10**12, 9, 9, 5)}
+    )
+    path = tmp_path / "forged.npz"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("planes.npy", header.getvalue())  # the header, no data
+    with pytest.raises(
+        ValueError, match=r"planes.npy claims 405,000,000,000,000 bytes"
+    ):
+        ReplayBuffer.load(path, capacity=10)
+
+
+def test_a_replay_of_another_board_is_refused_naming_both(tmp_path: Path) -> None:
+    buffer = ReplayBuffer(board_size=5, capacity=10)
+    samples = marked_samples(5, 3, seed=1)
+    buffer.add(samples.planes, samples.policy, samples.value)
+    buffer.save(tmp_path / "replay.npz")
+    with pytest.raises(ValueError, match="holds 5x5 samples, not the run's 9x9"):
+        ReplayBuffer.load(tmp_path / "replay.npz", capacity=10, board_size=9)
+    assert len(ReplayBuffer.load(tmp_path / "replay.npz", 10, board_size=5)) == 3
