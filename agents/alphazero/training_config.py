@@ -173,6 +173,7 @@ class SelfPlayConfig:
         64,
         help="games per iteration, played together so one network call serves them all",
         minimum=1,
+        maximum=4096,
         flag="self-play",
         unset="fewer for budgets under half an hour",
     )
@@ -273,11 +274,16 @@ class TrainingConfig:
         30_000,
         help="replay window: the most recent samples that learning draws from",
         minimum=1,
+        maximum=5_000_000,
         aliases=("--replay",),
         flag="learning",
     )
     batch_size: int = option(
-        256, help="samples per gradient step", minimum=1, flag="learning"
+        256,
+        help="samples per gradient step",
+        minimum=1,
+        maximum=65_536,
+        flag="learning",
     )
     sample_reuse: float = option(
         8.0,

@@ -86,16 +86,25 @@ class PPOConfig:
         2e-3, help="Adam learning rate of the warm start", above=0.0, flag="teacher"
     )
     num_envs: int = option(
-        128, help="games stepped together during PPO", minimum=1, flag="ppo"
+        128,
+        help="games stepped together during PPO",
+        minimum=1,
+        maximum=4096,
+        flag="ppo",
     )
     rollout_steps: int = option(
-        32, help="env steps per game between PPO updates", minimum=1, flag="ppo"
+        32,
+        help="env steps per game between PPO updates",
+        minimum=1,
+        maximum=65_536,
+        flag="ppo",
     )
     epochs: int = option(3, help="passes over each rollout", minimum=1, flag="ppo")
     minibatch: int = option(
         1024,
         help="samples per gradient step (warm start and PPO)",
         minimum=1,
+        maximum=65_536,
         flag="ppo",
     )
     learning_rate: float = option(

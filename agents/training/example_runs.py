@@ -78,7 +78,10 @@ class ExampleArgs:
         ),
     )
     eval_games: int = option(
-        100, help="arena games against random, half with each colour"
+        100,
+        help="arena games against random, half with each colour",
+        minimum=0,
+        maximum=100_000,
     )
     policy_path: str = option(
         "out/policy.pt", help="where the trained network is saved"

@@ -49,3 +49,25 @@ def test_every_training_setting_has_a_flag(
     if (owner.__name__, name) in WITHOUT_FLAG:
         pytest.skip(WITHOUT_FLAG[owner.__name__, name])
     assert destination in _alphazero_destinations(), f"{owner.__name__}.{name}"
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["alphazero", "--replay-capacity", "1000000000000"], "--replay-capacity"),
+        (["alphazero", "--parallel-games", "100000"], "--parallel-games"),
+        (["alphazero", "--batch-size", "10000000"], "--batch-size"),
+        (["ppo", "--num-envs", "100000"], "--num-envs"),
+        (["ppo", "--rollout-steps", "10000000"], "--rollout-steps"),
+        (["ppo", "--minibatch", "10000000"], "--minibatch"),
+    ],
+)
+def test_every_size_a_training_flag_allocates_is_bounded(
+    argv: list[str], flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each of these sized an array or a batch of games before anything checked it."""
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["train", *argv])
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert flag in error and "<=" in error
