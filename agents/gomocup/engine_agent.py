@@ -35,6 +35,8 @@ from agents.gomocup.errors import (
     EngineTimeoutError,
 )
 from agents.gomocup.protocol import (
+    INFO_NUMBER_MAX,
+    INFO_SECONDS_MAX,
     OPPONENT_STONE,
     OWN_STONE,
     ProtocolError,
@@ -107,12 +109,15 @@ class EngineAgent:
                 f"got win_length={self.config.win_length}"
             )
         self.rule_code = rule_code(self.config.rule.value)
-        self.time = check_number("time", time, above=0)
-        self.match_time = check_number("match_time", match_time, minimum=0)
+        most = INFO_SECONDS_MAX  # what an INFO line can tell the engine
+        self.time = check_number("time", time, above=0, maximum=most)
+        self.match_time = check_number(
+            "match_time", match_time, minimum=0, maximum=most
+        )
         self.grace = check_number("grace", grace, minimum=0)
         self.startup = check_number("startup", startup, above=0)
         self.max_memory = check_number(
-            "max_memory", max_memory, minimum=0, integer=True
+            "max_memory", max_memory, minimum=0, maximum=INFO_NUMBER_MAX, integer=True
         )
         self.messages: deque[str] = deque(maxlen=1000)
         """MESSAGE, DEBUG and SUGGEST lines the engine wrote, oldest first."""

@@ -35,6 +35,10 @@ OPPONENT_STONE = 2
 
 UNLIMITED_TIME_LEFT_MS = 2_147_483_647
 """``INFO time_left`` sends this when the match has no time limit."""
+INFO_NUMBER_MAX = 2_147_483_647
+"""The largest number an ``INFO`` line carries: Gomocup's are 32-bit."""
+INFO_SECONDS_MAX = INFO_NUMBER_MAX // 1000
+"""The longest time in seconds an ``INFO`` line can carry (it sends milliseconds)."""
 
 GOMOCUP_RULE_NAMES = {0: "freestyle", 1: "standard", 4: "renju"}
 """Gomocup ``INFO rule`` values and the name of our :class:`~gomoku_env.Rule` for each.

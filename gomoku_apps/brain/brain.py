@@ -19,8 +19,8 @@ from typing import TextIO
 from agents.base import Agent
 from agents.gomocup.output import bounded_lines
 from agents.gomocup.protocol import (
+    INFO_NUMBER_MAX,
     OWN_STONE,
-    UNLIMITED_TIME_LEFT_MS,
     ProtocolError,
     format_about,
     format_point,
@@ -342,8 +342,6 @@ class Brain:
         return [*notes, format_point(action, board.size)]
 
 
-INFO_NUMBER_LIMIT = UNLIMITED_TIME_LEFT_MS
-"""The largest ``INFO`` number: managers send 32-bit integers (this one is "no limit")."""
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
@@ -359,11 +357,11 @@ def _info_number(key: str, text: str, unit: str) -> int:
             f"INFO {key} must be a whole number ({unit}), got {shown!r}"
         )
     digits = text.lstrip("+-").lstrip("0")
-    if len(digits) > len(str(INFO_NUMBER_LIMIT)) or abs(int(text)) > INFO_NUMBER_LIMIT:
+    if len(digits) > len(str(INFO_NUMBER_MAX)) or abs(int(text)) > INFO_NUMBER_MAX:
         bound = (
-            f"at least -{INFO_NUMBER_LIMIT}"
+            f"at least -{INFO_NUMBER_MAX}"
             if text.startswith("-")
-            else (f"at most {INFO_NUMBER_LIMIT}")
+            else (f"at most {INFO_NUMBER_MAX}")
         )
         raise ProtocolError(f"INFO {key} {shown} is out of range: {bound} {unit}")
     return int(text)

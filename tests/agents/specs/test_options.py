@@ -198,3 +198,18 @@ def test_every_size_a_spec_can_ask_for_is_bounded_before_it_is_allocated(
 
     with pytest.raises(ValueError, match=refusal):
         make_agent(spec, GameConfig(board_size=9))
+
+
+def test_an_engine_is_told_no_number_beyond_gomocup_s_32_bits() -> None:
+    """INFO timeout_turn is milliseconds in 32 bits: a longer time or a larger memory
+    limit is refused naming it, before any program starts."""
+    from agents.gomocup import EngineAgent
+
+    with pytest.raises(
+        ValueError, match=r"time must be a finite number > 0 and <= 2147483"
+    ):
+        EngineAgent("/no/such/brain", time=1e7)
+    with pytest.raises(
+        ValueError, match=r"max_memory must be an int >= 0 and <= 2147483647"
+    ):
+        EngineAgent("/no/such/brain", max_memory=2**40)
