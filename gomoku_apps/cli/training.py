@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import shlex
+import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -88,7 +90,7 @@ def claimed_run_folder(out: Path, route: str, force: bool) -> Iterator[None]:
     if out.exists() and not out.is_dir():
         raise ValueError(f"{str(out)!r} is not a folder")
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / LOCK_FILE, "a") as lock:
+    with _lock_file(out / LOCK_FILE) as lock:
         try:
             if fcntl is not None:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -111,6 +113,20 @@ def claimed_run_folder(out: Path, route: str, force: bool) -> Iterator[None]:
                 "run take the folder over"
             )
         yield
+
+
+def _lock_file(path: Path) -> Any:
+    """The run's lock file, opened without following a link or waiting on a FIFO
+    that someone put in its place; anything but a regular file is refused."""
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o600)
+    except OSError as error:
+        raise ValueError(f"{str(path)!r} cannot be the run's lock: {error}") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise ValueError(f"{str(path)!r} cannot be the run's lock: not a regular file")
+    return os.fdopen(descriptor, "a")
 
 
 def add_route_parser(

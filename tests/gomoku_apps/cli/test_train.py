@@ -408,6 +408,29 @@ def test_a_second_run_on_a_locked_folder_is_refused(
     assert main([*TINY_PPO, "--env-steps", "16", "--out", str(out)]) == 0
 
 
+def test_a_lock_file_replaced_by_a_fifo_or_a_link_is_refused_not_waited_on(
+    tmp_path: Path,
+) -> None:
+    """Opening the lock followed a link and blocked on a FIFO put in its place."""
+    import os
+
+    from gomoku_apps.cli.training import LOCK_FILE, claimed_run_folder
+
+    for name, make in (("fifo", os.mkfifo), ("link", None)):
+        out = tmp_path / name
+        out.mkdir()
+        if make is None:
+            (tmp_path / "elsewhere").write_text("")
+            (out / LOCK_FILE).symlink_to(tmp_path / "elsewhere")
+        else:
+            make(out / LOCK_FILE)
+        with (
+            pytest.raises(ValueError, match="cannot be the run's lock"),
+            claimed_run_folder(out, "ppo", force=False),
+        ):
+            pass
+
+
 def only_best(out: Path) -> None:
     """The folder as a run killed in its first iteration leaves it: best.pt alone."""
     for path in out.iterdir():
