@@ -26,6 +26,7 @@ from pathlib import Path
 from agents.scales.reference import RatingScale
 from gomoku_apps.arena.match import Arena
 from gomoku_apps.arena.rate import rate_agent
+from gomoku_env.fields import check_number
 from gomoku_env.files import (
     read_text_file,
     write_bytes_atomically,
@@ -70,16 +71,24 @@ def read_snapshots(paths: list[Path]) -> list[Snapshot]:
                 f"{str(path)!r} records no training progress: rate networks written "
                 "by gomoku train (its snapshots or --export)"
             )
-        snapshots.append(
-            Snapshot(
-                path=path,
-                iteration=int(progress["iteration"]),
-                self_play_games=int(progress["games"]),
-                teacher_games=int(progress.get("teacher_games", 0)),
-                hours=float(progress["seconds"]) / 3600,
-                cpu_hours=float(progress["cpu_seconds"]) / 3600,
+        try:
+            snapshots.append(
+                Snapshot(
+                    path=path,
+                    iteration=int(progress["iteration"]),
+                    self_play_games=int(progress["games"]),
+                    teacher_games=int(progress.get("teacher_games", 0)),
+                    hours=check_number("seconds", float(progress["seconds"])) / 3600,
+                    cpu_hours=check_number(
+                        "cpu_seconds", float(progress["cpu_seconds"])
+                    )
+                    / 3600,
+                )
             )
-        )
+        except (AttributeError, KeyError, TypeError, ValueError) as error:
+            raise ValueError(
+                f"{str(path)!r}: its training progress is malformed ({error!r})"
+            ) from None
     return sorted(snapshots, key=lambda snapshot: snapshot.iteration)
 
 
@@ -221,13 +230,20 @@ class LearningCurve:
                 f"{str(self.csv_path)!r} has the columns {reader.fieldnames}, "
                 f"not this curve's {list(self.columns)}"
             )
-        self.rows = [
-            {
-                name: int(value) if name == "steps" else float(value)
-                for name, value in row.items()
-            }
-            for row in reader
-        ]
+        self.rows = []
+        for number, row in enumerate(reader, start=2):
+            try:
+                self.rows.append(
+                    {
+                        name: int(value)
+                        if name == "steps"
+                        else check_number(name, float(value))
+                        for name, value in row.items()
+                    }
+                )
+            except (TypeError, ValueError) as error:  # a short row, a word, NaN
+                where = f"{str(self.csv_path)!r}, line {number}"
+                raise ValueError(f"{where}: not a curve row ({error})") from None
 
     def add(self, steps: int, cpu_hours: float, scores: Mapping[str, float]) -> None:
         """Record one evaluation and rewrite the CSV (and the PNG, if any).

@@ -104,14 +104,17 @@ def test_another_seeds_games_in_a_pair_file_are_refused(
         build(out, "--board-size", "9")
 
 
-def test_moves_off_the_board_are_refused(built: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("moves", ["0 81", "0 \u00b2"])  # "²".isdigit() is True
+def test_moves_off_the_board_are_refused(
+    built: Path, tmp_path: Path, moves: str
+) -> None:
     out = copy_of(built, tmp_path)
     lines = pair_file(out).read_text().splitlines()
     row = lines[1].split(",")
-    row[7] = "0 81"
+    row[7] = moves
     lines[1] = ",".join(row)
     pair_file(out).write_text("\n".join(lines) + "\n")
-    with pytest.raises(SystemExit, match="line 2: moves '0 81' are not points"):
+    with pytest.raises(SystemExit, match=f"line 2: moves '{moves}' are not points"):
         build(out, "--board-size", "9")
 
 

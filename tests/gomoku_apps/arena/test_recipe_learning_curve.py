@@ -61,3 +61,19 @@ def test_a_resumed_run_keeps_the_rows_so_far(tmp_path: Path) -> None:
         other.load_rows()
     assert other.rows == []
     LearningCurve(tmp_path / "none.csv", ["random"]).load_rows()  # no file: no rows
+
+
+@pytest.mark.parametrize(
+    ("row", "why"),
+    [("100,0.75,nan", "finite"), ("100,0.75", "not a curve row"), ("x,0.5,1", "'x'")],
+)
+def test_a_damaged_curve_row_is_refused_naming_its_line(
+    tmp_path: Path, row: str, why: str
+) -> None:
+    """A resumed run read a NaN score into its curve, or stopped on a short row with a
+    TypeError traceback."""
+    (tmp_path / "c.csv").write_text(f"steps,cpu_hours,random\n0,0.1,0.5\n{row}\n")
+    curve = LearningCurve(tmp_path / "c.csv", ["random"])
+    with pytest.raises(ValueError, match=r"line 3: not a curve row") as caught:
+        curve.load_rows()
+    assert why in str(caught.value)
