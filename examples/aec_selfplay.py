@@ -61,8 +61,12 @@ class Args:
     seed: int = option(0, help="seeds torch, the games and the evaluation")
     board_size: int = option(9, help="side of the board")
     win_length: int = option(5, help="stones in a row that win")
-    games: int = option(4000, help="self-play games to learn from")
-    batch_games: int = option(16, help="games per gradient update")
+    games: int = option(
+        4000, help="self-play games to learn from", minimum=1, maximum=10**9
+    )
+    batch_games: int = option(
+        16, help="games per gradient update", minimum=1, maximum=4096
+    )
     learning_rate: float = option(3e-3, help="Adam's step size")
     value_weight: float = option(
         0.5, help="weight of the value's squared error in the loss"
@@ -70,12 +74,16 @@ class Args:
     entropy_weight: float = option(
         0.01, help="weight of the entropy bonus (keeps the policy exploring)"
     )
-    channels: int = option(32, help="width of the network's convolutions")
-    layers: int = option(3, help="number of 3x3 convolutions")
+    channels: int = option(
+        32, help="width of the network's convolutions", minimum=1, maximum=512
+    )
+    layers: int = option(3, help="number of 3x3 convolutions", minimum=1, maximum=40)
     threads: int = option(1, help="torch CPU threads")
     eval_games: int = option(
         40,
         help="games against each of random and heuristic at the end (and at the start)",
+        minimum=0,
+        maximum=100_000,
     )
     out: str = option(
         "runs/aec_selfplay", help="folder of the saved policy (policy.pt)"

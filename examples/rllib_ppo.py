@@ -60,8 +60,12 @@ class Args(ExampleArgs):
             "learner moves sampled per PPO iteration (RLlib's env steps; with the "
             "opponent's replies about twice as many env steps of the budget)"
         ),
+        minimum=1,
+        maximum=1_000_000,
     )
-    minibatch_size: int = option(128, help="PPO minibatch size")
+    minibatch_size: int = option(
+        128, help="PPO minibatch size", minimum=1, maximum=65_536
+    )
     epochs: int = option(6, help="passes over each iteration's samples")
     learning_rate: float = option(1e-3, help="Adam learning rate")
     gamma: float = option(0.95, help="discount per learner move")

@@ -73,7 +73,9 @@ class Args(AnchoredExampleArgs):
         help="env steps between two progress lines (the learner's running rating)",
         minimum=1,
     )
-    num_envs: int = option(8, help="games collected side by side")
+    num_envs: int = option(
+        8, help="games collected side by side", minimum=1, maximum=1024
+    )
     steps_per_update: int = option(
         8,
         help=(
@@ -81,7 +83,9 @@ class Args(AnchoredExampleArgs):
             "opponent's replies: about twice as many env steps)"
         ),
     )
-    batch_size: int = option(64, help="transitions per gradient step")
+    batch_size: int = option(
+        64, help="transitions per gradient step", minimum=1, maximum=65_536
+    )
     learning_rate: float = option(1e-3, help="Adam learning rate")
     gamma: float = option(
         0.9, help="discount per two plies (one learner move and the reply)"
@@ -102,7 +106,12 @@ class Args(AnchoredExampleArgs):
     target_update: int = option(
         100, help="gradient steps between copies of the target network"
     )
-    buffer_size: int = option(20_000, help="transitions kept in the replay buffer")
+    buffer_size: int = option(
+        20_000,
+        help="transitions kept in the replay buffer",
+        minimum=1,
+        maximum=5_000_000,
+    )
     soft_q_temperature: float = option(
         0.0,
         help=(

@@ -74,6 +74,8 @@ class Args(AnchoredExampleArgs):
         help=(
             "learner moves per collector batch (fresh games each batch; the seats swap)"
         ),
+        minimum=1,
+        maximum=1_000_000,
     )
     updates_per_batch: int = option(8, help="gradient steps on each batch")
     learning_rate: float = option(

@@ -490,3 +490,26 @@ def test_tianshou_anchor_holds_the_q_values_ranking_near_its_warm_start() -> Non
         drift[weight] = float(kl.mean())
     # Measured: 0.039 without the anchor, 0.0025 with it.
     assert drift[0.0] > 0.02 and drift[10.0] < drift[0.0] / 4, drift
+
+
+@pytest.mark.parametrize(
+    ("name", "module", "flags"),
+    [
+        ("aec_selfplay", "torch", ["--channels", "100000"]),
+        ("aec_selfplay", "torch", ["--batch-games", "0"]),
+        ("tianshou_dqn", "tianshou", ["--buffer-size", "1000000000000"]),
+        ("tianshou_dqn", "tianshou", ["--num-envs", "100000"]),
+        ("torchrl_reinforce", "torchrl", ["--steps-per-batch", "0"]),
+        ("rllib_ppo", "ray.rllib", ["--minibatch-size", "10000000"]),
+    ],
+)
+def test_an_examples_sizes_are_bounded_on_its_command_line(
+    name: str, module: str, flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each sized a buffer, a batch or a network before anything checked it."""
+    pytest.importorskip(module, reason=f"needs {module}")
+    from agents.specs.flags import parse_dataclass
+
+    with pytest.raises(SystemExit):
+        parse_dataclass(load_example(name).Args, "test", flags)
+    assert flags[0] in capsys.readouterr().err
