@@ -32,7 +32,6 @@ from agents.budget import (
 from agents.classic.alphabeta import AlphaBetaAgent, AlphaBetaOptions
 from agents.classic.heuristic import HeuristicAgent
 from agents.curriculum import CurriculumOptions, curriculum_from_spec
-from agents.gomocup.protocol import INFO_NUMBER_MAX, INFO_SECONDS_MAX
 from agents.patterns.point_shapes import ATTACK_WEIGHT, DEFENCE_WEIGHT
 from agents.search import ALPHAZERO_PRESET, MCTS_PRESET, SearchOptions
 from agents.search.mcts import mcts_from_spec, split_spec_options
@@ -99,13 +98,11 @@ class EngineSpecOptions:
         1.0,
         help="the engine's time per move in seconds (``INFO timeout_turn``)",
         above=0,
-        maximum=INFO_SECONDS_MAX,
     )
     match_time: float = option(
         0.0,
         help="the engine's time for a whole game in seconds, 0 for no limit",
         minimum=0,
-        maximum=INFO_SECONDS_MAX,
     )
     grace: float = option(
         1.0,
@@ -116,10 +113,7 @@ class EngineSpecOptions:
         15.0, help="seconds the engine may take to start and answer START", above=0
     )
     max_memory: int = option(
-        0,
-        help="memory limit in bytes sent to the engine, 0 for none",
-        minimum=0,
-        maximum=INFO_NUMBER_MAX,
+        0, help="memory limit in bytes sent to the engine, 0 for none", minimum=0
     )
 
 
