@@ -165,9 +165,7 @@ class PairGames:
             return f"winner {row['winner'][:80]!r} is neither player"
         cells = task.config.board_size**2
         moves = row["moves"].split()
-        if not all(
-            move.isascii() and move.isdigit() and int(move) < cells for move in moves
-        ):
+        if not all(m.isascii() and m.isdigit() and int(m) < cells for m in moves):
             return f"moves {row['moves'][:80]!r} are not points of the board"
         if not all(SECONDS.fullmatch(side) for side in row["seconds"].split()) or (
             len(row["seconds"].split()) != 2
