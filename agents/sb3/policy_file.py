@@ -69,6 +69,8 @@ those that only train it. Any other (an activation, another policy) shapes a net
 this reader cannot rebuild from plain numbers."""
 GOMOKU_CNN = f"<class '{GomokuCNN.__module__}.{GomokuCNN.__qualname__}'>"
 """How a zip's plain copy of the settings names the features extractor."""
+TRUSTED_ONLY = "load a model you trust with MaskablePPO.load and pass it to PolicyAgent"
+"""What a zip this reader refuses needs: SB3's own loader, which unpickles."""
 SIZED_FEATURES = {"features_dim", "channels", "layers"}
 """GomokuCNN's settings every policy file names."""
 OPTIONAL_FEATURES = {"cell_features", "border"}
@@ -150,7 +152,7 @@ def load_zip_policy(path: str | os.PathLike[str]) -> MaskableActorCriticPolicy:
             settings = json.loads(archive.read("data"))
             weights = io.BytesIO(archive.read("policy.pth"))
     except (zipfile.BadZipFile, KeyError, OSError, ValueError, RecursionError) as error:
-        raise _not_a_model(path, _zip_failure(error, path)) from None
+        raise _not_a_model(path, _zip_failure(error)) from None
     try:
         state = torch.load(weights, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises several types for damaged weights
@@ -174,14 +176,12 @@ def _zip_checkpoint(settings: Any) -> dict[str, Any]:
     if not named <= ZIP_SETTINGS:
         raise ValueError(
             f"policy settings {sorted(named - ZIP_SETTINGS)} shape a network that is "
-            "rebuilt only by unpickling; load a model you trust with "
-            "MaskablePPO.load and pass it to PolicyAgent"
+            f"rebuilt only by unpickling; {TRUSTED_ONLY}"
         )
     if policy.get("features_extractor_class") != GOMOKU_CNN:
         raise ValueError(
             f"features extractor {policy.get('features_extractor_class')!r} is not "
-            "GomokuCNN; load a model you trust with MaskablePPO.load and pass it to "
-            "PolicyAgent"
+            f"GomokuCNN; {TRUSTED_ONLY}"
         )
     return {
         "observation_shape": space["_shape"],
@@ -199,8 +199,8 @@ def _not_a_model(path: Path, reason: str) -> ValueError:
     )
 
 
-def _zip_failure(error: Exception, path: Path) -> str:
-    """Why the zip at ``path`` could not be read, in a phrase."""
+def _zip_failure(error: Exception) -> str:
+    """Why a zip could not be read, in a phrase."""
     if isinstance(error, zipfile.BadZipFile):
         return "not a zip archive: truncated, or another kind of file"
     if isinstance(error, KeyError):
